@@ -1,0 +1,118 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, created_at, updated_at`
+
+func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
+	var (
+		m              rampway.Merchant
+		status, secret string
+		setAt          dbTime
+		created, upd   dbTime
+	)
+	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &created, &upd); err != nil {
+		return nil, err
+	}
+	clear, err := s.box.Open(secret)
+	if err != nil {
+		return nil, fmt.Errorf("merchant %s webhook secret: %w", m.ID, err)
+	}
+	m.Status = rampway.MerchantStatus(status)
+	m.WebhookSecret = clear
+	m.WebhookSecretSetAt = setAt.ptr()
+	m.CreatedAt, m.UpdatedAt = created.T, upd.T
+	return &m, nil
+}
+
+// CreateMerchant implements rampway.MerchantStore.
+func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
+		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), s.t(m.CreatedAt), s.t(m.UpdatedAt))
+	if err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
+		}
+		return fmt.Errorf("insert merchant: %w", err)
+	}
+	return nil
+}
+
+// Merchant implements rampway.MerchantStore.
+func (s *Store) Merchant(ctx context.Context, id string) (*rampway.Merchant, error) {
+	return s.merchant(ctx, s.db, id)
+}
+
+func (s *Store) merchant(ctx context.Context, q querier, id string) (*rampway.Merchant, error) {
+	m, err := s.scanMerchant(q.QueryRowContext(ctx, s.q(`SELECT `+merchantColumns+` FROM merchants WHERE id = $1`), id))
+	if err != nil {
+		return nil, notFound(err, "merchant")
+	}
+	return m, nil
+}
+
+// Merchants implements rampway.MerchantStore.
+func (s *Store) Merchants(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+merchantColumns+` FROM merchants WHERE id > $1 ORDER BY id LIMIT $2`), p.After, limit(p.Limit))
+	if err != nil {
+		return nil, fmt.Errorf("list merchants: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.Merchant
+	for rows.Next() {
+		m, err := s.scanMerchant(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list merchants: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// UpdateMerchant implements rampway.MerchantStore.
+func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.MerchantUpdate) (*rampway.Merchant, error) {
+	var out *rampway.Merchant
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		m, err := s.merchant(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if u.Name != nil {
+			m.Name = *u.Name
+		}
+		if u.WebhookURL != nil {
+			m.WebhookURL = *u.WebhookURL
+		}
+		if u.Status != nil {
+			m.Status = *u.Status
+		}
+		m.UpdatedAt = u.UpdatedAt
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, updated_at = $4 WHERE id = $5`),
+			m.Name, m.WebhookURL, string(m.Status), s.t(m.UpdatedAt), id); err != nil {
+			return fmt.Errorf("update merchant: %w", err)
+		}
+		out = m
+		return nil
+	})
+	return out, err
+}
+
+// SetWebhookSecret implements rampway.MerchantStore.
+func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string, at time.Time) error {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE merchants SET webhook_secret = $1, webhook_secret_set_at = $2, updated_at = $2 WHERE id = $3`),
+		s.box.Seal(secret), s.t(at), merchantID)
+	if err != nil {
+		return fmt.Errorf("set webhook secret: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+// Package sqlstore implements rampway's stores once, over database/sql, for the SQL databases
+// rampway runs on. The sqlite and postgres packages open the database, apply their own
+// migrations and hand sqlstore a Dialect for the few places where the two differ.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/secretbox"
+)
+
+// Dialect is what differs between the SQL databases.
+type Dialect struct {
+	// Name is "sqlite" or "postgres".
+	Name string
+	// NumberedQuestion rewrites $1-style placeholders to ?1 (SQLite's numbered form).
+	NumberedQuestion bool
+	// TimesAsMicros stores times as integer microseconds since the epoch (SQLite has no time
+	// type that sorts correctly as text); otherwise times are passed as time.Time.
+	TimesAsMicros bool
+	// IsUniqueViolation reports whether err is a unique-constraint violation.
+	IsUniqueViolation func(error) bool
+}
+
+// Store implements rampway.Store.
+type Store struct {
+	db  *sql.DB
+	d   Dialect
+	box *secretbox.Box
+
+	mu      sync.Mutex
+	queries map[string]string // $n query -> dialect query
+}
+
+var _ rampway.Store = (*Store)(nil)
+
+// New returns a Store over db. box seals webhook secrets at rest; nil keeps them in clear.
+func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
+	return &Store{db: db, d: d, box: box, queries: make(map[string]string)}
+}
+
+// DB returns the underlying database handle.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping %s: %w", s.d.Name, err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+var placeholder = regexp.MustCompile(`\$(\d+)`)
+
+// q returns query in the dialect's placeholder form (queries are written with $1, $2...).
+func (s *Store) q(query string) string {
+	if !s.d.NumberedQuestion {
+		return query
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.queries[query]; ok {
+		return r
+	}
+	r := placeholder.ReplaceAllString(query, "?$1")
+	s.queries[query] = r
+	return r
+}
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// tx runs fn in a transaction, committing when fn returns nil.
+func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// t converts a time to the dialect's column value.
+func (s *Store) t(t time.Time) any {
+	if s.d.TimesAsMicros {
+		return t.UnixMicro()
+	}
+	return t.UTC()
+}
+
+// tp converts an optional time.
+func (s *Store) tp(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return s.t(*t)
+}
+
+// dbTime scans a time column stored either way (microseconds or a native time).
+type dbTime struct {
+	T     time.Time
+	Valid bool
+}
+
+func (d *dbTime) Scan(v any) error {
+	switch x := v.(type) {
+	case nil:
+		d.Valid = false
+	case int64:
+		d.T, d.Valid = time.UnixMicro(x).UTC(), true
+	case time.Time:
+		d.T, d.Valid = x.UTC(), true
+	default:
+		return fmt.Errorf("scan time from %T", v)
+	}
+	return nil
+}
+
+func (d dbTime) ptr() *time.Time {
+	if !d.Valid {
+		return nil
+	}
+	t := d.T
+	return &t
+}
+
+// notFound maps sql.ErrNoRows to an ENOTFOUND error.
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return rampway.Errorf(rampway.ENOTFOUND, "%s not found", what)
+	}
+	return err
+}
+
+// limit bounds a page size.
+func limit(n int) int {
+	if n <= 0 || n > 1000 {
+		return 100
+	}
+	return n
+}

@@ -1,0 +1,98 @@
+package rampway
+
+import (
+	"context"
+	"time"
+)
+
+// MerchantStatus says whether a merchant may use the API.
+type MerchantStatus string
+
+// Merchant statuses. A disabled merchant's API keys are refused.
+const (
+	MerchantActive   MerchantStatus = "active"
+	MerchantDisabled MerchantStatus = "disabled"
+)
+
+// Valid reports whether s is a known merchant status.
+func (s MerchantStatus) Valid() bool { return s == MerchantActive || s == MerchantDisabled }
+
+// Merchant is a business onboarded to sell through rampway.
+type Merchant struct {
+	ID     string
+	Name   string
+	Status MerchantStatus
+	// WebhookURL is the default address for webhook events; an order may override it.
+	WebhookURL string
+	// WebhookSecret signs webhook events; "" means none is configured, and no events are sent.
+	// Stores keep it encrypted at rest when an encryption key is configured.
+	WebhookSecret      string
+	WebhookSecretSetAt *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+// MerchantUpdate holds the fields to change on a merchant; nil fields are left as they are.
+type MerchantUpdate struct {
+	Name       *string
+	WebhookURL *string
+	Status     *MerchantStatus
+	UpdatedAt  time.Time
+}
+
+// APIKey is a merchant's credential for the merchant API. Only a keyed hash of the key is
+// stored; the key itself is shown once, when it is issued.
+type APIKey struct {
+	ID         string
+	MerchantID string
+	// Prefix is the visible start of the key (it identifies the key in lists and logs).
+	Prefix string
+	// Hash is HMAC-SHA256 of the whole key under the service's hash secret.
+	Hash      []byte
+	CreatedAt time.Time
+	RevokedAt *time.Time
+}
+
+// Active reports whether the key has not been revoked.
+func (k *APIKey) Active() bool { return k.RevokedAt == nil }
+
+// Page asks for one page of a list ordered by id: items after the id After, at most Limit.
+type Page struct {
+	After string
+	Limit int
+}
+
+// MerchantStore keeps merchants and their API keys.
+type MerchantStore interface {
+	// CreateMerchant stores a new merchant. ECONFLICT if the id exists.
+	CreateMerchant(ctx context.Context, m *Merchant) error
+	// Merchant returns a merchant by id. ENOTFOUND if there is none.
+	Merchant(ctx context.Context, id string) (*Merchant, error)
+	// Merchants lists merchants by id.
+	Merchants(ctx context.Context, p Page) ([]*Merchant, error)
+	// UpdateMerchant changes the fields set in u and returns the merchant. ENOTFOUND.
+	UpdateMerchant(ctx context.Context, id string, u MerchantUpdate) (*Merchant, error)
+	// SetWebhookSecret sets or replaces the merchant's webhook secret. ENOTFOUND.
+	SetWebhookSecret(ctx context.Context, merchantID, secret string, at time.Time) error
+
+	// CreateAPIKey stores a new API key. ENOTFOUND if the merchant does not exist, ECONFLICT if
+	// the id or prefix exists.
+	CreateAPIKey(ctx context.Context, k *APIKey) error
+	// APIKeyByPrefix returns the key with that visible prefix. ENOTFOUND.
+	APIKeyByPrefix(ctx context.Context, prefix string) (*APIKey, error)
+	// APIKeys lists a merchant's keys, revoked ones included, oldest first. ENOTFOUND if the
+	// merchant does not exist.
+	APIKeys(ctx context.Context, merchantID string) ([]*APIKey, error)
+	// RevokeAPIKey revokes a merchant's key at once and returns it; revoking twice keeps the
+	// first time. ENOTFOUND if the merchant has no such key.
+	RevokeAPIKey(ctx context.Context, merchantID, keyID string, at time.Time) (*APIKey, error)
+}
+
+// Store is everything rampway keeps, behind one database.
+type Store interface {
+	MerchantStore
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+}

@@ -1,0 +1,342 @@
+// Package storetest is the contract every rampway.Store implementation must pass. Each store
+// package runs it against a fresh database per test.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// Opener opens a store over one fresh database; calling it again opens the same database
+// again (to check that data survives a restart). The suite closes what it opens.
+type Opener func(t *testing.T) rampway.Store
+
+// Fresh makes a new, empty database and returns its Opener.
+type Fresh func(t *testing.T) Opener
+
+// Run runs the whole contract suite.
+func Run(t *testing.T, fresh Fresh) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, open Opener)
+	}{
+		{"MerchantRoundTrip", testMerchantRoundTrip},
+		{"MerchantNotFound", testMerchantNotFound},
+		{"MerchantDuplicate", testMerchantDuplicate},
+		{"MerchantList", testMerchantList},
+		{"MerchantUpdate", testMerchantUpdate},
+		{"WebhookSecret", testWebhookSecret},
+		{"APIKeys", testAPIKeys},
+		{"APIKeyErrors", testAPIKeyErrors},
+		{"RevokeAPIKey", testRevokeAPIKey},
+		{"ConcurrentWrites", testConcurrentWrites},
+		{"SurvivesReopen", testSurvivesReopen},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.fn(t, fresh(t))
+		})
+	}
+}
+
+// now returns a time at microsecond precision, as every store keeps it.
+func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+func mustOpen(t *testing.T, open Opener) rampway.Store {
+	t.Helper()
+	s := open(t)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func mustMerchant(t *testing.T, s rampway.Store, name string) *rampway.Merchant {
+	t.Helper()
+	at := now()
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, at), Name: name, Status: rampway.MerchantActive,
+		WebhookURL: "https://example.com/hooks/" + name, CreatedAt: at, UpdatedAt: at}
+	if err := s.CreateMerchant(context.Background(), m); err != nil {
+		t.Fatalf("CreateMerchant: %v", err)
+	}
+	return m
+}
+
+func mustKey(t *testing.T, s rampway.Store, merchantID string) *rampway.APIKey {
+	t.Helper()
+	at := now()
+	id := rampway.NewID(rampway.PrefixAPIKey, at)
+	k := &rampway.APIKey{ID: id, MerchantID: merchantID, Prefix: "rw_test_" + id[len(id)-8:], Hash: []byte("hash-" + id), CreatedAt: at}
+	if err := s.CreateAPIKey(context.Background(), k); err != nil {
+		t.Fatalf("CreateAPIKey: %v", err)
+	}
+	return k
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := rampway.ErrorCode(err); got != code {
+		t.Fatalf("error code = %q (%v), want %q", got, err, code)
+	}
+}
+
+func sameMerchant(t *testing.T, got, want *rampway.Merchant) {
+	t.Helper()
+	g, w := *got, *want
+	if !timeEq(g.WebhookSecretSetAt, w.WebhookSecretSetAt) {
+		t.Fatalf("WebhookSecretSetAt = %v, want %v", g.WebhookSecretSetAt, w.WebhookSecretSetAt)
+	}
+	g.WebhookSecretSetAt, w.WebhookSecretSetAt = nil, nil
+	if !g.CreatedAt.Equal(w.CreatedAt) || !g.UpdatedAt.Equal(w.UpdatedAt) {
+		t.Fatalf("times = %v/%v, want %v/%v", g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt)
+	}
+	g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+	if g != w {
+		t.Fatalf("merchant = %+v, want %+v", g, w)
+	}
+}
+
+func timeEq(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.Equal(*b)
+}
+
+func testMerchantRoundTrip(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	got, err := s.Merchant(t.Context(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMerchant(t, got, m)
+	if got.WebhookSecret != "" {
+		t.Fatalf("new merchant has a webhook secret %q", got.WebhookSecret)
+	}
+}
+
+func testMerchantNotFound(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	_, err := s.Merchant(t.Context(), "mch_nope")
+	wantCode(t, err, rampway.ENOTFOUND)
+	_, err = s.UpdateMerchant(t.Context(), "mch_nope", rampway.MerchantUpdate{UpdatedAt: now()})
+	wantCode(t, err, rampway.ENOTFOUND)
+	wantCode(t, s.SetWebhookSecret(t.Context(), "mch_nope", "x", now()), rampway.ENOTFOUND)
+}
+
+func testMerchantDuplicate(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	dup := *m
+	wantCode(t, s.CreateMerchant(t.Context(), &dup), rampway.ECONFLICT)
+}
+
+func testMerchantList(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	var ids []string
+	for i := range 5 {
+		ids = append(ids, mustMerchant(t, s, fmt.Sprintf("m%d", i)).ID)
+	}
+	slices.Sort(ids) // ids made in one millisecond sort by their random part
+	var got []string
+	after := ""
+	for {
+		page, err := s.Merchants(t.Context(), rampway.Page{After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) > 2 {
+			t.Fatalf("page of %d, limit 2", len(page))
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, m := range page {
+			got = append(got, m.ID)
+		}
+		after = page[len(page)-1].ID
+	}
+	if strings.Join(got, ",") != strings.Join(ids, ",") {
+		t.Fatalf("listed %v, want %v (id order)", got, ids)
+	}
+}
+
+func testMerchantUpdate(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	name, status := "Acme Ltd", rampway.MerchantDisabled
+	at := now().Add(time.Second)
+	got, err := s.UpdateMerchant(t.Context(), m.ID, rampway.MerchantUpdate{Name: &name, Status: &status, UpdatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *m
+	want.Name, want.Status, want.UpdatedAt = name, status, at
+	sameMerchant(t, got, &want)
+	again, err := s.Merchant(t.Context(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMerchant(t, again, &want)
+	url := ""
+	got, err = s.UpdateMerchant(t.Context(), m.ID, rampway.MerchantUpdate{WebhookURL: &url, UpdatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.WebhookURL != "" || got.Name != name {
+		t.Fatalf("after clearing the URL: %+v", got)
+	}
+}
+
+func testWebhookSecret(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	for _, secret := range []string{"whsec_first", "whsec_second"} {
+		at := now()
+		if err := s.SetWebhookSecret(t.Context(), m.ID, secret, at); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Merchant(t.Context(), m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.WebhookSecret != secret || got.WebhookSecretSetAt == nil || !got.WebhookSecretSetAt.Equal(at) {
+			t.Fatalf("secret = %q set at %v, want %q at %v", got.WebhookSecret, got.WebhookSecretSetAt, secret, at)
+		}
+	}
+	// Stores that expose their database must not keep the secret in clear when they were given
+	// an encryption key; the suite's stores always are.
+	if d, ok := s.(interface{ DB() *sql.DB }); ok {
+		var raw string
+		if err := d.DB().QueryRowContext(t.Context(), "SELECT webhook_secret FROM merchants WHERE id = '"+m.ID+"'").Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(raw, "whsec_second") {
+			t.Fatalf("webhook secret stored in clear: %q", raw)
+		}
+	}
+}
+
+func testAPIKeys(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	other := mustMerchant(t, s, "other")
+	k1, k2 := mustKey(t, s, m.ID), mustKey(t, s, m.ID)
+	mustKey(t, s, other.ID)
+	got, err := s.APIKeyByPrefix(t.Context(), k2.Prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != k2.ID || got.MerchantID != m.ID || !bytes.Equal(got.Hash, k2.Hash) || !got.CreatedAt.Equal(k2.CreatedAt) || !got.Active() {
+		t.Fatalf("APIKeyByPrefix = %+v, want %+v", got, k2)
+	}
+	list, err := s.APIKeys(t.Context(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].ID != k1.ID || list[1].ID != k2.ID {
+		t.Fatalf("APIKeys = %v, want [%s %s]", list, k1.ID, k2.ID)
+	}
+	_, err = s.APIKeyByPrefix(t.Context(), "rw_test_missing")
+	wantCode(t, err, rampway.ENOTFOUND)
+}
+
+func testAPIKeyErrors(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	k := mustKey(t, s, m.ID)
+	dup := *k
+	dup.ID = rampway.NewID(rampway.PrefixAPIKey, now())
+	wantCode(t, s.CreateAPIKey(t.Context(), &dup), rampway.ECONFLICT)
+	orphan := &rampway.APIKey{ID: rampway.NewID(rampway.PrefixAPIKey, now()), MerchantID: "mch_nope", Prefix: "rw_test_orphan", Hash: []byte("h"), CreatedAt: now()}
+	wantCode(t, s.CreateAPIKey(t.Context(), orphan), rampway.ENOTFOUND)
+	_, err := s.APIKeys(t.Context(), "mch_nope")
+	wantCode(t, err, rampway.ENOTFOUND)
+}
+
+func testRevokeAPIKey(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	other := mustMerchant(t, s, "other")
+	k := mustKey(t, s, m.ID)
+	_, err := s.RevokeAPIKey(t.Context(), other.ID, k.ID, now())
+	wantCode(t, err, rampway.ENOTFOUND)
+	first := now()
+	got, err := s.RevokeAPIKey(t.Context(), m.ID, k.ID, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Active() || !got.RevokedAt.Equal(first) {
+		t.Fatalf("revoked key = %+v", got)
+	}
+	got, err = s.RevokeAPIKey(t.Context(), m.ID, k.ID, first.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.RevokedAt.Equal(first) {
+		t.Fatalf("second revoke moved revoked_at to %v", got.RevokedAt)
+	}
+	byPrefix, err := s.APIKeyByPrefix(t.Context(), k.Prefix)
+	if err != nil || byPrefix.Active() {
+		t.Fatalf("APIKeyByPrefix after revoke = %+v, %v", byPrefix, err)
+	}
+	_, err = s.RevokeAPIKey(t.Context(), m.ID, "key_nope", now())
+	wantCode(t, err, rampway.ENOTFOUND)
+}
+
+func testConcurrentWrites(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	const n = 32
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			at := now()
+			id := rampway.NewID(rampway.PrefixAPIKey, at)
+			errs <- s.CreateAPIKey(context.Background(), &rampway.APIKey{ID: id, MerchantID: m.ID, Prefix: "rw_test_" + id[len(id)-12:], Hash: []byte(id), CreatedAt: at})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("concurrent CreateAPIKey: %v", err)
+		}
+	}
+	list, err := s.APIKeys(t.Context(), m.ID)
+	if err != nil || len(list) != n {
+		t.Fatalf("APIKeys = %d keys, %v; want %d", len(list), err, n)
+	}
+}
+
+func testSurvivesReopen(t *testing.T, open Opener) {
+	s := open(t)
+	m := mustMerchant(t, s, "acme")
+	k := mustKey(t, s, m.ID)
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_keep", now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := mustOpen(t, open)
+	got, err := s2.Merchant(t.Context(), m.ID)
+	if err != nil || got.WebhookSecret != "whsec_keep" {
+		t.Fatalf("after reopen: %+v, %v", got, err)
+	}
+	if _, err := s2.APIKeyByPrefix(t.Context(), k.Prefix); err != nil {
+		t.Fatalf("key lost on reopen: %v", err)
+	}
+	if err := s2.Ping(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
