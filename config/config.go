@@ -1,0 +1,289 @@
+// Package config is rampway's configuration: one YAML file with defaults, secrets optionally
+// from the environment, and Validate naming the field at fault.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Modes.
+const (
+	ModeProduction = "production"
+	ModeDev        = "dev"
+)
+
+// DevSecretPrefix starts every secret that `rampway dev` generates; production refuses them.
+const DevSecretPrefix = "dev_"
+
+// Environment variables that override secrets and the DSN from the file.
+const (
+	EnvAdminToken    = "RAMPWAY_ADMIN_TOKEN"
+	EnvHashSecret    = "RAMPWAY_HASH_SECRET"
+	EnvEncryptionKey = "RAMPWAY_ENCRYPTION_KEY"
+	EnvDatabaseDSN   = "RAMPWAY_DATABASE_DSN"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	// Mode is "production" (the default) or "dev" (loopback webhook URLs, dev secrets allowed).
+	Mode     string   `yaml:"mode"`
+	HTTP     HTTP     `yaml:"http"`
+	Database Database `yaml:"database"`
+	Admin    Admin    `yaml:"admin"`
+	Secrets  Secrets  `yaml:"secrets"`
+	Log      Log      `yaml:"log"`
+}
+
+// HTTP configures the API server.
+type HTTP struct {
+	// Addr is the listen address, default ":8080".
+	Addr string `yaml:"addr"`
+	// PublicURL is the address users and merchants reach this service at (gateway_url base).
+	PublicURL string `yaml:"public_url"`
+	// MaxBodyBytes bounds request bodies (413 above it); default 1 MiB.
+	MaxBodyBytes      int64         `yaml:"max_body_bytes"`
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
+	ReadTimeout       time.Duration `yaml:"read_timeout"`
+	WriteTimeout      time.Duration `yaml:"write_timeout"`
+	IdleTimeout       time.Duration `yaml:"idle_timeout"`
+	// ShutdownTimeout bounds the drain of in-flight requests on SIGTERM.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	BasePaths       BasePaths     `yaml:"base_paths"`
+}
+
+// BasePaths are the path prefixes of the three merchant API areas and the admin API.
+type BasePaths struct {
+	Mint    string `yaml:"mint"`     // area A, default /mint
+	NFTRamp string `yaml:"nft_ramp"` // area B, default /nft-ramp
+	Deposit string `yaml:"deposit"`  // area C, default /deposit
+	Admin   string `yaml:"admin"`    // admin API, default /admin
+}
+
+// Database selects and configures the store.
+type Database struct {
+	// Driver is "sqlite" or "postgres".
+	Driver string `yaml:"driver"`
+	// Path is the SQLite database file (driver sqlite).
+	Path string `yaml:"path"`
+	// DSN is the PostgreSQL connection string (driver postgres); env RAMPWAY_DATABASE_DSN.
+	DSN          string `yaml:"dsn"`
+	MaxOpenConns int    `yaml:"max_open_conns"`
+}
+
+// Admin configures the admin API.
+type Admin struct {
+	// Token is the bearer token of the admin API; env RAMPWAY_ADMIN_TOKEN.
+	Token string `yaml:"token"`
+}
+
+// Secrets are the service's own keys.
+type Secrets struct {
+	// HashSecret keys the hashes of API keys and checkout links; env RAMPWAY_HASH_SECRET.
+	// Changing it invalidates every API key.
+	HashSecret string `yaml:"hash_secret"`
+	// EncryptionKey encrypts webhook secrets at rest; env RAMPWAY_ENCRYPTION_KEY. Optional.
+	EncryptionKey string `yaml:"encryption_key"`
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `yaml:"level"`  // debug, info (default), warn, error
+	Format string `yaml:"format"` // json (default) or text
+}
+
+// Default returns the configuration with every default filled in.
+func Default() Config {
+	return Config{
+		Mode: ModeProduction,
+		HTTP: HTTP{
+			Addr:              ":8080",
+			MaxBodyBytes:      1 << 20,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      60 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			ShutdownTimeout:   20 * time.Second,
+			BasePaths:         BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
+		},
+		Database: Database{Driver: "sqlite", Path: "rampway.db"},
+		Log:      Log{Level: "info", Format: "json"},
+	}
+}
+
+// Load reads the YAML file at path over the defaults, applies environment overrides and
+// validates the result.
+func Load(path string, getenv func(string) string) (Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	cfg, err := Parse(f, getenv)
+	if err != nil {
+		return Config{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// Parse is Load for a reader.
+func Parse(r io.Reader, getenv func(string) string) (Config, error) {
+	cfg := Default()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Config{}, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, fmt.Errorf("parse: %w", err)
+	}
+	cfg.ApplyEnv(getenv)
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// ApplyEnv overrides secrets and the DSN with the environment variables that are set.
+func (c *Config) ApplyEnv(getenv func(string) string) {
+	for env, dst := range map[string]*string{
+		EnvAdminToken:    &c.Admin.Token,
+		EnvHashSecret:    &c.Secrets.HashSecret,
+		EnvEncryptionKey: &c.Secrets.EncryptionKey,
+		EnvDatabaseDSN:   &c.Database.DSN,
+	} {
+		if v := getenv(env); v != "" {
+			*dst = v
+		}
+	}
+}
+
+// FieldError is a configuration error naming its field, e.g. "database.driver".
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Validate checks every field and returns all problems, each a *FieldError, joined.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	prod := c.Mode == ModeProduction
+	if c.Mode != ModeProduction && c.Mode != ModeDev {
+		bad("mode", "must be %q or %q, not %q", ModeProduction, ModeDev, c.Mode)
+	}
+
+	if _, _, err := net.SplitHostPort(c.HTTP.Addr); err != nil {
+		bad("http.addr", "must be host:port (e.g. \":8080\"): %v", err)
+	}
+	if c.HTTP.PublicURL == "" {
+		bad("http.public_url", "is required (the address users reach the checkout page at)")
+	} else if u, err := url.Parse(c.HTTP.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("http.public_url", "must be an absolute http(s) URL, not %q", c.HTTP.PublicURL)
+	} else if prod && u.Scheme != "https" && !isLoopback(u.Hostname()) {
+		bad("http.public_url", "must be https in production")
+	} else if u.RawQuery != "" || u.Fragment != "" {
+		bad("http.public_url", "must not have a query or fragment")
+	}
+	if c.HTTP.MaxBodyBytes < 1024 || c.HTTP.MaxBodyBytes > 64<<20 {
+		bad("http.max_body_bytes", "must be between 1024 and 67108864, not %d", c.HTTP.MaxBodyBytes)
+	}
+	for name, d := range map[string]time.Duration{
+		"http.read_header_timeout": c.HTTP.ReadHeaderTimeout, "http.read_timeout": c.HTTP.ReadTimeout,
+		"http.write_timeout": c.HTTP.WriteTimeout, "http.idle_timeout": c.HTTP.IdleTimeout,
+		"http.shutdown_timeout": c.HTTP.ShutdownTimeout,
+	} {
+		if d <= 0 {
+			bad(name, "must be a positive duration such as \"30s\", not %v", d)
+		}
+	}
+	seen := map[string]string{}
+	for _, p := range []struct{ field, path string }{
+		{"http.base_paths.mint", c.HTTP.BasePaths.Mint}, {"http.base_paths.nft_ramp", c.HTTP.BasePaths.NFTRamp},
+		{"http.base_paths.deposit", c.HTTP.BasePaths.Deposit}, {"http.base_paths.admin", c.HTTP.BasePaths.Admin},
+	} {
+		switch {
+		case !validBasePath(p.path):
+			bad(p.field, "must be a path like \"/mint\" (starts with /, no trailing /, letters, digits, - _ . / only), not %q", p.path)
+		case seen[p.path] != "":
+			bad(p.field, "%q is also %s", p.path, seen[p.path])
+		default:
+			seen[p.path] = p.field
+		}
+	}
+
+	switch c.Database.Driver {
+	case "sqlite":
+		if c.Database.Path == "" {
+			bad("database.path", "is required with driver sqlite")
+		}
+	case "postgres":
+		if c.Database.DSN == "" {
+			bad("database.dsn", "is required with driver postgres (or set %s)", EnvDatabaseDSN)
+		}
+	default:
+		bad("database.driver", "must be \"sqlite\" or \"postgres\", not %q", c.Database.Driver)
+	}
+	if c.Database.MaxOpenConns < 0 {
+		bad("database.max_open_conns", "must not be negative")
+	}
+
+	checkSecret := func(field, env, v string, required bool) {
+		switch {
+		case v == "" && required:
+			bad(field, "is required (or set %s)", env)
+		case v == "":
+		case len(v) < 32:
+			bad(field, "must be at least 32 characters")
+		case prod && strings.HasPrefix(v, DevSecretPrefix):
+			bad(field, "is a dev-mode secret; production needs its own")
+		}
+	}
+	checkSecret("admin.token", EnvAdminToken, c.Admin.Token, true)
+	checkSecret("secrets.hash_secret", EnvHashSecret, c.Secrets.HashSecret, true)
+	checkSecret("secrets.encryption_key", EnvEncryptionKey, c.Secrets.EncryptionKey, false)
+
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be debug, info, warn or error, not %q", c.Log.Level)
+	}
+	if c.Log.Format != "json" && c.Log.Format != "text" {
+		bad("log.format", "must be json or text, not %q", c.Log.Format)
+	}
+	return errors.Join(errs...)
+}
+
+func validBasePath(p string) bool {
+	if len(p) < 2 || p[0] != '/' || strings.HasSuffix(p, "/") || strings.Contains(p, "//") {
+		return false
+	}
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./", r)) {
+			return false
+		}
+	}
+	return !strings.Contains(p, "/./") && !strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..")
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

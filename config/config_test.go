@@ -1,0 +1,120 @@
+package config
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noEnv(string) string { return "" }
+
+func TestValidConfigs(t *testing.T) {
+	files, _ := filepath.Glob("testdata/valid/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no valid fixtures")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			if _, err := Load(f, noEnv); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// Each invalid fixture's first line says "# want: <text>", a part of the error it must give.
+func TestInvalidConfigs(t *testing.T) {
+	files, _ := filepath.Glob("testdata/invalid/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no invalid fixtures")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			want := wantLine(t, f)
+			_, err := Load(f, noEnv)
+			if err == nil {
+				t.Fatalf("accepted; want an error containing %q", want)
+			}
+			if !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %q does not contain %q", err, want)
+			}
+		})
+	}
+}
+
+func wantLine(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan()
+	want, ok := strings.CutPrefix(sc.Text(), "# want: ")
+	if !ok {
+		t.Fatalf("%s: first line must be '# want: ...'", path)
+	}
+	return want
+}
+
+func TestDefaultsAndValues(t *testing.T) {
+	c, err := Load("testdata/valid/minimal.yaml", noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Mode != ModeProduction || c.HTTP.Addr != ":8080" || c.HTTP.MaxBodyBytes != 1<<20 ||
+		c.HTTP.BasePaths != (BasePaths{"/mint", "/nft-ramp", "/deposit", "/admin"}) || c.Database.Driver != "sqlite" {
+		t.Fatalf("defaults not applied: %+v", c)
+	}
+	c, err = Load("testdata/valid/postgres.yaml", noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP.ShutdownTimeout != time.Minute || c.HTTP.ReadTimeout != 15*time.Second || c.HTTP.WriteTimeout != 60*time.Second ||
+		c.HTTP.BasePaths.Admin != "/ops/admin" || c.Database.MaxOpenConns != 40 {
+		t.Fatalf("values not read: %+v", c)
+	}
+}
+
+func TestEnvironmentOverrides(t *testing.T) {
+	env := map[string]string{
+		EnvAdminToken:    "env-admin-token-0123456789abcdef0123",
+		EnvHashSecret:    "env-hash-secret-0123456789abcdef0123",
+		EnvEncryptionKey: "env-encryption-key-0123456789abcdef",
+		EnvDatabaseDSN:   "postgres://env@localhost/db",
+	}
+	c, err := Load("testdata/valid/postgres.yaml", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Admin.Token != env[EnvAdminToken] || c.Secrets.HashSecret != env[EnvHashSecret] ||
+		c.Secrets.EncryptionKey != env[EnvEncryptionKey] || c.Database.DSN != env[EnvDatabaseDSN] {
+		t.Fatalf("environment not applied: %+v", c)
+	}
+	// Secrets may live only in the environment.
+	if _, err := Load("testdata/invalid/admin-token-missing.yaml", func(k string) string { return env[k] }); err != nil {
+		t.Fatalf("admin token from the environment refused: %v", err)
+	}
+}
+
+func TestAllErrorsReported(t *testing.T) {
+	c := Default()
+	c.Mode = "x"
+	c.Database.Driver = "x"
+	err := c.Validate()
+	for _, field := range []string{"mode:", "http.public_url:", "database.driver:", "admin.token:", "secrets.hash_secret:"} {
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("error %v does not name %s", err, field)
+		}
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	if _, err := Load("testdata/none.yaml", noEnv); err == nil {
+		t.Fatal("missing file accepted")
+	}
+}

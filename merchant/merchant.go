@@ -1,0 +1,309 @@
+// Package merchant is onboarding: merchants, their API keys and webhook secrets, and the
+// authentication of API keys. The admin HTTP API and the admin CLI both call it.
+package merchant
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rampway/rampway"
+)
+
+// key and secret text: lowercase base32, no padding.
+var keyEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+const (
+	keyRandomBytes = 20 // 160 bits
+	keyBodyLen     = 32 // base32 characters of keyRandomBytes
+	keyPrefixLen   = 8  // characters of the body that stay visible
+	// WebhookSecretPrefix starts every generated webhook secret.
+	WebhookSecretPrefix = "whsec_"
+)
+
+// Service is the onboarding use cases.
+type Service struct {
+	store      rampway.MerchantStore
+	hashSecret []byte
+	keyMode    string
+	devMode    bool
+	now        func() time.Time
+}
+
+// Options configure a Service.
+type Options struct {
+	// HashSecret keys the stored hashes of API keys. Required.
+	HashSecret string
+	// DevMode issues rw_test_ keys (rw_live_ otherwise) and allows http and loopback webhook URLs.
+	DevMode bool
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// NewService returns a Service over store.
+func NewService(store rampway.MerchantStore, opt Options) *Service {
+	s := &Service{store: store, hashSecret: []byte(opt.HashSecret), keyMode: "live", devMode: opt.DevMode, now: opt.Now}
+	if opt.DevMode {
+		s.keyMode = "test"
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// CreateParams are a new merchant's fields.
+type CreateParams struct {
+	Name       string
+	WebhookURL string
+}
+
+// Create onboards a merchant. EINVALID for a bad name or webhook URL.
+func (s *Service) Create(ctx context.Context, p CreateParams) (*rampway.Merchant, error) {
+	name, err := checkName(p.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckWebhookURL("webhook_url", p.WebhookURL, s.devMode); err != nil {
+		return nil, err
+	}
+	now := s.clock()
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: name, Status: rampway.MerchantActive,
+		WebhookURL: p.WebhookURL, CreatedAt: now, UpdatedAt: now}
+	if err := s.store.CreateMerchant(ctx, m); err != nil {
+		return nil, fmt.Errorf("create merchant: %w", err)
+	}
+	return m, nil
+}
+
+// Get returns a merchant. ENOTFOUND.
+func (s *Service) Get(ctx context.Context, id string) (*rampway.Merchant, error) {
+	if !rampway.ValidID(rampway.PrefixMerchant, id) {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "Merchant %q not found", id)
+	}
+	m, err := s.store.Merchant(ctx, id)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "Merchant %q not found", id)
+	}
+	return m, err
+}
+
+// List returns a page of merchants by id. EINVALID for a malformed cursor or limit.
+func (s *Service) List(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error) {
+	if p.After != "" && !rampway.ValidID(rampway.PrefixMerchant, p.After) {
+		return nil, rampway.FieldErrorf("starting_after", "starting_after must be a merchant id")
+	}
+	if p.Limit < 1 || p.Limit > 100 {
+		return nil, rampway.FieldErrorf("limit", "limit must be between 1 and 100")
+	}
+	return s.store.Merchants(ctx, p)
+}
+
+// UpdateParams change a merchant; nil fields stay as they are.
+type UpdateParams struct {
+	Name       *string
+	WebhookURL *string
+	Status     *string
+}
+
+// Update changes a merchant. ENOTFOUND, EINVALID.
+func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampway.Merchant, error) {
+	if _, err := s.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	u := rampway.MerchantUpdate{UpdatedAt: s.clock()}
+	if p.Name != nil {
+		name, err := checkName(*p.Name)
+		if err != nil {
+			return nil, err
+		}
+		u.Name = &name
+	}
+	if p.WebhookURL != nil {
+		if err := CheckWebhookURL("webhook_url", *p.WebhookURL, s.devMode); err != nil {
+			return nil, err
+		}
+		u.WebhookURL = p.WebhookURL
+	}
+	if p.Status != nil {
+		st := rampway.MerchantStatus(*p.Status)
+		if !st.Valid() {
+			return nil, rampway.FieldErrorf("status", "status must be \"active\" or \"disabled\"")
+		}
+		u.Status = &st
+	}
+	return s.store.UpdateMerchant(ctx, id, u)
+}
+
+// IssueAPIKey makes a new API key for the merchant and returns it with the key in clear, which
+// is never available again. Earlier keys stay valid. ENOTFOUND.
+func (s *Service) IssueAPIKey(ctx context.Context, merchantID string) (*rampway.APIKey, string, error) {
+	if _, err := s.Get(ctx, merchantID); err != nil {
+		return nil, "", err
+	}
+	for attempt := 0; ; attempt++ {
+		var b [keyRandomBytes]byte
+		_, _ = rand.Read(b[:])
+		body := keyEncoding.EncodeToString(b[:])
+		raw := "rw_" + s.keyMode + "_" + body
+		now := s.clock()
+		k := &rampway.APIKey{ID: rampway.NewID(rampway.PrefixAPIKey, now), MerchantID: merchantID,
+			Prefix: raw[:len(raw)-keyBodyLen+keyPrefixLen], Hash: s.hash(raw), CreatedAt: now}
+		err := s.store.CreateAPIKey(ctx, k)
+		if rampway.ErrorCode(err) == rampway.ECONFLICT && attempt < 3 {
+			continue // a prefix collision (40 random bits): draw again
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("issue api key: %w", err)
+		}
+		return k, raw, nil
+	}
+}
+
+// APIKeys lists the merchant's keys. ENOTFOUND.
+func (s *Service) APIKeys(ctx context.Context, merchantID string) ([]*rampway.APIKey, error) {
+	if _, err := s.Get(ctx, merchantID); err != nil {
+		return nil, err
+	}
+	return s.store.APIKeys(ctx, merchantID)
+}
+
+// RevokeAPIKey revokes a key at once. ENOTFOUND.
+func (s *Service) RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*rampway.APIKey, error) {
+	if _, err := s.Get(ctx, merchantID); err != nil {
+		return nil, err
+	}
+	if !rampway.ValidID(rampway.PrefixAPIKey, keyID) {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "API key %q not found", keyID)
+	}
+	k, err := s.store.RevokeAPIKey(ctx, merchantID, keyID, s.clock())
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "API key %q not found", keyID)
+	}
+	return k, err
+}
+
+// SetWebhookSecret sets the merchant's webhook secret to secret, or to a new random one when
+// secret is "", and returns it. ENOTFOUND, EINVALID.
+func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret string) (string, error) {
+	if _, err := s.Get(ctx, merchantID); err != nil {
+		return "", err
+	}
+	if secret == "" {
+		var b [32]byte
+		_, _ = rand.Read(b[:])
+		secret = WebhookSecretPrefix + keyEncoding.EncodeToString(b[:])
+	} else if len(secret) < 32 || len(secret) > 256 || strings.IndexFunc(secret, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return "", rampway.FieldErrorf("webhook_secret", "webhook_secret must be 32 to 256 printable ASCII characters without spaces")
+	}
+	if err := s.store.SetWebhookSecret(ctx, merchantID, secret, s.clock()); err != nil {
+		return "", fmt.Errorf("set webhook secret: %w", err)
+	}
+	return secret, nil
+}
+
+// Authenticate returns the active merchant and key for an API key in clear. Any failure
+// (malformed, unknown, revoked, merchant disabled) is EUNAUTHORIZED with the message
+// "Unauthorized"; the hash comparison takes constant time.
+func (s *Service) Authenticate(ctx context.Context, raw string) (*rampway.Merchant, *rampway.APIKey, error) {
+	unauthorized := rampway.Errorf(rampway.EUNAUTHORIZED, "Unauthorized")
+	prefix, ok := s.keyPrefix(raw)
+	if !ok {
+		return nil, nil, unauthorized
+	}
+	k, err := s.store.APIKeyByPrefix(ctx, prefix)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return nil, nil, unauthorized
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("authenticate: %w", err)
+	}
+	if !hmac.Equal(k.Hash, s.hash(raw)) || !k.Active() {
+		return nil, nil, unauthorized
+	}
+	m, err := s.store.Merchant(ctx, k.MerchantID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("authenticate: %w", err)
+	}
+	if m.Status != rampway.MerchantActive {
+		return nil, nil, unauthorized
+	}
+	return m, k, nil
+}
+
+// keyPrefix checks the shape rw_<mode>_<32 base32> and returns the visible prefix.
+func (s *Service) keyPrefix(raw string) (string, bool) {
+	rest, ok := strings.CutPrefix(raw, "rw_"+s.keyMode+"_")
+	if !ok || len(rest) != keyBodyLen {
+		return "", false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if !(c >= 'a' && c <= 'z' || c >= '2' && c <= '7') {
+			return "", false
+		}
+	}
+	return raw[:len(raw)-keyBodyLen+keyPrefixLen], true
+}
+
+func (s *Service) hash(raw string) []byte {
+	m := hmac.New(sha256.New, s.hashSecret)
+	m.Write([]byte(raw))
+	return m.Sum(nil)
+}
+
+func checkName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", rampway.FieldErrorf("name", "name is required")
+	case !utf8.ValidString(name) || utf8.RuneCountInString(name) > 200:
+		return "", rampway.FieldErrorf("name", "name must be at most 200 characters of text")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "", rampway.FieldErrorf("name", "name must not contain control characters")
+	}
+	return name, nil
+}
+
+// CheckWebhookURL validates a webhook address given in field: "" (none) or an absolute
+// http(s) URL with a host; outside dev mode it must be https and must not name a loopback,
+// private, link-local or unspecified IP address. (Names are checked again against what they
+// resolve to at delivery time.)
+func CheckWebhookURL(field, raw string, devMode bool) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || len(raw) > 2048 {
+		return rampway.FieldErrorf(field, "%s must be an absolute http(s) URL of at most 2048 characters", field)
+	}
+	if u.User != nil {
+		return rampway.FieldErrorf(field, "%s must not carry credentials", field)
+	}
+	if devMode {
+		return nil
+	}
+	if u.Scheme != "https" {
+		return rampway.FieldErrorf(field, "%s must use https", field)
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return rampway.FieldErrorf(field, "%s must be a public address", field)
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() ||
+		ip.IsLinkLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast()) {
+		return rampway.FieldErrorf(field, "%s must be a public address", field)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package merchant_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/sqlite"
+)
+
+func newService(t *testing.T, dev bool) *merchant.Service {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "m.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return merchant.NewService(s, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", DevMode: dev})
+}
+
+func wantCode(t *testing.T, err error, code string) {
+	t.Helper()
+	if got := rampway.ErrorCode(err); got != code {
+		t.Fatalf("error = %v (code %q), want code %q", err, got, code)
+	}
+}
+
+func TestAuthenticate(t *testing.T) {
+	svc := newService(t, false)
+	ctx := t.Context()
+	m, err := svc.Create(ctx, merchant.CreateParams{Name: " Acme "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Acme" || m.Status != rampway.MerchantActive {
+		t.Fatalf("created %+v", m)
+	}
+	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, raw2, err := svc.IssueAPIKey(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(raw1, "rw_live_") || len(raw1) != len("rw_live_")+32 || !strings.HasPrefix(raw1, k1.Prefix) || len(k1.Prefix) != len("rw_live_")+8 {
+		t.Fatalf("key %q prefix %q", raw1, k1.Prefix)
+	}
+	for _, raw := range []string{raw1, raw2} { // several keys active at once
+		got, _, err := svc.Authenticate(ctx, raw)
+		if err != nil || got.ID != m.ID {
+			t.Fatalf("Authenticate(%q) = %v, %v", raw, got, err)
+		}
+	}
+	// Same prefix, other secret part: must fail on the hash, not on the lookup.
+	forged := raw1[:len(raw1)-1] + map[bool]string{true: "b", false: "a"}[raw1[len(raw1)-1] == 'a']
+	for name, raw := range map[string]string{
+		"empty": "", "garbage": "hello", "test-mode key in live": "rw_test_" + raw1[8:], "forged": forged,
+		"too long": raw1 + "a", "upper": strings.ToUpper(raw1), "unknown": "rw_live_" + strings.Repeat("a", 32),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := svc.Authenticate(ctx, raw)
+			wantCode(t, err, rampway.EUNAUTHORIZED)
+			if rampway.ErrorMessage(err) != "Unauthorized" {
+				t.Fatalf("message %q", rampway.ErrorMessage(err))
+			}
+		})
+	}
+	if _, err := svc.RevokeAPIKey(ctx, m.ID, k1.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = svc.Authenticate(ctx, raw1)
+	wantCode(t, err, rampway.EUNAUTHORIZED)
+	if _, _, err := svc.Authenticate(ctx, raw2); err != nil {
+		t.Fatalf("the other key stopped working: %v", err)
+	}
+	disabled := "disabled"
+	if _, err := svc.Update(ctx, m.ID, merchant.UpdateParams{Status: &disabled}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = svc.Authenticate(ctx, raw2)
+	wantCode(t, err, rampway.EUNAUTHORIZED)
+}
+
+func TestValidation(t *testing.T) {
+	prod, dev := newService(t, false), newService(t, true)
+	ctx := t.Context()
+	for _, tc := range []struct {
+		name, merchantName, url string
+		dev                     bool
+		field                   string
+	}{
+		{"empty name", "  ", "", false, "name"},
+		{"control char", "a\x00b", "", false, "name"},
+		{"long name", strings.Repeat("x", 201), "", false, "name"},
+		{"relative url", "a", "/hooks", false, "webhook_url"},
+		{"ftp url", "a", "ftp://x.example/h", false, "webhook_url"},
+		{"http in production", "a", "http://x.example/h", false, "webhook_url"},
+		{"loopback in production", "a", "https://127.0.0.1/h", false, "webhook_url"},
+		{"private in production", "a", "https://10.1.2.3/h", false, "webhook_url"},
+		{"metadata in production", "a", "https://169.254.169.254/h", false, "webhook_url"},
+		{"localhost in production", "a", "https://localhost/h", false, "webhook_url"},
+		{"credentials", "a", "https://u:p@x.example/h", true, "webhook_url"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := prod
+			if tc.dev {
+				svc = dev
+			}
+			_, err := svc.Create(ctx, merchant.CreateParams{Name: tc.merchantName, WebhookURL: tc.url})
+			var e *rampway.Error
+			wantCode(t, err, rampway.EINVALID)
+			if !errors.As(err, &e) || e.Field != tc.field {
+				t.Fatalf("error %v does not name field %s", err, tc.field)
+			}
+		})
+	}
+	if _, err := dev.Create(ctx, merchant.CreateParams{Name: "a", WebhookURL: "http://127.0.0.1:9000/h"}); err != nil {
+		t.Fatalf("dev mode refused a loopback webhook URL: %v", err)
+	}
+	m, err := prod.Create(ctx, merchant.CreateParams{Name: "a", WebhookURL: "https://shop.example.com/h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := "paused"
+	_, err = prod.Update(ctx, m.ID, merchant.UpdateParams{Status: &bad})
+	wantCode(t, err, rampway.EINVALID)
+	_, err = prod.SetWebhookSecret(ctx, m.ID, "short")
+	wantCode(t, err, rampway.EINVALID)
+	_, err = prod.Get(ctx, "mch_x")
+	wantCode(t, err, rampway.ENOTFOUND)
+	_, err = prod.RevokeAPIKey(ctx, m.ID, "key_x")
+	wantCode(t, err, rampway.ENOTFOUND)
+	_, _, err = prod.IssueAPIKey(ctx, "mch_00000000000000000000000000")
+	wantCode(t, err, rampway.ENOTFOUND)
+	_, err = prod.List(ctx, rampway.Page{Limit: 0})
+	wantCode(t, err, rampway.EINVALID)
+	_, err = prod.List(ctx, rampway.Page{Limit: 10, After: "nope"})
+	wantCode(t, err, rampway.EINVALID)
+}
+
+func TestWebhookSecret(t *testing.T) {
+	svc := newService(t, false)
+	ctx := t.Context()
+	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
+	s1, err := svc.SetWebhookSecret(ctx, m.ID, "")
+	if err != nil || !strings.HasPrefix(s1, merchant.WebhookSecretPrefix) || len(s1) < 50 {
+		t.Fatalf("generated %q, %v", s1, err)
+	}
+	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "")
+	if s1 == s2 {
+		t.Fatal("rotation gave the same secret")
+	}
+	got, _ := svc.Get(ctx, m.ID)
+	if got.WebhookSecret != s2 {
+		t.Fatalf("stored %q, want %q", got.WebhookSecret, s2)
+	}
+	own := strings.Repeat("k", 40)
+	if s, err := svc.SetWebhookSecret(ctx, m.ID, own); err != nil || s != own {
+		t.Fatalf("set own secret: %q, %v", s, err)
+	}
+}
