@@ -104,8 +104,8 @@ func (s *Service) List(ctx context.Context, p rampway.Page) ([]*rampway.Merchant
 	if p.After != "" && !rampway.ValidID(rampway.PrefixMerchant, p.After) {
 		return nil, rampway.FieldErrorf("starting_after", "starting_after must be a merchant id")
 	}
-	if p.Limit < 1 || p.Limit > 100 {
-		return nil, rampway.FieldErrorf("limit", "limit must be between 1 and 100")
+	if p.Limit < 1 || p.Limit > 1000 {
+		return nil, rampway.FieldErrorf("limit", "limit must be between 1 and 1000")
 	}
 	return s.store.Merchants(ctx, p)
 }

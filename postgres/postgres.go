@@ -38,6 +38,19 @@ type Options struct {
 
 // Open connects to the database at dsn and applies pending migrations.
 func Open(ctx context.Context, dsn string, box *secretbox.Box, opt Options) (*sqlstore.Store, error) {
+	db, err := OpenDB(ctx, dsn, opt)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return sqlstore.New(db, Dialect, box), nil
+}
+
+// OpenDB connects to the database at dsn, without migrating it.
+func OpenDB(ctx context.Context, dsn string, opt Options) (*sql.DB, error) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
@@ -52,11 +65,7 @@ func Open(ctx context.Context, dsn string, box *secretbox.Box, opt Options) (*sq
 		db.Close()
 		return nil, fmt.Errorf("connect postgres: %w", err)
 	}
-	if _, err := Migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return sqlstore.New(db, Dialect, box), nil
+	return db, nil
 }
 
 // Migrate applies pending migrations to db and returns how many were applied.

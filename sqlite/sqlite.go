@@ -52,6 +52,19 @@ func DSN(path string) string {
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
 func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store, error) {
+	db, err := OpenDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return sqlstore.New(db, Dialect, box), nil
+}
+
+// OpenDB opens (creating if needed) the database file at path, without migrating it.
+func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", DSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -63,11 +76,7 @@ func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	if _, err := Migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return sqlstore.New(db, Dialect, box), nil
+	return db, nil
 }
 
 // Migrate applies pending migrations to db and returns how many were applied.

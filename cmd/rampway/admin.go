@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/merchant"
+)
+
+const adminUsage = `Usage: rampway admin (--config FILE | --data-dir DIR) COMMAND [ARGS]
+
+Works directly on the configured database (or a 'rampway dev' data directory) and prints
+JSON, the same objects the admin HTTP API returns.
+
+Commands:
+  merchants create --name NAME [--webhook-url URL]
+  merchants get MERCHANT_ID
+  merchants list [--limit N] [--starting-after MERCHANT_ID]
+  merchants update MERCHANT_ID [--name NAME] [--webhook-url URL] [--status active|disabled]
+  api-keys create MERCHANT_ID           prints the new key once; earlier keys stay valid
+  api-keys list MERCHANT_ID
+  api-keys revoke MERCHANT_ID KEY_ID    revoked at once
+  webhook-secret rotate MERCHANT_ID [--secret SECRET]
+                                        sets a new secret (random unless given) and prints it
+`
+
+func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fset := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fset.SetOutput(stdout)
+	fset.Usage = func() { fmt.Fprint(stdout, adminUsage) }
+	path := fset.String("config", getenv("RAMPWAY_CONFIG"), "configuration file (env RAMPWAY_CONFIG)")
+	dataDir := fset.String("data-dir", "", "a 'rampway dev' data directory instead of --config")
+	if err := fset.Parse(args); err != nil {
+		return err
+	}
+	rest := fset.Args()
+	if len(rest) == 0 || rest[0] == "help" {
+		fmt.Fprint(stdout, adminUsage)
+		if len(rest) == 0 {
+			return errors.New("admin: no command given")
+		}
+		return nil
+	}
+	var cfg config.Config
+	switch {
+	case *dataDir != "":
+		st, err := readDevState(*dataDir)
+		if err != nil {
+			return err
+		}
+		cfg = config.Default()
+		cfg.Mode = config.ModeDev
+		cfg.HTTP.PublicURL = "http://127.0.0.1"
+		cfg.Database.Path = filepath.Join(*dataDir, devDBFile)
+		cfg.Admin.Token, cfg.Secrets.HashSecret, cfg.Secrets.EncryptionKey = st.AdminToken, st.HashSecret, st.EncryptionKey
+	case *path != "":
+		var err error
+		if cfg, err = config.Load(*path, getenv); err != nil {
+			return err
+		}
+	default:
+		return errors.New("admin: --config FILE or --data-dir DIR is required")
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	out, err := adminCommand(ctx, newMerchantService(cfg, store), rest)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// readDevState reads an existing dev data directory's secrets.
+func readDevState(dir string) (*devState, error) {
+	data, err := os.ReadFile(filepath.Join(dir, devStateFile))
+	if err != nil {
+		return nil, fmt.Errorf("admin: %s is not a 'rampway dev' data directory: %w", dir, err)
+	}
+	var st devState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("admin: %s: %w", devStateFile, err)
+	}
+	return &st, nil
+}
+
+// adminCommand runs one command and returns what to print.
+func adminCommand(ctx context.Context, svc *merchant.Service, args []string) (any, error) {
+	if len(args) < 2 {
+		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
+	}
+	group, verb, rest := args[0], args[1], args[2:]
+	fset := flag.NewFlagSet(group+" "+verb, flag.ContinueOnError)
+	fset.SetOutput(io.Discard)
+	name := fset.String("name", "", "merchant name")
+	webhookURL := fset.String("webhook-url", "", "default webhook URL")
+	status := fset.String("status", "", "active or disabled")
+	limit := fset.Int("limit", 20, "page size")
+	after := fset.String("starting-after", "", "list after this merchant id")
+	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
+	// Positional arguments come first, flags after them.
+	var pos []string
+	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
+		pos, rest = append(pos, rest[0]), rest[1:]
+	}
+	if err := fset.Parse(rest); err != nil {
+		return nil, fmt.Errorf("admin %s %s: %w", group, verb, err)
+	}
+	pos = append(pos, fset.Args()...)
+	set := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	need := func(n int, what string) error {
+		if len(pos) != n {
+			return fmt.Errorf("admin %s %s: expects %s", group, verb, what)
+		}
+		return nil
+	}
+
+	switch group + " " + verb {
+	case "merchants create":
+		if err := need(0, "no positional arguments"); err != nil {
+			return nil, err
+		}
+		m, err := svc.Create(ctx, merchant.CreateParams{Name: *name, WebhookURL: *webhookURL})
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewMerchantView(m), nil
+	case "merchants get":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		m, err := svc.Get(ctx, pos[0])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewMerchantView(m), nil
+	case "merchants list":
+		if err := need(0, "no positional arguments"); err != nil {
+			return nil, err
+		}
+		ms, err := svc.List(ctx, rampway.Page{After: *after, Limit: *limit})
+		if err != nil {
+			return nil, err
+		}
+		views := []httpapi.MerchantView{}
+		for _, m := range ms {
+			views = append(views, httpapi.NewMerchantView(m))
+		}
+		return views, nil
+	case "merchants update":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		var p merchant.UpdateParams
+		if set["name"] {
+			p.Name = name
+		}
+		if set["webhook-url"] {
+			p.WebhookURL = webhookURL
+		}
+		if set["status"] {
+			p.Status = status
+		}
+		m, err := svc.Update(ctx, pos[0], p)
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewMerchantView(m), nil
+	case "api-keys create":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		k, raw, err := svc.IssueAPIKey(ctx, pos[0])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewAPIKeyView(k, raw), nil
+	case "api-keys list":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		ks, err := svc.APIKeys(ctx, pos[0])
+		if err != nil {
+			return nil, err
+		}
+		views := []httpapi.APIKeyView{}
+		for _, k := range ks {
+			views = append(views, httpapi.NewAPIKeyView(k, ""))
+		}
+		return views, nil
+	case "api-keys revoke":
+		if err := need(2, "MERCHANT_ID KEY_ID"); err != nil {
+			return nil, err
+		}
+		k, err := svc.RevokeAPIKey(ctx, pos[0], pos[1])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewAPIKeyView(k, ""), nil
+	case "webhook-secret rotate":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		s, err := svc.SetWebhookSecret(ctx, pos[0], *secret)
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.WebhookSecretView{MerchantID: pos[0], WebhookSecret: s}, nil
+	}
+	return nil, fmt.Errorf("admin: unknown command %q (rampway admin help)", group+" "+verb)
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/postgres"
+	"github.com/rampway/rampway/sqlite"
+)
+
+// openStore opens the configured database and applies pending migrations.
+func openStore(ctx context.Context, cfg config.Config) (*sqlstore.Store, error) {
+	var box *secretbox.Box
+	if cfg.Secrets.EncryptionKey != "" {
+		var err error
+		if box, err = secretbox.New(cfg.Secrets.EncryptionKey); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.Database.Driver {
+	case "postgres":
+		return postgres.Open(ctx, cfg.Database.DSN, box, postgres.Options{MaxOpenConns: cfg.Database.MaxOpenConns})
+	default:
+		return sqlite.Open(ctx, cfg.Database.Path, box)
+	}
+}
+
+// openDB opens the configured database without migrating it, with its migrate function.
+func openDB(ctx context.Context, cfg config.Config) (*sql.DB, func(context.Context, *sql.DB) (int, error), error) {
+	if cfg.Database.Driver == "postgres" {
+		db, err := postgres.OpenDB(ctx, cfg.Database.DSN, postgres.Options{MaxOpenConns: 2})
+		return db, postgres.Migrate, err
+	}
+	db, err := sqlite.OpenDB(ctx, cfg.Database.Path)
+	return db, sqlite.Migrate, err
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Log.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Service {
+	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev})
+}
+
+// app is a running API server.
+type app struct {
+	cfg   config.Config
+	log   *slog.Logger
+	store     *sqlstore.Store
+	merchants *merchant.Service
+	srv       *http.Server
+	ln    net.Listener
+}
+
+// startApp opens the store and listens; serve starts answering.
+func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app, err error) {
+	a = &app{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	if a.store, err = openStore(ctx, cfg); err != nil {
+		return nil, err
+	}
+	a.merchants = newMerchantService(cfg, a.store)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	bp := cfg.HTTP.BasePaths
+	h := httpapi.New(httpapi.Config{
+		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		AdminToken:   cfg.Admin.Token,
+		Version:      version,
+	}, a.merchants, a.store, log, reg)
+	a.srv = &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
+		ReadTimeout:       cfg.HTTP.ReadTimeout,
+		WriteTimeout:      cfg.HTTP.WriteTimeout,
+		IdleTimeout:       cfg.HTTP.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if a.ln, err = net.Listen("tcp", cfg.HTTP.Addr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
+	}
+	return a, nil
+}
+
+// addr is the address the server listens on (the real port when the config said 0).
+func (a *app) addr() string { return a.ln.Addr().String() }
+
+// serve answers requests until ctx ends, then drains in-flight requests and closes.
+func (a *app) serve(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.srv.Serve(a.ln) }()
+	a.log.Info("listening", "addr", a.addr(), "version", version)
+	select {
+	case err := <-errc:
+		a.close()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down: draining in-flight requests", "timeout", a.cfg.HTTP.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	err := a.srv.Shutdown(sctx)
+	if cerr := a.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	a.log.Info("stopped")
+	return nil
+}
+
+// close releases what was started; it works after a partial start.
+func (a *app) close() error {
+	var errs []error
+	if a.ln != nil {
+		_ = a.ln.Close() // already closed when the server shut down
+	}
+	if a.store != nil {
+		errs = append(errs, a.store.Close())
+		a.store = nil
+	}
+	return errors.Join(errs...)
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	path := fs.String("config", getenv("RAMPWAY_CONFIG"), "configuration file (env RAMPWAY_CONFIG)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *path == "" {
+		return errors.New("serve: --config is required")
+	}
+	cfg, err := config.Load(*path, getenv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stdout)
+	a, err := startApp(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	return a.serve(ctx)
+}
+
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	path := fs.String("config", getenv("RAMPWAY_CONFIG"), "configuration file (env RAMPWAY_CONFIG)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *path == "" {
+		return errors.New("migrate: --config is required")
+	}
+	cfg, err := config.Load(*path, getenv)
+	if err != nil {
+		return err
+	}
+	db, migrate, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	n, err := migrate(ctx, db)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "applied %d migration(s) to %s in %s; schema is up to date\n", n, cfg.Database.Driver, time.Since(start).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,67 @@
+// Command rampway is the rampway payment gateway: one binary for the API server (serve), a
+// self-contained development environment (dev), onboarding (admin) and schema migrations.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "rampway:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+const usage = `rampway: self-hosted payment gateway for on-chain actions
+
+Usage:
+  rampway serve --config FILE        run the API server (production)
+  rampway dev [--addr A] [--data-dir D]
+                                     run everything locally on SQLite; writes D/dev.json
+  rampway admin (--config FILE | --data-dir D) COMMAND ...
+                                     onboard merchants (rampway admin help)
+  rampway migrate --config FILE      apply database migrations
+  rampway version                    print the version
+`
+
+// run is the whole program; main only wires the process to it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return errors.New("no command given")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return runServe(ctx, rest, getenv, stdout)
+	case "dev":
+		return runDev(ctx, rest, getenv, stdout)
+	case "admin":
+		return runAdmin(ctx, rest, getenv, stdout)
+	case "migrate":
+		return runMigrate(ctx, rest, getenv, stdout)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "rampway", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stdout, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}

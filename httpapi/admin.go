@@ -1,0 +1,198 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/merchant"
+)
+
+// MerchantView is a merchant in the admin API (and the admin CLI's output).
+type MerchantView struct {
+	MerchantID         string  `json:"merchant_id"`
+	Name               string  `json:"name"`
+	Status             string  `json:"status"`
+	WebhookURL         string  `json:"webhook_url"`
+	HasWebhookSecret   bool    `json:"has_webhook_secret"`
+	WebhookSecretSetAt *string `json:"webhook_secret_set_at"`
+	CreatedAt          string  `json:"created_at"`
+	UpdatedAt          string  `json:"updated_at"`
+}
+
+// NewMerchantView returns m's admin view; the webhook secret itself is never shown.
+func NewMerchantView(m *rampway.Merchant) MerchantView {
+	return MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
+		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
+		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
+}
+
+// APIKeyView is an API key in the admin API. APIKey is set only in the response that issues it.
+type APIKeyView struct {
+	KeyID      string  `json:"key_id"`
+	MerchantID string  `json:"merchant_id"`
+	Prefix     string  `json:"prefix"`
+	APIKey     string  `json:"api_key,omitempty"`
+	Status     string  `json:"status"`
+	CreatedAt  string  `json:"created_at"`
+	RevokedAt  *string `json:"revoked_at"`
+}
+
+// NewAPIKeyView returns k's admin view; raw is the key in clear, or "".
+func NewAPIKeyView(k *rampway.APIKey, raw string) APIKeyView {
+	status := "active"
+	if !k.Active() {
+		status = "revoked"
+	}
+	return APIKeyView{KeyID: k.ID, MerchantID: k.MerchantID, Prefix: k.Prefix, APIKey: raw, Status: status,
+		CreatedAt: k.CreatedAt.UTC().Format(TimeFormat), RevokedAt: timePtr(k.RevokedAt)}
+}
+
+// WebhookSecretView answers a webhook secret change; the secret is shown only here.
+type WebhookSecretView struct {
+	MerchantID    string `json:"merchant_id"`
+	WebhookSecret string `json:"webhook_secret"`
+}
+
+// ListView is a page of a list.
+type ListView[T any] struct {
+	Data    []T  `json:"data"`
+	HasMore bool `json:"has_more"`
+}
+
+func timePtr(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Format(TimeFormat)
+	return &s
+}
+
+func (s *Server) handleCreateMerchant(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Name       *string `json:"name"`
+		WebhookURL *string `json:"webhook_url"`
+	}
+	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
+		return err
+	}
+	if body.Name == nil {
+		return rampway.FieldErrorf("name", "name is required")
+	}
+	m, err := s.merchants.Create(r.Context(), merchant.CreateParams{Name: *body.Name, WebhookURL: deref(body.WebhookURL)})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, NewMerchantView(m))
+	return nil
+}
+
+func (s *Server) handleGetMerchant(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.merchants.Get(r.Context(), r.PathValue("merchant_id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, NewMerchantView(m))
+	return nil
+}
+
+func (s *Server) handleListMerchants(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit := 20
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return rampway.FieldErrorf("limit", "limit must be an integer between 1 and 100")
+		}
+		limit = n
+	}
+	// Ask for one more than the page to know whether more follow.
+	ms, err := s.merchants.List(r.Context(), rampway.Page{After: q.Get("starting_after"), Limit: limit + 1})
+	if err != nil {
+		return err
+	}
+	out := ListView[MerchantView]{Data: []MerchantView{}, HasMore: len(ms) > limit}
+	for i, m := range ms {
+		if i == limit {
+			break
+		}
+		out.Data = append(out.Data, NewMerchantView(m))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Name       *string `json:"name"`
+		WebhookURL *string `json:"webhook_url"`
+		Status     *string `json:"status"`
+	}
+	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
+		return err
+	}
+	m, err := s.merchants.Update(r.Context(), r.PathValue("merchant_id"), merchant.UpdateParams{Name: body.Name, WebhookURL: body.WebhookURL, Status: body.Status})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, NewMerchantView(m))
+	return nil
+}
+
+func (s *Server) handleIssueAPIKey(w http.ResponseWriter, r *http.Request) error {
+	var body struct{}
+	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+		return err
+	}
+	k, raw, err := s.merchants.IssueAPIKey(r.Context(), r.PathValue("merchant_id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, NewAPIKeyView(k, raw))
+	return nil
+}
+
+func (s *Server) handleListAPIKeys(w http.ResponseWriter, r *http.Request) error {
+	ks, err := s.merchants.APIKeys(r.Context(), r.PathValue("merchant_id"))
+	if err != nil {
+		return err
+	}
+	out := ListView[APIKeyView]{Data: []APIKeyView{}}
+	for _, k := range ks {
+		out.Data = append(out.Data, NewAPIKeyView(k, ""))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request) error {
+	if _, err := s.merchants.RevokeAPIKey(r.Context(), r.PathValue("merchant_id"), r.PathValue("key_id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleSetWebhookSecret(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		WebhookSecret *string `json:"webhook_secret"`
+	}
+	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+		return err
+	}
+	id := r.PathValue("merchant_id")
+	secret, err := s.merchants.SetWebhookSecret(r.Context(), id, deref(body.WebhookSecret))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, WebhookSecretView{MerchantID: id, WebhookSecret: secret})
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// statusOf maps error codes to HTTP statuses: the one table.
+var statusOf = map[string]int{
+	rampway.EINVALID:        http.StatusBadRequest,
+	rampway.EFUNCARGS:       http.StatusBadRequest,
+	rampway.EUNAUTHORIZED:   http.StatusUnauthorized,
+	rampway.ENOTFOUND:       http.StatusNotFound,
+	rampway.EMETHOD:         http.StatusMethodNotAllowed,
+	rampway.ECONFLICT:       http.StatusConflict,
+	rampway.ETOOLARGE:       http.StatusRequestEntityTooLarge,
+	rampway.EUNSUPPORTED:    http.StatusUnsupportedMediaType,
+	rampway.EUNPROCESSABLE:  http.StatusUnprocessableEntity,
+	rampway.ERATELIMIT:      http.StatusTooManyRequests,
+	rampway.EINTERNAL:       http.StatusInternalServerError,
+	rampway.ENOTIMPLEMENTED: http.StatusNotImplemented,
+	rampway.EUNAVAILABLE:    http.StatusServiceUnavailable,
+}
+
+// bodyStatusOf overrides the envelope's statusCode where the spec shows another number than
+// the HTTP status: invalid function arguments answer HTTP 400 with statusCode 403.
+var bodyStatusOf = map[string]int{
+	rampway.EFUNCARGS: http.StatusForbidden,
+}
+
+// ErrorBody is the spec's error envelope, the body of every error response.
+type ErrorBody struct {
+	StatusCode int    `json:"statusCode"`
+	Timestamp  string `json:"timestamp"`
+	Message    string `json:"message"`
+	Path       string `json:"path"`
+	Status     bool   `json:"status"`
+}
+
+// TimeFormat is ISO 8601 in UTC with milliseconds, as in the spec's examples.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// handlerFunc is a handler that returns its error for handle to answer.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts a handlerFunc: a returned error is answered in the envelope.
+func (s *Server) handle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		routed(r)
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// writeError answers err in the envelope. Internal errors are logged with an id that the
+// caller also sees; their details never leave the server.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := rampway.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		code, status = rampway.EINTERNAL, http.StatusInternalServerError
+	}
+	msg := rampway.ErrorMessage(err)
+	if code == rampway.EINTERNAL {
+		id := newErrorID()
+		s.log.ErrorContext(r.Context(), "internal error", "error_id", id, "error", err, "method", r.Method, "path", r.URL.Path,
+			"request_id", requestInfoFrom(r.Context()).requestID)
+		msg = "Internal server error (error id: " + id + ")"
+		w.Header().Set("X-Error-Id", id)
+	}
+	bodyStatus := status
+	if bs, ok := bodyStatusOf[code]; ok {
+		bodyStatus = bs
+	}
+	if code == rampway.ERATELIMIT {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, status, ErrorBody{StatusCode: bodyStatus, Timestamp: time.Now().UTC().Format(TimeFormat), Message: msg, Path: r.URL.Path})
+}
+
+// writeJSON writes v as the JSON response body with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // an error here means the client went away; nothing is left to tell it
+}
+
+func newErrorID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "err_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,68 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Route names the spec uses for its endpoints.
+const (
+	routeOrder          = "/merchant/hosted/nftCheckout/order"
+	routeCryptoQuote    = "/merchant/hosted/nftCheckout/cryptoQuote"
+	routeFiatCurrencies = "/merchant/hosted/nftCheckout/fiatCurrencies"
+	routeFiatQuote      = "/merchant/hosted/nftCheckout/fiatQuote"
+	routeOrders         = "/merchant/hosted/nftCheckout/orders"
+	routeOnRampOrder    = "/merchant/sdk/on-ramp/order"
+	routeOnRampOrders   = "/merchant/sdk/on-ramp/orders"
+	routeDepositFiat    = "/merchant/sdk/onramp-to-deposit/fiatCurrencies"
+)
+
+// routes mounts every route of the service.
+func (s *Server) routes() {
+	mint, ramp, dep, admin := s.cfg.BasePaths.Mint, s.cfg.BasePaths.NFTRamp, s.cfg.BasePaths.Deposit, s.cfg.BasePaths.Admin
+	m := s.mux
+	api := func(pattern string, h handlerFunc) { m.Handle(pattern, s.merchantAuth(s.handle(h))) }
+	adm := func(pattern string, h handlerFunc) { m.Handle(pattern, s.adminAuth(s.handle(h))) }
+
+	// Area A: NFT minting paid in crypto.
+	api("POST "+mint+routeOrder, s.notImplemented("A1 create order"))
+	api("POST "+mint+routeCryptoQuote, s.notImplemented("A2 crypto quote"))
+	api("GET "+mint+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
+	api("GET "+mint+routeOrders, s.notImplemented("order list"))
+
+	// Area B: NFT checkout paid in fiat.
+	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))
+	api("GET "+ramp+routeFiatCurrencies, s.notImplemented("B2 fiat currencies"))
+	api("POST "+ramp+routeFiatQuote, s.notImplemented("B3 fiat quote"))
+	api("GET "+ramp+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
+	api("GET "+ramp+routeOrders, s.notImplemented("order list"))
+
+	// Area C: on-ramp to a merchant deposit.
+	api("POST "+dep+routeOnRampOrder, s.notImplemented("C1 create order"))
+	api("GET "+dep+routeDepositFiat, s.notImplemented("C2 fiat currencies"))
+	api("GET "+dep+routeOnRampOrder+"/{order_id}", s.notImplemented("order lookup"))
+	api("GET "+dep+routeOnRampOrders, s.notImplemented("order list"))
+
+	// Admin API: onboarding.
+	adm("POST "+admin+"/merchants", s.handleCreateMerchant)
+	adm("GET "+admin+"/merchants", s.handleListMerchants)
+	adm("GET "+admin+"/merchants/{merchant_id}", s.handleGetMerchant)
+	adm("PATCH "+admin+"/merchants/{merchant_id}", s.handleUpdateMerchant)
+	adm("POST "+admin+"/merchants/{merchant_id}/api-keys", s.handleIssueAPIKey)
+	adm("GET "+admin+"/merchants/{merchant_id}/api-keys", s.handleListAPIKeys)
+	adm("DELETE "+admin+"/merchants/{merchant_id}/api-keys/{key_id}", s.handleRevokeAPIKey)
+	adm("POST "+admin+"/merchants/{merchant_id}/webhook-secret", s.handleSetWebhookSecret)
+
+	// Operations.
+	m.Handle("GET /healthz", s.handle(s.handleHealth))
+	m.Handle("GET /readyz", s.handle(s.handleReady))
+	metricsHandler := promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry})
+	m.Handle("GET /metrics", s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		metricsHandler.ServeHTTP(w, r)
+		return nil
+	}))
+
+	// Everything else: 404 or 405 in the envelope.
+	m.Handle("/", s.handle(s.handleUnmatched))
+}
