@@ -67,12 +67,12 @@ func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Serv
 
 // app is a running API server.
 type app struct {
-	cfg   config.Config
-	log   *slog.Logger
+	cfg       config.Config
+	log       *slog.Logger
 	store     *sqlstore.Store
 	merchants *merchant.Service
 	srv       *http.Server
-	ln    net.Listener
+	ln        net.Listener
 }
 
 // startApp opens the store and listens; serve starts answering.
