@@ -78,6 +78,7 @@ func jsonError(body []byte, err error) error {
 		return rampway.Errorf(rampway.EINVALID, "Malformed JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(syntax.Error(), "json: "))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(body, int64(len(body)))
+		col++ // just past the last byte
 		return rampway.Errorf(rampway.EINVALID, "Malformed JSON at line %d, column %d: unexpected end of input", line, col)
 	case errors.As(err, &typ):
 		if typ.Field == "" {

@@ -117,6 +117,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		a.close()
 		return err
 	}
+	// dev.json says "ready"; it goes when the server does.
+	defer os.Remove(devJSONPath)
 	fmt.Fprintf(stdout, "\nrampway dev is running at %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\nCtrl-C stops it.\n\n",
 		base, devJSONPath, state.MerchantID, state.APIKey, base+bp.Admin, state.AdminToken)
 	return a.serve(ctx)

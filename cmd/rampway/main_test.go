@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lockedBuffer collects a running command's output.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func noEnv(string) string { return "" }
+
+// startDev runs `rampway dev` in-process on a free port and waits for dev.json.
+func startDev(t *testing.T, dir string) (devJSON, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	out := &lockedBuffer{}
+	go func() { done <- run(ctx, []string{"dev", "--addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, out) }()
+	dj := waitDevJSON(t, dir, done, out)
+	var once sync.Once
+	var stopErr error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(30 * time.Second):
+				stopErr = errors.New("dev did not stop within 30s")
+			}
+		})
+		return stopErr
+	}
+	t.Cleanup(func() { _ = stop() })
+	return dj, stop
+}
+
+func waitDevJSON(t *testing.T, dir string, done <-chan error, out fmt.Stringer) devJSON {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("dev exited early: %v\n%s", err, out)
+		default:
+		}
+		data, err := os.ReadFile(filepath.Join(dir, devJSONFile))
+		if err == nil {
+			var dj devJSON
+			if err := json.Unmarshal(data, &dj); err != nil {
+				t.Fatalf("dev.json: %v\n%s", err, data)
+			}
+			return dj
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no dev.json after 60s\n%s", out)
+	return devJSON{}
+}
+
+func post(t *testing.T, url, key string, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("X-API-KEY", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	data, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	return res.StatusCode, v
+}
+
+func TestDevModeContractAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	dj, stop := startDev(t, dir)
+	if !strings.HasPrefix(dj.API.MintBaseURL, "http://127.0.0.1:") || !strings.HasSuffix(dj.API.MintBaseURL, "/mint") ||
+		!strings.HasSuffix(dj.API.NFTRampBaseURL, "/nft-ramp") || !strings.HasSuffix(dj.API.DepositBaseURL, "/deposit") ||
+		!strings.HasSuffix(dj.API.AdminBaseURL, "/admin") || dj.AdminToken == "" || dj.Merchant.MerchantID == "" ||
+		!strings.HasPrefix(dj.Merchant.APIKey, "rw_test_") || !strings.HasPrefix(dj.Merchant.WebhookSecret, "whsec_") {
+		t.Fatalf("dev.json %+v", dj)
+	}
+	// The exact keys of the contract's parts that this version writes.
+	raw, _ := os.ReadFile(filepath.Join(dir, devJSONFile))
+	var generic map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &generic)
+	for _, k := range []string{"api", "admin_token", "merchant"} {
+		if _, ok := generic[k]; !ok {
+			t.Fatalf("dev.json lacks %q: %s", k, raw)
+		}
+	}
+	order := dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
+	body := `{"merchant_id":"` + dj.Merchant.MerchantID + `"}`
+	if code, _ := post(t, order, dj.Merchant.APIKey, body); code != 501 {
+		t.Fatalf("the dev key was refused: %d", code)
+	}
+	if code, v := post(t, order, "rw_test_"+strings.Repeat("b", 32), body); code != 401 || v["message"] != "Unauthorized" {
+		t.Fatalf("wrong key: %d %v", code, v)
+	}
+	// Onboard a second merchant through the admin API, then restart: nothing is lost.
+	req, _ := http.NewRequest(http.MethodPost, dj.API.AdminBaseURL+"/merchants", strings.NewReader(`{"name":"Second"}`))
+	req.Header.Set("Authorization", "Bearer "+dj.AdminToken)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("admin create: %v %v", res, err)
+	}
+	var second map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&second)
+	res.Body.Close()
+
+	if err := stop(); err != nil {
+		t.Fatalf("dev did not stop cleanly: %v", err)
+	}
+	dj2, _ := startDev(t, dir)
+	if dj2.Merchant != dj.Merchant || dj2.AdminToken != dj.AdminToken {
+		t.Fatalf("restart changed the merchant or keys:\n%+v\n%+v", dj.Merchant, dj2.Merchant)
+	}
+	order2 := dj2.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
+	if code, _ := post(t, order2, dj.Merchant.APIKey, body); code != 501 {
+		t.Fatalf("key lost across restart: %d", code)
+	}
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "merchants", "get", second["merchant_id"].(string)}, noEnv, &out); err != nil {
+		t.Fatalf("admin get after restart: %v", err)
+	}
+	if !strings.Contains(out.String(), `"name": "Second"`) {
+		t.Fatalf("merchant lost across restart: %s", out.String())
+	}
+}
+
+// A request in flight when the stop signal comes is answered before the server exits.
+func TestShutdownDrainsInFlight(t *testing.T) {
+	dir := t.TempDir()
+	dj, stop := startDev(t, dir)
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest(http.MethodPost, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", pr)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+	resc := make(chan int, 1)
+	go func() {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			resc <- -1
+			return
+		}
+		res.Body.Close()
+		resc <- res.StatusCode
+	}()
+	if _, err := pw.Write([]byte(`{"merchant_id":`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the handler is now reading the body
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-stopped:
+		t.Fatalf("server stopped with a request in flight: %v", err)
+	default:
+	}
+	_, _ = pw.Write([]byte(`"` + dj.Merchant.MerchantID + `"}`))
+	pw.Close()
+	if code := <-resc; code != 501 {
+		t.Fatalf("in-flight request got %d, want its answer (501)", code)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+}
+
+func TestAdminCLI(t *testing.T) {
+	dir := t.TempDir()
+	_, stop := startDev(t, dir)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
+		var v map[string]any
+		if err == nil {
+			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
+			}
+		}
+		return v, err
+	}
+	m, err := cli("merchants", "create", "--name", "CLI Shop", "--webhook-url", "http://127.0.0.1:9999/hook")
+	if err != nil || m["name"] != "CLI Shop" {
+		t.Fatalf("create: %v %v", m, err)
+	}
+	id := m["merchant_id"].(string)
+	k, err := cli("api-keys", "create", id)
+	if err != nil || !strings.HasPrefix(k["api_key"].(string), "rw_test_") {
+		t.Fatalf("api-keys create: %v %v", k, err)
+	}
+	if _, err := cli("api-keys", "revoke", id, k["key_id"].(string)); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := cli("webhook-secret", "rotate", id)
+	if err != nil || !strings.HasPrefix(ws["webhook_secret"].(string), "whsec_") {
+		t.Fatalf("webhook-secret: %v %v", ws, err)
+	}
+	u, err := cli("merchants", "update", id, "--status", "disabled")
+	if err != nil || u["status"] != "disabled" || u["name"] != "CLI Shop" {
+		t.Fatalf("update: %v %v", u, err)
+	}
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "api-keys", "list", id}, noEnv, &out); err != nil || !strings.Contains(out.String(), `"status": "revoked"`) {
+		t.Fatalf("api-keys list: %v %s", err, out.String())
+	}
+	for _, bad := range [][]string{
+		{"merchants", "create", "--name", ""},
+		{"merchants", "get", "mch_nope"},
+		{"merchants", "get"},
+		{"api-keys", "revoke", id, "key_nope"},
+		{"merchants", "frobnicate"},
+		{"merchants"},
+		{"merchants", "update", id, "--status", "paused"},
+		{"merchants", "create", "--bogus"},
+	} {
+		if _, err := cli(bad...); err == nil {
+			t.Errorf("admin %v succeeded", bad)
+		}
+	}
+	if err := run(t.Context(), []string{"admin", "merchants", "list"}, noEnv, io.Discard); err == nil {
+		t.Error("admin without --config or --data-dir succeeded")
+	}
+}
+
+func writeConfig(t *testing.T, dbPath string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rampway.yaml")
+	cfg := fmt.Sprintf(`http:
+  addr: 127.0.0.1:0
+  public_url: https://pay.example.com
+database:
+  driver: sqlite
+  path: %s
+admin:
+  token: prod-admin-token-0123456789abcdef0123
+secrets:
+  hash_secret: prod-hash-secret-0123456789abcdef0123
+`, dbPath)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestServeMigrateAdminWithConfig(t *testing.T) {
+	cfgPath := writeConfig(t, filepath.Join(t.TempDir(), "prod.db"))
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"migrate", "--config", cfgPath}, noEnv, &out); err != nil || !strings.Contains(out.String(), "applied 1 migration(s)") {
+		t.Fatalf("migrate: %v %s", err, out.String())
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"migrate", "--config", cfgPath}, noEnv, &out); err != nil || !strings.Contains(out.String(), "applied 0 migration(s)") {
+		t.Fatalf("second migrate: %v %s", err, out.String())
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"admin", "--config", cfgPath, "merchants", "create", "--name", "Prod", "--webhook-url", "http://127.0.0.1/x"}, noEnv, &out); err == nil {
+		t.Fatal("production accepted a loopback http webhook URL")
+	}
+	if err := run(t.Context(), []string{"admin", "--config", cfgPath, "merchants", "create", "--name", "Prod"}, noEnv, &out); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	_ = json.Unmarshal(out.Bytes(), &m)
+	out.Reset()
+	if err := run(t.Context(), []string{"admin", "--config", cfgPath, "api-keys", "create", m["merchant_id"].(string)}, noEnv, &out); err != nil || !strings.Contains(out.String(), `"api_key": "rw_live_`) {
+		t.Fatalf("production key: %v %s", err, out.String())
+	}
+	if err := run(t.Context(), []string{"serve"}, noEnv, io.Discard); err == nil {
+		t.Fatal("serve without --config succeeded")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("http:\n  public_url: https://x.example\ndatabase:\n  driver: mysql\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(t.Context(), []string{"serve", "--config", bad}, noEnv, io.Discard); err == nil || !strings.Contains(err.Error(), "database.driver") {
+		t.Fatalf("serve with an invalid config: %v", err)
+	}
+	// serve starts and stops on cancel.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	if err := run(ctx, []string{"serve", "--config", cfgPath}, noEnv, io.Discard); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"version"}, noEnv, &out); err != nil || !strings.HasPrefix(out.String(), "rampway ") {
+		t.Fatalf("version: %v %q", err, out.String())
+	}
+	if err := run(t.Context(), []string{"frob"}, noEnv, io.Discard); err == nil {
+		t.Fatal("unknown command succeeded")
+	}
+	if err := run(t.Context(), nil, noEnv, io.Discard); err == nil {
+		t.Fatal("no command succeeded")
+	}
+}
+
+// The real binary: SIGTERM stops `rampway dev` with exit status 0.
+func TestBinarySIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "rampway")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--data-dir", dir)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitDevJSON(t, dir, done, out)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, out)
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("no exit 30s after SIGTERM\n%s", out)
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Fatalf("no clean stop in the log:\n%s", out)
+	}
+}

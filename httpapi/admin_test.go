@@ -1,0 +1,136 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func decode[T any](t *testing.T, r resp, status int) T {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	var v T
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+	return v
+}
+
+func TestAdminAuth(t *testing.T) {
+	e := newEnv(t)
+	for name, h := range map[string]map[string]string{
+		"none":         nil,
+		"wrong token":  {"Authorization": "Bearer nope"},
+		"basic scheme": {"Authorization": "Basic " + adminToken},
+		"merchant key": {"X-API-KEY": e.key},
+		"key as token": {"Authorization": "Bearer " + e.key},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := e.do(http.MethodGet, "/admin/merchants", nil, h)
+			wantEnvelope(t, r, 401, 401, "/admin/merchants", "Unauthorized")
+		})
+	}
+	r := e.do(http.MethodGet, "/admin/merchants", nil, map[string]string{"Authorization": "bearer " + adminToken})
+	if r.status != 200 {
+		t.Fatalf("lowercase bearer scheme refused: %d", r.status)
+	}
+}
+
+func TestAdminMerchants(t *testing.T) {
+	e := newEnv(t)
+	created := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]string{"name": "Shop", "webhook_url": "https://shop.example/hook"}), 201)
+	if created.Name != "Shop" || created.Status != "active" || created.WebhookURL != "https://shop.example/hook" || created.HasWebhookSecret || !strings.HasPrefix(created.MerchantID, "mch_") {
+		t.Fatalf("created %+v", created)
+	}
+	got := decode[MerchantView](t, e.admin(http.MethodGet, "/merchants/"+created.MerchantID, nil), 200)
+	if got != created {
+		t.Fatalf("get %+v, want %+v", got, created)
+	}
+	for _, tc := range []struct {
+		name string
+		body any
+		msg  string
+	}{
+		{"no name", map[string]string{}, "name is required"},
+		{"blank name", map[string]string{"name": " "}, "name is required"},
+		{"bad url", map[string]string{"name": "x", "webhook_url": "nope"}, "webhook_url must be an absolute http(s) URL"},
+		{"unknown field", map[string]string{"name": "x", "colour": "red"}, "Unknown field 'colour'"},
+		{"wrong type", map[string]any{"name": 7}, "Field 'name' must be a string"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantEnvelope(t, e.admin(http.MethodPost, "/merchants", tc.body), 400, 400, "/admin/merchants", tc.msg)
+		})
+	}
+	wantEnvelope(t, e.admin(http.MethodGet, "/merchants/mch_nope", nil), 404, 404, "/admin/merchants/mch_nope", "not found")
+
+	// Update: only given fields change; a disabled merchant's keys stop working.
+	upd := decode[MerchantView](t, e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]string{"status": "disabled"}), 200)
+	if upd.Status != "disabled" || upd.Name != "Acme" {
+		t.Fatalf("updated %+v", upd)
+	}
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID}), 401, 401, orderPath, "Unauthorized")
+	wantEnvelope(t, e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]string{"status": "paused"}), 400, 400, "/admin/merchants/"+e.merchant.ID, "status must be")
+
+	// List with cursor pagination.
+	var ids []string
+	after := ""
+	for {
+		page := decode[ListView[MerchantView]](t, e.admin(http.MethodGet, "/merchants?limit=1&starting_after="+after, nil), 200)
+		for _, m := range page.Data {
+			ids = append(ids, m.MerchantID)
+		}
+		if !page.HasMore {
+			break
+		}
+		after = page.Data[len(page.Data)-1].MerchantID
+	}
+	if len(ids) != 2 {
+		t.Fatalf("listed %v, want both merchants", ids)
+	}
+	wantEnvelope(t, e.admin(http.MethodGet, "/merchants?limit=0", nil), 400, 400, "/admin/merchants", "limit must be")
+	wantEnvelope(t, e.admin(http.MethodGet, "/merchants?starting_after=x", nil), 400, 400, "/admin/merchants", "starting_after")
+}
+
+func TestAdminAPIKeysAndSecrets(t *testing.T) {
+	e := newEnv(t)
+	base := "/merchants/" + e.merchant.ID
+	k := decode[APIKeyView](t, e.admin(http.MethodPost, base+"/api-keys", nil), 201)
+	if !strings.HasPrefix(k.APIKey, k.Prefix) || k.Status != "active" || k.MerchantID != e.merchant.ID {
+		t.Fatalf("issued %+v", k)
+	}
+	// The new key works at once.
+	r := e.do(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID}, map[string]string{"X-API-KEY": k.APIKey})
+	wantEnvelope(t, r, 501, 501, orderPath, "")
+	list := decode[ListView[APIKeyView]](t, e.admin(http.MethodGet, base+"/api-keys", nil), 200)
+	if len(list.Data) != 2 || strings.Contains(string(e.admin(http.MethodGet, base+"/api-keys", nil).body), k.APIKey) {
+		t.Fatalf("list %+v shows the key again or misses one", list)
+	}
+	if r := e.admin(http.MethodDelete, base+"/api-keys/"+k.KeyID, nil); r.status != 204 || len(r.body) != 0 {
+		t.Fatalf("revoke %d %s", r.status, r.body)
+	}
+	list = decode[ListView[APIKeyView]](t, e.admin(http.MethodGet, base+"/api-keys", nil), 200)
+	if list.Data[1].Status != "revoked" || list.Data[1].RevokedAt == nil {
+		t.Fatalf("after revoke %+v", list.Data[1])
+	}
+	wantEnvelope(t, e.admin(http.MethodDelete, base+"/api-keys/key_nope", nil), 404, 404, "/admin"+base+"/api-keys/key_nope", "not found")
+	wantEnvelope(t, e.admin(http.MethodPost, "/merchants/mch_nope/api-keys", nil), 404, 404, "/admin/merchants/mch_nope/api-keys", "not found")
+	wantEnvelope(t, e.admin(http.MethodPost, base+"/api-keys", `{"x":1}`), 400, 400, "/admin"+base+"/api-keys", "Unknown field 'x'")
+
+	s1 := decode[WebhookSecretView](t, e.admin(http.MethodPost, base+"/webhook-secret", nil), 201)
+	s2 := decode[WebhookSecretView](t, e.admin(http.MethodPost, base+"/webhook-secret", nil), 201)
+	if !strings.HasPrefix(s1.WebhookSecret, "whsec_") || s1.WebhookSecret == s2.WebhookSecret {
+		t.Fatalf("secrets %q %q", s1.WebhookSecret, s2.WebhookSecret)
+	}
+	own := strings.Repeat("s", 40)
+	if s := decode[WebhookSecretView](t, e.admin(http.MethodPost, base+"/webhook-secret", map[string]string{"webhook_secret": own}), 201); s.WebhookSecret != own {
+		t.Fatalf("own secret not set: %+v", s)
+	}
+	wantEnvelope(t, e.admin(http.MethodPost, base+"/webhook-secret", map[string]string{"webhook_secret": "short"}), 400, 400, "/admin"+base+"/webhook-secret", "webhook_secret must be")
+	m := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200)
+	if !m.HasWebhookSecret || m.WebhookSecretSetAt == nil || strings.Contains(string(e.admin(http.MethodGet, base, nil).body), own) {
+		t.Fatalf("merchant view %+v (must say a secret is set, never show it)", m)
+	}
+}

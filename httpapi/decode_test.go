@@ -1,0 +1,53 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/rampway/rampway"
+)
+
+func TestDecodeNestedFieldPath(t *testing.T) {
+	var dst struct {
+		ContractExecution struct {
+			NetworkParams struct {
+				NetworkName string `json:"networkName"`
+			} `json:"network_params"`
+			FunctionArgs map[string]any `json:"function_args"`
+		} `json:"contractExecution"`
+	}
+	for _, tc := range []struct{ body, msg, field string }{
+		{`{"contractExecution":{"network_params":{"networkName":3}}}`, "Field 'contractExecution.network_params.networkName' must be a string, not a number", "contractExecution.network_params.networkName"},
+		{`{"contractExecution":{"function_args":[1]}}`, "Field 'contractExecution.function_args' must be an object, not an array", "contractExecution.function_args"},
+		{`{"contractExecution":"x"}`, "Field 'contractExecution' must be an object, not a string", "contractExecution"},
+	} {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(tc.body))
+		err := decodeJSON(r, &dst, decodeOptions{})
+		var e *rampway.Error
+		if !errors.As(err, &e) || e.Message != tc.msg || e.Field != tc.field || e.Code != rampway.EINVALID {
+			t.Errorf("%s: got %v, want %q", tc.body, err, tc.msg)
+		}
+	}
+	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"contractExecution":{},"extra":1}`))
+	if err := decodeJSON(r, &dst, decodeOptions{strict: true}); rampway.ErrorMessage(err) != "Unknown field 'extra'" {
+		t.Errorf("strict: %v", err)
+	}
+	r = httptest.NewRequest("POST", "/", strings.NewReader(""))
+	if err := decodeJSON(r, &dst, decodeOptions{optional: true}); err != nil {
+		t.Errorf("optional empty body: %v", err)
+	}
+}
+
+func TestPosition(t *testing.T) {
+	body := []byte("ab\ncde\nf")
+	for _, tc := range []struct {
+		off       int64
+		line, col int
+	}{{1, 1, 1}, {2, 1, 2}, {4, 2, 1}, {6, 2, 3}, {8, 3, 1}, {99, 3, 1}} {
+		if l, c := position(body, tc.off); l != tc.line || c != tc.col {
+			t.Errorf("position(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
+		}
+	}
+}

@@ -1,0 +1,355 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/sqlite"
+)
+
+const adminToken = "test-admin-token-0123456789abcdef0123"
+
+// env is a server over a real SQLite store with one merchant and its key.
+type env struct {
+	t        *testing.T
+	srv      *httptest.Server
+	store    *sqlstore.Store
+	svc      *merchant.Service
+	merchant *rampway.Merchant
+	key      string
+	keyID    string
+	logs     *syncBuffer
+	ping     *fakePinger
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+type fakePinger struct{ err error }
+
+func (p *fakePinger) Ping(context.Context) error { return p.err }
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	svc := merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
+	m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, raw, err := svc.IssueAPIKey(t.Context(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
+	log := slog.New(slog.NewJSONHandler(e.logs, nil))
+	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
+		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"}, svc, e.ping, log, prometheus.NewRegistry())
+	e.srv = httptest.NewServer(h)
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+type resp struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends a request; body may be nil, a string (sent as is) or a value (sent as JSON).
+func (e *env) do(method, path string, body any, header map[string]string) resp {
+	e.t.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r = strings.NewReader(b)
+	case io.Reader:
+		r = b
+	default:
+		data, _ := json.Marshal(b)
+		r = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(e.t.Context(), method, e.srv.URL+path, r)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return resp{status: res.StatusCode, header: res.Header, body: data}
+}
+
+func (e *env) merchantAPI(method, path string, body any) resp {
+	return e.do(method, path, body, map[string]string{"X-API-KEY": e.key})
+}
+
+func (e *env) admin(method, path string, body any) resp {
+	return e.do(method, "/admin"+path, body, map[string]string{"Authorization": "Bearer " + adminToken})
+}
+
+var timestampRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
+
+// wantEnvelope checks an error response: HTTP status, the exact envelope, and a message
+// containing msg.
+func wantEnvelope(t *testing.T, r resp, httpStatus, bodyStatus int, path, msg string) ErrorBody {
+	t.Helper()
+	if r.status != httpStatus {
+		t.Fatalf("HTTP status %d, want %d; body %s", r.status, httpStatus, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	var b ErrorBody
+	if err := dec.Decode(&b); err != nil {
+		t.Fatalf("body %s is not the envelope: %v", r.body, err)
+	}
+	var raw map[string]any
+	_ = json.Unmarshal(r.body, &raw)
+	if len(raw) != 5 || raw["status"] != false {
+		t.Fatalf("envelope must have exactly statusCode, timestamp, message, path, status=false: %s", r.body)
+	}
+	if b.StatusCode != bodyStatus || b.Path != path || !timestampRE.MatchString(b.Timestamp) {
+		t.Fatalf("envelope %+v, want statusCode %d path %s", b, bodyStatus, path)
+	}
+	if !strings.Contains(b.Message, msg) {
+		t.Fatalf("message %q does not contain %q", b.Message, msg)
+	}
+	return b
+}
+
+const orderPath = "/mint/merchant/hosted/nftCheckout/order"
+
+func TestMerchantAuth(t *testing.T) {
+	e := newEnv(t)
+	_, raw2, _ := e.svc.IssueAPIKey(t.Context(), e.merchant.ID)
+	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	body := map[string]string{"merchant_id": e.merchant.ID}
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		body   any
+	}{
+		{"missing key", nil, body},
+		{"empty key", map[string]string{"X-API-KEY": ""}, body},
+		{"garbage key", map[string]string{"X-API-KEY": "nope"}, body},
+		{"unknown well-formed key", map[string]string{"X-API-KEY": "rw_test_" + strings.Repeat("a", 32)}, body},
+		{"key of another merchant", map[string]string{"X-API-KEY": otherKey}, body},
+		{"foreign merchant_id", map[string]string{"X-API-KEY": e.key}, map[string]string{"merchant_id": other.ID}},
+		{"admin token as key", map[string]string{"X-API-KEY": adminToken}, body},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(http.MethodPost, orderPath, tc.body, tc.header)
+			wantEnvelope(t, r, 401, 401, orderPath, "Unauthorized")
+			var b ErrorBody
+			_ = json.Unmarshal(r.body, &b)
+			if b.Message != "Unauthorized" {
+				t.Fatalf("message %q, want exactly Unauthorized", b.Message)
+			}
+		})
+	}
+	// The header name in any case, and several keys active at once.
+	for _, h := range []map[string]string{{"x-api-key": e.key}, {"X-Api-Key": raw2}} {
+		r := e.do(http.MethodPost, orderPath, body, h)
+		wantEnvelope(t, r, 501, 501, orderPath, "not implemented")
+	}
+	// Revoked: refused at once.
+	if r := e.admin(http.MethodDelete, "/merchants/"+e.merchant.ID+"/api-keys/"+e.keyID, nil); r.status != 204 {
+		t.Fatalf("revoke: %d %s", r.status, r.body)
+	}
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, orderPath, body), 401, 401, orderPath, "Unauthorized")
+	wantEnvelope(t, e.do(http.MethodPost, orderPath, body, map[string]string{"X-API-KEY": raw2}), 501, 501, orderPath, "")
+}
+
+func TestSpecRoutesMounted(t *testing.T) {
+	e := newEnv(t)
+	for _, rt := range []struct{ method, path string }{
+		{"POST", "/mint/merchant/hosted/nftCheckout/order"},
+		{"POST", "/mint/merchant/hosted/nftCheckout/cryptoQuote"},
+		{"GET", "/mint/merchant/hosted/nftCheckout/order/ord_1"},
+		{"GET", "/mint/merchant/hosted/nftCheckout/orders"},
+		{"POST", "/nft-ramp/merchant/hosted/nftCheckout/order"},
+		{"GET", "/nft-ramp/merchant/hosted/nftCheckout/fiatCurrencies"},
+		{"POST", "/nft-ramp/merchant/hosted/nftCheckout/fiatQuote"},
+		{"GET", "/nft-ramp/merchant/hosted/nftCheckout/order/ord_1"},
+		{"GET", "/nft-ramp/merchant/hosted/nftCheckout/orders"},
+		{"POST", "/deposit/merchant/sdk/on-ramp/order"},
+		{"GET", "/deposit/merchant/sdk/onramp-to-deposit/fiatCurrencies"},
+		{"GET", "/deposit/merchant/sdk/on-ramp/order/ord_1"},
+		{"GET", "/deposit/merchant/sdk/on-ramp/orders"},
+	} {
+		t.Run(rt.method+" "+rt.path, func(t *testing.T) {
+			var body any
+			if rt.method == "POST" {
+				body = map[string]string{"merchant_id": e.merchant.ID}
+			}
+			wantEnvelope(t, e.do(rt.method, rt.path, body, nil), 401, 401, rt.path, "Unauthorized")
+			wantEnvelope(t, e.merchantAPI(rt.method, rt.path, body), 501, 501, rt.path, "not implemented yet")
+			if rt.method == "GET" {
+				wantEnvelope(t, e.merchantAPI(rt.method, rt.path+"?merchant_id=mch_someone", nil), 401, 401, rt.path, "Unauthorized")
+			}
+		})
+	}
+}
+
+func TestBodyErrors(t *testing.T) {
+	e := newEnv(t)
+	big := `{"merchant_id":"` + strings.Repeat("a", 1<<20) + `"}`
+	for _, tc := range []struct {
+		name        string
+		body        any
+		contentType string
+		status      int
+		msg         string
+	}{
+		{"malformed", "{\n  \"merchant_id\": \"x\",\n}", "application/json", 400, "Malformed JSON at line 3, column 1"},
+		{"truncated", `{"merchant_id": "x"`, "application/json", 400, "Malformed JSON at line 1, column 20: unexpected end of input"},
+		{"wrong type", `{"merchant_id": 5}`, "application/json", 400, "Field 'merchant_id' must be a string, not a number"},
+		{"array body", `[1,2]`, "application/json", 400, "Request body must be a JSON object, not an array"},
+		{"trailing data", `{"merchant_id":"x"} {}`, "application/json", 400, "exactly one JSON object"},
+		{"empty body", ``, "application/json", 400, "Request body is required"},
+		{"missing merchant_id", `{}`, "application/json", 400, "merchant_id is required"},
+		{"text/plain", `{"merchant_id":"x"}`, "text/plain", 415, "Content-Type must be application/json"},
+		{"form body", `merchant_id=x`, "application/x-www-form-urlencoded", 415, "Content-Type must be application/json"},
+		{"too large with length", big, "application/json", 413, "larger than 1048576 bytes"},
+		{"too large chunked", io.MultiReader(strings.NewReader(big)), "application/json", 413, "larger than 1048576 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(http.MethodPost, orderPath, tc.body, map[string]string{"X-API-KEY": e.key, "Content-Type": tc.contentType})
+			wantEnvelope(t, r, tc.status, tc.status, orderPath, tc.msg)
+		})
+	}
+	// curl -d sends JSON labelled as a form: taken as JSON.
+	r := e.do(http.MethodPost, orderPath, `{"merchant_id":"`+e.merchant.ID+`"}`, map[string]string{"X-API-KEY": e.key, "Content-Type": "application/x-www-form-urlencoded"})
+	wantEnvelope(t, r, 501, 501, orderPath, "")
+}
+
+func TestRoutingErrors(t *testing.T) {
+	e := newEnv(t)
+	wantEnvelope(t, e.do(http.MethodGet, "/nope", nil, nil), 404, 404, "/nope", "Cannot GET /nope")
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/nope", nil), 404, 404, "/mint/merchant/hosted/nftCheckout/nope", "Cannot GET")
+	r := e.do(http.MethodGet, orderPath, nil, nil)
+	wantEnvelope(t, r, 405, 405, orderPath, "Method GET is not allowed")
+	if r.header.Get("Allow") != "POST" {
+		t.Fatalf("Allow = %q", r.header.Get("Allow"))
+	}
+	r = e.do(http.MethodDelete, "/healthz", nil, nil)
+	wantEnvelope(t, r, 405, 405, "/healthz", "allowed: GET, HEAD")
+	r = e.do(http.MethodPut, "/admin/merchants/"+e.merchant.ID, nil, nil)
+	wantEnvelope(t, r, 405, 405, "/admin/merchants/"+e.merchant.ID, "")
+	if a := r.header.Get("Allow"); a != "GET, HEAD, PATCH" {
+		t.Fatalf("Allow = %q", a)
+	}
+}
+
+func TestInternalErrorHasLoggedID(t *testing.T) {
+	e := newEnv(t)
+	e.store.Close() // every query now fails inside the server
+	r := e.merchantAPI(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID})
+	b := wantEnvelope(t, r, 500, 500, orderPath, "Internal server error (error id: err_")
+	id := regexp.MustCompile(`err_[0-9a-f]{16}`).FindString(b.Message)
+	if id == "" || r.header.Get("X-Error-Id") != id {
+		t.Fatalf("error id %q, header %q", id, r.header.Get("X-Error-Id"))
+	}
+	if strings.Contains(b.Message, "sql") || strings.Contains(b.Message, "closed") {
+		t.Fatalf("internals leaked: %q", b.Message)
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, id) || !strings.Contains(logs, "closed") {
+		t.Fatalf("log does not carry the error id and cause:\n%s", logs)
+	}
+}
+
+func TestPanicIsAnEnvelope(t *testing.T) {
+	var logs bytes.Buffer
+	s := &Server{log: slog.New(slog.NewTextHandler(&logs, nil))}
+	h := s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/x", nil))
+	r := resp{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	wantEnvelope(t, r, 500, 500, "/x", "error id: err_")
+	if !strings.Contains(logs.String(), "boom") {
+		t.Fatalf("panic not logged: %s", logs.String())
+	}
+}
+
+func TestOperations(t *testing.T) {
+	e := newEnv(t)
+	if r := e.do(http.MethodGet, "/healthz", nil, nil); r.status != 200 || !strings.Contains(string(r.body), `"status":"ok"`) {
+		t.Fatalf("healthz %d %s", r.status, r.body)
+	}
+	if r := e.do(http.MethodGet, "/readyz", nil, nil); r.status != 200 {
+		t.Fatalf("readyz %d %s", r.status, r.body)
+	}
+	e.ping.err = errors.New("db down")
+	wantEnvelope(t, e.do(http.MethodGet, "/readyz", nil, nil), 503, 503, "/readyz", "Database is not reachable")
+	r := e.do(http.MethodGet, "/metrics", nil, nil)
+	for _, want := range []string{
+		`rampway_http_requests_total{code="503",method="GET",route="GET /readyz"} 1`,
+		`rampway_http_request_duration_seconds_bucket{method="GET",route="GET /healthz"`,
+	} {
+		if !strings.Contains(string(r.body), want) {
+			t.Fatalf("metrics lack %s:\n%s", want, r.body)
+		}
+	}
+	r = e.do(http.MethodGet, "/healthz", nil, map[string]string{"X-Request-Id": "abc-123"})
+	if r.header.Get("X-Request-Id") != "abc-123" {
+		t.Fatalf("request id not echoed: %q", r.header.Get("X-Request-Id"))
+	}
+	r = e.do(http.MethodGet, "/healthz", nil, map[string]string{"X-Request-Id": "bad id\u00e9"})
+	if id := r.header.Get("X-Request-Id"); !strings.HasPrefix(id, "req_") {
+		t.Fatalf("unsafe request id kept: %q", id)
+	}
+	if !strings.Contains(e.logs.String(), `"request_id":"abc-123"`) {
+		t.Fatal("access log lacks the request id")
+	}
+}
