@@ -1,0 +1,5 @@
+//go:build race
+
+package contract
+
+const raceEnabled = true
