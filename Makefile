@@ -1,0 +1,28 @@
+# rampway: `make help` lists the targets.
+GO ?= go
+PKGS := ./...
+
+.PHONY: help test lint unit fuzz run build
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-8s %s\n", $$1, $$2}'
+
+test: lint unit fuzz ## everything CI runs: gofmt, vet, all tests with -race, a short fuzz run
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+unit: ## all tests with the race detector (PostgreSQL ones need RAMPWAY_TEST_POSTGRES_DSN)
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+fuzz: ## a short run of each fuzz test
+	$(GO) test -run='^$$' -fuzz='^FuzzEncode$$' -fuzztime=10s ./contract
+	$(GO) test -run='^$$' -fuzz='^FuzzParseFunction$$' -fuzztime=10s ./contract
+
+run: ## the dev environment: API, embedded chain, demo merchant
+	$(GO) run ./cmd/rampway dev
+
+build: ## the binary, in ./bin
+	$(GO) build -trimpath -ldflags "-s -w" -o bin/rampway ./cmd/rampway
