@@ -91,6 +91,7 @@ type MerchantStore interface {
 // Store is everything rampway keeps, behind one database.
 type Store interface {
 	MerchantStore
+	ContractFunctionStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

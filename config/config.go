@@ -42,6 +42,8 @@ type Config struct {
 	Admin    Admin    `yaml:"admin"`
 	Secrets  Secrets  `yaml:"secrets"`
 	Log      Log      `yaml:"log"`
+	// Networks are the EVM chains rampway works on.
+	Networks []Network `yaml:"networks"`
 }
 
 // HTTP configures the API server.
@@ -148,6 +150,7 @@ func Parse(r io.Reader, getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("parse: %w", err)
 	}
 	cfg.ApplyEnv(getenv)
+	cfg.expandRPCURLs(getenv)
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
 	}
@@ -256,6 +259,8 @@ func (c *Config) Validate() error {
 	checkSecret("admin.token", EnvAdminToken, c.Admin.Token, true)
 	checkSecret("secrets.hash_secret", EnvHashSecret, c.Secrets.HashSecret, true)
 	checkSecret("secrets.encryption_key", EnvEncryptionKey, c.Secrets.EncryptionKey, false)
+
+	c.validateNetworks(bad)
 
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -118,3 +118,40 @@ func TestMissingFile(t *testing.T) {
 		t.Fatal("missing file accepted")
 	}
 }
+
+func TestNetworks(t *testing.T) {
+	c, err := Load("testdata/valid/networks.yaml", func(k string) string {
+		if k == "RPC_KEY" {
+			return "secret-key"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Networks[0].RPCURLs[0] != "https://rpc.example/secret-key" {
+		t.Fatalf("RPC URL not expanded: %q", c.Networks[0].RPCURLs[0])
+	}
+	nets := c.DomainNetworks()
+	if len(nets) != 2 {
+		t.Fatalf("%d networks", len(nets))
+	}
+	sep := nets[0]
+	if sep.Name != "sepolia" || sep.ChainID.Uint64() != 11155111 || sep.Confirmations != 3 || sep.ExplorerURL == "" {
+		t.Fatalf("network %+v", sep)
+	}
+	eth, ok := sep.Asset("ETH")
+	if !ok || !eth.IsNative() || eth.Decimals != 18 || eth.Min.String() != "1000000000000000" || eth.Max.String() != "10000000000000000000" || eth.Network != "sepolia" {
+		t.Fatalf("native %+v", eth)
+	}
+	usdc, ok := sep.Asset("USDC")
+	if !ok || usdc.IsNative() || usdc.Decimals != 6 || usdc.Min.String() != "1000000" || usdc.Contract.Hex() != "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" {
+		t.Fatalf("token %+v", usdc)
+	}
+	if _, ok := sep.Asset("DAI"); ok {
+		t.Fatal("unknown symbol found")
+	}
+	if dev, _ := nets[1].Asset("ETH"); dev.Min != nil || dev.Max != nil {
+		t.Fatalf("unbounded asset got bounds: %+v", dev)
+	}
+}

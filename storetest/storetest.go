@@ -40,6 +40,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"RevokeAPIKey", testRevokeAPIKey},
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"SurvivesReopen", testSurvivesReopen},
+		{"ContractFunctions", testContractFunctions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,37 @@
+package rampway
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+
+	"github.com/shopspring/decimal"
+)
+
+// plainDecimal is the only decimal form accepted at the edges: digits, optionally a point and
+// more digits. No sign, exponent, spaces or thousands separators.
+var plainDecimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+
+// ParseUnits converts a decimal amount in whole units ("0.01" ETH) to integer base units
+// (10000000000000000 wei) exactly. It fails on anything but a plain non-negative decimal, and
+// on more fractional digits than decimals allows.
+func ParseUnits(s string, decimals uint8) (*big.Int, error) {
+	if len(s) > 100 || !plainDecimal.MatchString(s) {
+		return nil, fmt.Errorf("%q is not a plain decimal number such as \"12.5\"", s)
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a decimal number: %w", s, err)
+	}
+	shifted := d.Shift(int32(decimals))
+	if !shifted.IsInteger() {
+		return nil, fmt.Errorf("%q has more than %d decimal places", s, decimals)
+	}
+	return shifted.BigInt(), nil
+}
+
+// FormatUnits renders integer base units as a decimal amount in whole units, without
+// trailing zeros ("0.01").
+func FormatUnits(v *big.Int, decimals uint8) string {
+	return decimal.NewFromBigInt(v, -int32(decimals)).String()
+}

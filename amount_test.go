@@ -1,0 +1,58 @@
+package rampway
+
+import (
+	"math/big"
+	"testing"
+)
+
+func TestParseUnits(t *testing.T) {
+	for _, tc := range []struct {
+		in       string
+		decimals uint8
+		want     string // base units, or "" for an error
+	}{
+		{"0.01", 18, "10000000000000000"},
+		{"1", 6, "1000000"},
+		{"10.5", 6, "10500000"},
+		{"0.000001", 6, "1"},
+		{"0.0000001", 6, ""},
+		{"123456789012345678901234567890.123456789012345678", 18, "123456789012345678901234567890123456789012345678"},
+		{"0", 18, "0"},
+		{"007.50", 2, "750"},
+		{"1.", 6, ""},
+		{".5", 6, ""},
+		{"-1", 6, ""},
+		{"+1", 6, ""},
+		{"1e3", 6, ""},
+		{" 1", 6, ""},
+		{"1,000", 6, ""},
+		{"", 6, ""},
+		{"0x10", 6, ""},
+	} {
+		got, err := ParseUnits(tc.in, tc.decimals)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("ParseUnits(%q, %d) = %v, want an error", tc.in, tc.decimals, got)
+			}
+			continue
+		}
+		if err != nil || got.String() != tc.want {
+			t.Errorf("ParseUnits(%q, %d) = %v, %v; want %s", tc.in, tc.decimals, got, err, tc.want)
+		}
+	}
+}
+
+func TestFormatUnits(t *testing.T) {
+	for _, tc := range []struct {
+		v        string
+		decimals uint8
+		want     string
+	}{
+		{"10000000000000000", 18, "0.01"}, {"1000000", 6, "1"}, {"10500000", 6, "10.5"}, {"0", 6, "0"}, {"1", 18, "0.000000000000000001"},
+	} {
+		v, _ := new(big.Int).SetString(tc.v, 10)
+		if got := FormatUnits(v, tc.decimals); got != tc.want {
+			t.Errorf("FormatUnits(%s, %d) = %q, want %q", tc.v, tc.decimals, got, tc.want)
+		}
+	}
+}

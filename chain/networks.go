@@ -1,0 +1,148 @@
+// Package chain connects rampway to EVM networks over JSON-RPC: it dials the configured
+// networks, checks them against the configuration, and answers the questions the rest of the
+// service asks of a chain.
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/rampway/rampway"
+)
+
+// dialTimeout bounds the checks of one network at start.
+const dialTimeout = 15 * time.Second
+
+// decimalsSelector is ERC-20 decimals().
+var decimalsSelector = []byte{0x31, 0x3c, 0xe5, 0x67}
+
+// Networks are the connected, checked networks.
+type Networks struct {
+	list    []*rampway.Network
+	byName  map[string]*rampway.Network
+	clients map[string]*ethclient.Client
+}
+
+// Dial connects to every network's first RPC URL and checks that its chain id and every
+// token's decimals (and that the token has code) match the configuration. Any mismatch or an
+// unreachable endpoint is an error naming the network and what differs; nothing stays open.
+func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) {
+	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}}
+	defer func() {
+		if err != nil {
+			n.Close()
+		}
+	}()
+	for i := range nets {
+		net := nets[i]
+		if _, dup := n.byName[net.Name]; dup {
+			return nil, fmt.Errorf("network %s is configured twice", net.Name)
+		}
+		if len(net.RPCURLs) == 0 {
+			return nil, fmt.Errorf("network %s has no RPC URL", net.Name)
+		}
+		c, err := ethclient.DialContext(ctx, net.RPCURLs[0])
+		if err != nil {
+			return nil, fmt.Errorf("network %s: dial %s: %s", net.Name, Redact(net.RPCURLs[0]), strings.ReplaceAll(err.Error(), net.RPCURLs[0], Redact(net.RPCURLs[0])))
+		}
+		n.list = append(n.list, &net)
+		n.byName[net.Name] = &net
+		n.clients[net.Name] = c
+		if err := check(ctx, c, &net); err != nil {
+			// Transport errors quote the whole URL, key and all: keep only its host.
+			msg := strings.ReplaceAll(err.Error(), net.RPCURLs[0], Redact(net.RPCURLs[0]))
+			return nil, fmt.Errorf("network %s (%s): %s", net.Name, Redact(net.RPCURLs[0]), msg)
+		}
+	}
+	return n, nil
+}
+
+// check compares what the chain says with the configuration.
+func check(ctx context.Context, c *ethclient.Client, net *rampway.Network) error {
+	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	id, err := c.ChainID(ctx)
+	if err != nil {
+		return fmt.Errorf("cannot read the chain id: %w", err)
+	}
+	if id.Cmp(net.ChainID) != 0 {
+		return fmt.Errorf("the RPC endpoint serves chain id %s, the configuration says %s", id, net.ChainID)
+	}
+	for _, t := range net.Tokens {
+		code, err := c.CodeAt(ctx, t.Contract, nil)
+		if err != nil {
+			return fmt.Errorf("token %s: read code at %s: %w", t.Symbol, t.Contract.Hex(), err)
+		}
+		if len(code) == 0 {
+			return fmt.Errorf("token %s: no contract at %s", t.Symbol, t.Contract.Hex())
+		}
+		out, err := c.CallContract(ctx, ethereum.CallMsg{To: &t.Contract, Data: decimalsSelector}, nil)
+		if err != nil {
+			return fmt.Errorf("token %s at %s: decimals() failed: %w", t.Symbol, t.Contract.Hex(), err)
+		}
+		if len(out) != 32 {
+			return fmt.Errorf("token %s at %s: decimals() returned %d bytes, not an ERC-20 answer", t.Symbol, t.Contract.Hex(), len(out))
+		}
+		d := new(big.Int).SetBytes(out)
+		if !d.IsUint64() || d.Uint64() != uint64(t.Decimals) {
+			return fmt.Errorf("token %s at %s has %s decimals on chain, the configuration says %d", t.Symbol, t.Contract.Hex(), d, t.Decimals)
+		}
+	}
+	return nil
+}
+
+// Network returns the named network.
+func (n *Networks) Network(name string) (*rampway.Network, bool) {
+	net, ok := n.byName[name]
+	return net, ok
+}
+
+// List returns the networks in configuration order.
+func (n *Networks) List() []*rampway.Network { return n.list }
+
+// Client returns the named network's RPC client.
+func (n *Networks) Client(name string) (*ethclient.Client, bool) {
+	c, ok := n.clients[name]
+	return c, ok
+}
+
+// HasCode reports whether a contract is deployed at addr on the named network.
+func (n *Networks) HasCode(ctx context.Context, network string, addr common.Address) (bool, error) {
+	c, ok := n.clients[network]
+	if !ok {
+		return false, fmt.Errorf("unknown network %q", network)
+	}
+	code, err := c.CodeAt(ctx, addr, nil)
+	if err != nil {
+		return false, fmt.Errorf("network %s: read code at %s: %w", network, addr.Hex(), err)
+	}
+	return len(code) > 0, nil
+}
+
+// Close closes every client.
+func (n *Networks) Close() {
+	if n == nil {
+		return
+	}
+	for _, c := range n.clients {
+		c.Close()
+	}
+}
+
+// Redact returns an RPC URL fit for logs: scheme and host only (providers put keys in paths
+// and queries).
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(invalid URL)"
+	}
+	return u.Scheme + "://" + u.Host
+}

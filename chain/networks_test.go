@@ -1,0 +1,90 @@
+package chain_test
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
+)
+
+func startChain(t *testing.T) *devchain.Chain {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: key, BlockTime: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestDialChecksTheChain(t *testing.T) {
+	c := startChain(t)
+	good := c.Network("devnet")
+	nets, err := chain.Dial(t.Context(), []rampway.Network{good})
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	defer nets.Close()
+	if n, ok := nets.Network("devnet"); !ok || n.ChainID.Int64() != devchain.ChainID {
+		t.Fatalf("Network(devnet) = %+v, %v", n, ok)
+	}
+	if has, err := nets.HasCode(t.Context(), "devnet", c.Contracts().NFT); err != nil || !has {
+		t.Fatalf("HasCode(NFT) = %v, %v", has, err)
+	}
+	if has, err := nets.HasCode(t.Context(), "devnet", common.HexToAddress("0x1234")); err != nil || has {
+		t.Fatalf("HasCode(empty account) = %v, %v", has, err)
+	}
+	if _, err := nets.HasCode(t.Context(), "mainnet", c.Contracts().NFT); err == nil {
+		t.Fatal("HasCode on an unknown network succeeded")
+	}
+
+	for _, tc := range []struct {
+		name string
+		edit func(n *rampway.Network)
+		want string
+	}{
+		{"wrong chain id", func(n *rampway.Network) { n.ChainID = big.NewInt(1) }, "serves chain id 1337, the configuration says 1"},
+		{"wrong decimals", func(n *rampway.Network) { n.Tokens[0].Decimals = 18 }, "has 6 decimals on chain, the configuration says 18"},
+		{"token without code", func(n *rampway.Network) { n.Tokens[0].Contract = common.HexToAddress("0x1234") }, "no contract at"},
+		{"token not an ERC-20", func(n *rampway.Network) { n.Tokens[0].Contract = c.Contracts().PriceFeed }, "decimals on chain"},
+		{"unreachable", func(n *rampway.Network) { n.RPCURLs = []string{"http://127.0.0.1:1/secret-key"} }, "http://127.0.0.1:1)"},
+		{"no url", func(n *rampway.Network) { n.RPCURLs = nil }, "has no RPC URL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := c.Network("devnet")
+			tc.edit(&n)
+			_, err := chain.Dial(t.Context(), []rampway.Network{n})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "network devnet") {
+				t.Fatalf("Dial error %v, want one naming the network and containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "secret-key") {
+				t.Fatalf("error leaks the RPC URL's path: %v", err)
+			}
+		})
+	}
+	if _, err := chain.Dial(t.Context(), []rampway.Network{good, good}); err == nil {
+		t.Fatal("a network configured twice was accepted")
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://eth.example.com/v3/KEY?x=1": "https://eth.example.com",
+		"wss://user:pw@host:8546/ws":         "wss://host:8546",
+		"::bad":                              "(invalid URL)",
+	} {
+		if got := chain.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

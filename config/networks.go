@@ -1,0 +1,178 @@
+package config
+
+import (
+	"fmt"
+	"math/big"
+	"net/url"
+	"os"
+	"regexp"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+// Network configures one EVM chain. Its name is the networkName / crypto_network value of the
+// merchant API.
+type Network struct {
+	Name    string `yaml:"name"`
+	ChainID uint64 `yaml:"chain_id"`
+	// RPCURLs are JSON-RPC endpoints (http, https, ws, wss); ${VAR} is replaced by the
+	// environment variable VAR, so provider keys stay out of the file.
+	RPCURLs       []string `yaml:"rpc_urls"`
+	Confirmations int      `yaml:"confirmations"`
+	ExplorerURL   string   `yaml:"explorer_url"`
+	Native        Asset    `yaml:"native"`
+	Tokens        []Asset  `yaml:"tokens"`
+}
+
+// Asset configures a coin or token. Amounts are decimal strings in whole units ("0.01").
+type Asset struct {
+	Symbol string `yaml:"symbol"`
+	// Address is the token contract (tokens only).
+	Address string `yaml:"address"`
+	// Decimals defaults to 18 for the native coin and is required for tokens.
+	Decimals  *int   `yaml:"decimals"`
+	MinAmount string `yaml:"min_amount"`
+	MaxAmount string `yaml:"max_amount"`
+}
+
+var (
+	networkName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	assetSymbol = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,15}$`)
+	hexAddress  = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+)
+
+// expandRPCURLs replaces ${VAR} in RPC URLs with the environment.
+func (c *Config) expandRPCURLs(getenv func(string) string) {
+	for i := range c.Networks {
+		for j, u := range c.Networks[i].RPCURLs {
+			c.Networks[i].RPCURLs[j] = os.Expand(u, getenv)
+		}
+	}
+}
+
+// validateNetworks checks the networks section; bad reports each problem.
+func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
+	seen := map[string]bool{}
+	for i, n := range c.Networks {
+		p := fmt.Sprintf("networks[%d]", i)
+		if !networkName.MatchString(n.Name) {
+			bad(p+".name", "must be 1-64 letters, digits, '-', '_' or '.', not %q", n.Name)
+		} else if seen[n.Name] {
+			bad(p+".name", "%q is defined twice", n.Name)
+		}
+		seen[n.Name] = true
+		if n.ChainID == 0 {
+			bad(p+".chain_id", "is required")
+		}
+		if len(n.RPCURLs) == 0 {
+			bad(p+".rpc_urls", "needs at least one JSON-RPC URL")
+		}
+		for j, raw := range n.RPCURLs {
+			u, err := url.Parse(raw)
+			if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
+				bad(fmt.Sprintf("%s.rpc_urls[%d]", p, j), "must be an http(s) or ws(s) URL")
+			}
+		}
+		if n.Confirmations < 0 || n.Confirmations > 1000 {
+			bad(p+".confirmations", "must be between 0 and 1000, not %d", n.Confirmations)
+		}
+		if n.ExplorerURL != "" {
+			if u, err := url.Parse(n.ExplorerURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+				bad(p+".explorer_url", "must be an http(s) URL")
+			}
+		}
+		symbols := map[string]bool{}
+		checkAsset := func(field string, a Asset, native bool) {
+			if !assetSymbol.MatchString(a.Symbol) {
+				bad(field+".symbol", "must be 1-16 letters, digits, '-', '_' or '.', not %q", a.Symbol)
+			} else if symbols[a.Symbol] {
+				bad(field+".symbol", "%q is used twice on network %s", a.Symbol, n.Name)
+			}
+			symbols[a.Symbol] = true
+			if native && a.Address != "" {
+				bad(field+".address", "must be empty for the native coin")
+			}
+			if !native {
+				if !hexAddress.MatchString(a.Address) {
+					bad(field+".address", "must be a 0x-prefixed 20-byte hex address")
+				} else if mixedCase(a.Address) && common.HexToAddress(a.Address).Hex() != a.Address {
+					bad(field+".address", "has a wrong EIP-55 checksum (write it all lower case, or checksummed)")
+				}
+				if a.Decimals == nil {
+					bad(field+".decimals", "is required for tokens")
+				}
+			}
+			dec := assetDecimals(a)
+			if dec < 0 || dec > 36 {
+				bad(field+".decimals", "must be between 0 and 36, not %d", dec)
+				return
+			}
+			var lo, hi *big.Int
+			var err error
+			if a.MinAmount != "" {
+				if lo, err = rampway.ParseUnits(a.MinAmount, uint8(dec)); err != nil {
+					bad(field+".min_amount", "%v", err)
+				}
+			}
+			if a.MaxAmount != "" {
+				if hi, err = rampway.ParseUnits(a.MaxAmount, uint8(dec)); err != nil {
+					bad(field+".max_amount", "%v", err)
+				}
+			}
+			if lo != nil && hi != nil && lo.Cmp(hi) > 0 {
+				bad(field+".max_amount", "must not be below min_amount")
+			}
+		}
+		checkAsset(p+".native", n.Native, true)
+		for j, t := range n.Tokens {
+			checkAsset(fmt.Sprintf("%s.tokens[%d]", p, j), t, false)
+		}
+	}
+}
+
+func mixedCase(hex string) bool {
+	h := hex[2:]
+	hasUpper, hasLower := false, false
+	for _, r := range h {
+		hasUpper = hasUpper || (r >= 'A' && r <= 'F')
+		hasLower = hasLower || (r >= 'a' && r <= 'f')
+	}
+	return hasUpper && hasLower
+}
+
+func assetDecimals(a Asset) int {
+	if a.Decimals == nil {
+		return 18
+	}
+	return *a.Decimals
+}
+
+// DomainNetworks returns the networks in the root package's terms. The config must be valid.
+func (c *Config) DomainNetworks() []rampway.Network {
+	out := make([]rampway.Network, 0, len(c.Networks))
+	for _, n := range c.Networks {
+		asset := func(a Asset) rampway.Asset {
+			dec := uint8(assetDecimals(a))
+			r := rampway.Asset{Symbol: a.Symbol, Network: n.Name, Decimals: dec}
+			if a.Address != "" {
+				r.Contract = common.HexToAddress(a.Address)
+			}
+			if a.MinAmount != "" {
+				r.Min, _ = rampway.ParseUnits(a.MinAmount, dec)
+			}
+			if a.MaxAmount != "" {
+				r.Max, _ = rampway.ParseUnits(a.MaxAmount, dec)
+			}
+			return r
+		}
+		dn := rampway.Network{Name: n.Name, ChainID: new(big.Int).SetUint64(n.ChainID), RPCURLs: append([]string(nil), n.RPCURLs...),
+			Confirmations: n.Confirmations, ExplorerURL: n.ExplorerURL, Native: asset(n.Native)}
+		for _, t := range n.Tokens {
+			dn.Tokens = append(dn.Tokens, asset(t))
+		}
+		out = append(out, dn)
+	}
+	return out
+}

@@ -1,0 +1,99 @@
+package rampway
+
+import (
+	"context"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Network is an EVM chain rampway works on, named as the API names it (networkName,
+// crypto_network).
+type Network struct {
+	Name    string
+	ChainID *big.Int
+	// RPCURLs are JSON-RPC endpoints; the first is used, the others are for failover.
+	RPCURLs []string
+	// Confirmations is how many blocks deep a deposit must be before it is credited.
+	Confirmations int
+	// ExplorerURL, when set, links transactions: ExplorerURL + "/tx/" + hash.
+	ExplorerURL string
+	Native      Asset
+	Tokens      []Asset
+}
+
+// Asset is a coin or token that can be paid or sent on a network.
+type Asset struct {
+	Symbol  string
+	Network string
+	// Contract is the token contract; the zero address for the native coin.
+	Contract common.Address
+	Decimals uint8
+	// Min and Max bound one payment, in base units; nil means no bound.
+	Min, Max *big.Int
+}
+
+// IsNative reports whether the asset is the network's native coin.
+func (a Asset) IsNative() bool { return a.Contract == (common.Address{}) }
+
+// Asset returns the network's asset with that symbol (native or token).
+func (n *Network) Asset(symbol string) (Asset, bool) {
+	if n.Native.Symbol == symbol {
+		return n.Native, true
+	}
+	for _, t := range n.Tokens {
+		if t.Symbol == symbol {
+			return t, true
+		}
+	}
+	return Asset{}, false
+}
+
+// Assets returns the native coin followed by the tokens.
+func (n *Network) Assets() []Asset { return append([]Asset{n.Native}, n.Tokens...) }
+
+// ContractFunctionStatus says whether orders may use a registered function.
+type ContractFunctionStatus string
+
+// Contract function statuses.
+const (
+	ContractFunctionActive   ContractFunctionStatus = "active"
+	ContractFunctionDisabled ContractFunctionStatus = "disabled"
+)
+
+// PrefixContractFunction starts smart-contract function ids.
+const PrefixContractFunction = "scf"
+
+// ContractFunction is a smart-contract function a merchant registered for rampway to execute:
+// the smartContractFunctionId of the API.
+type ContractFunction struct {
+	ID         string
+	MerchantID string
+	Network    string
+	Contract   common.Address
+	// ABI is the function's ABI fragment (one JSON object), as registered.
+	ABI string
+	// Signature is the canonical signature, e.g. "mint(address,uint256)".
+	Signature string
+	// DefaultGasLimit is used when an order gives no customGasLimit.
+	DefaultGasLimit uint64
+	// PayableSymbol is the asset paid to the function: the native symbol (sent as value), a
+	// token symbol (approved, then pulled by the function), or "" for none.
+	PayableSymbol string
+	Status        ContractFunctionStatus
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// ContractFunctionStore keeps registered smart-contract functions.
+type ContractFunctionStore interface {
+	// CreateContractFunction stores a new function. ENOTFOUND if the merchant does not exist.
+	CreateContractFunction(ctx context.Context, f *ContractFunction) error
+	// ContractFunction returns a function by id. ENOTFOUND.
+	ContractFunction(ctx context.Context, id string) (*ContractFunction, error)
+	// ContractFunctions lists a merchant's functions, oldest first.
+	ContractFunctions(ctx context.Context, merchantID string) ([]*ContractFunction, error)
+	// SetContractFunctionStatus changes a merchant's function's status and returns it. ENOTFOUND.
+	SetContractFunctionStatus(ctx context.Context, merchantID, id string, s ContractFunctionStatus, at time.Time) (*ContractFunction, error)
+}

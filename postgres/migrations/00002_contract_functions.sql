@@ -1,0 +1,19 @@
+-- +goose Up
+CREATE TABLE contract_functions (
+    id                TEXT PRIMARY KEY,
+    merchant_id       TEXT NOT NULL REFERENCES merchants (id),
+    network           TEXT NOT NULL,
+    contract_address  TEXT NOT NULL,
+    abi               TEXT NOT NULL,
+    signature         TEXT NOT NULL,
+    default_gas_limit BIGINT NOT NULL CHECK (default_gas_limit > 0),
+    payable_symbol    TEXT NOT NULL DEFAULT '',
+    status            TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+    created_at        TIMESTAMPTZ NOT NULL,
+    updated_at        TIMESTAMPTZ NOT NULL
+);
+
+CREATE INDEX contract_functions_merchant ON contract_functions (merchant_id, created_at);
+
+-- +goose Down
+DROP TABLE contract_functions;
