@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -40,7 +41,6 @@ type Asset struct {
 var (
 	networkName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 	assetSymbol = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,15}$`)
-	hexAddress  = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 )
 
 // expandRPCURLs replaces ${VAR} in RPC URLs with the environment.
@@ -95,10 +95,8 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 				bad(field+".address", "must be empty for the native coin")
 			}
 			if !native {
-				if !hexAddress.MatchString(a.Address) {
-					bad(field+".address", "must be a 0x-prefixed 20-byte hex address")
-				} else if mixedCase(a.Address) && common.HexToAddress(a.Address).Hex() != a.Address {
-					bad(field+".address", "has a wrong EIP-55 checksum (write it all lower case, or checksummed)")
+				if _, err := rampway.ParseAddress("address", a.Address); err != nil {
+					bad(field+".address", "%s", strings.TrimPrefix(rampway.ErrorMessage(err), "address "))
 				}
 				if a.Decimals == nil {
 					bad(field+".decimals", "is required for tokens")
@@ -130,16 +128,6 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 			checkAsset(fmt.Sprintf("%s.tokens[%d]", p, j), t, false)
 		}
 	}
-}
-
-func mixedCase(hex string) bool {
-	h := hex[2:]
-	hasUpper, hasLower := false, false
-	for _, r := range h {
-		hasUpper = hasUpper || (r >= 'A' && r <= 'F')
-		hasLower = hasLower || (r >= 'a' && r <= 'f')
-	}
-	return hasUpper && hasLower
 }
 
 func assetDecimals(a Asset) int {

@@ -53,6 +53,10 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/api-keys", s.handleListAPIKeys)
 	adm("DELETE "+admin+"/merchants/{merchant_id}/api-keys/{key_id}", s.handleRevokeAPIKey)
 	adm("POST "+admin+"/merchants/{merchant_id}/webhook-secret", s.handleSetWebhookSecret)
+	adm("POST "+admin+"/merchants/{merchant_id}/contract-functions", s.handleRegisterFunction)
+	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions", s.handleListFunctions)
+	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}", s.handleGetFunction)
+	adm("POST "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}/disable", s.handleDisableFunction)
 
 	// Operations.
 	m.Handle("GET /healthz", s.handle(s.handleHealth))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
 )
 
@@ -33,10 +34,22 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// Deps are the use cases and parts the handlers call.
+type Deps struct {
+	Merchants *merchant.Service
+	Functions *contract.Registry
+	// DB is checked by /readyz.
+	DB  Pinger
+	Log *slog.Logger
+	// Metrics receives the HTTP metrics and is served on /metrics.
+	Metrics *prometheus.Registry
+}
+
 // Server is the rampway HTTP handler.
 type Server struct {
 	cfg       Config
 	merchants *merchant.Service
+	functions *contract.Registry
 	db        Pinger
 	log       *slog.Logger
 	metrics   *metrics
@@ -45,10 +58,10 @@ type Server struct {
 	handler   http.Handler
 }
 
-// New returns the handler. reg receives the HTTP metrics and is served on /metrics.
-func New(cfg Config, merchants *merchant.Service, db Pinger, log *slog.Logger, reg *prometheus.Registry) *Server {
-	s := &Server{cfg: cfg, merchants: merchants, db: db, log: log, registry: reg, mux: http.NewServeMux()}
-	s.metrics = newMetrics(reg)
+// New returns the handler.
+func New(cfg Config, d Deps) *Server {
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
+	s.metrics = newMetrics(d.Metrics)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))
 	return s

@@ -18,6 +18,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/sqlite"
@@ -36,6 +39,7 @@ type env struct {
 	keyID    string
 	logs     *syncBuffer
 	ping     *fakePinger
+	chain    *devchain.Chain
 }
 
 type syncBuffer struct {
@@ -77,8 +81,15 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
+	e.chain = startChain(t)
+	nets, err := chain.Dial(t.Context(), []rampway.Network{e.chain.Network("devnet")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nets.Close)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
-		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"}, svc, e.ping, log, prometheus.NewRegistry())
+		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
+		Deps{Merchants: svc, Functions: contract.NewRegistry(store, nets, nil), DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

@@ -9,9 +9,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/merchant"
 )
@@ -31,6 +38,13 @@ Commands:
   api-keys revoke MERCHANT_ID KEY_ID    revoked at once
   webhook-secret rotate MERCHANT_ID [--secret SECRET]
                                         sets a new secret (random unless given) and prints it
+  contract-functions register MERCHANT_ID --network NAME --address 0x... --abi JSON|@FILE
+                     --gas-limit N [--payable-symbol SYMBOL]
+                                        checks the contract on the network (which must be
+                                        reachable) and prints the smartContractFunctionId
+  contract-functions list MERCHANT_ID
+  contract-functions get MERCHANT_ID FUNCTION_ID
+  contract-functions disable MERCHANT_ID FUNCTION_ID
 `
 
 func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
@@ -62,6 +76,14 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		cfg.HTTP.PublicURL = "http://127.0.0.1"
 		cfg.Database.Path = filepath.Join(*dataDir, devDBFile)
 		cfg.Admin.Token, cfg.Secrets.HashSecret, cfg.Secrets.EncryptionKey = st.AdminToken, st.HashSecret, st.EncryptionKey
+		if st.RPCURL != "" {
+			keys, err := st.keys()
+			if err != nil {
+				return err
+			}
+			token := devchain.ContractAddresses(crypto.PubkeyToAddress(keys.deployer.PublicKey)).Token
+			cfg.Networks = []config.Network{devNetworkConfig(st.RPCURL, token.Hex())}
+		}
 	case *path != "":
 		var err error
 		if cfg, err = config.Load(*path, getenv); err != nil {
@@ -75,7 +97,18 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer store.Close()
-	out, err := adminCommand(ctx, newMerchantService(cfg, store), rest)
+	// Only registering a function needs the chain; every other command works offline.
+	registry := func(online bool) (*contract.Registry, func(), error) {
+		if !online {
+			return contract.NewRegistry(store, offline{}, nil), func() {}, nil
+		}
+		nets, err := chain.Dial(ctx, cfg.DomainNetworks())
+		if err != nil {
+			return nil, nil, fmt.Errorf("networks: %w", err)
+		}
+		return contract.NewRegistry(store, nets, nil), nets.Close, nil
+	}
+	out, err := adminCommand(ctx, newMerchantService(cfg, store), registry, rest)
 	if err != nil {
 		return err
 	}
@@ -99,7 +132,7 @@ func readDevState(dir string) (*devState, error) {
 }
 
 // adminCommand runs one command and returns what to print.
-func adminCommand(ctx context.Context, svc *merchant.Service, args []string) (any, error) {
+func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error), args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
 	}
@@ -112,6 +145,11 @@ func adminCommand(ctx context.Context, svc *merchant.Service, args []string) (an
 	limit := fset.Int("limit", 20, "page size")
 	after := fset.String("starting-after", "", "list after this merchant id")
 	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
+	network := fset.String("network", "", "network name")
+	address := fset.String("address", "", "contract address")
+	abiArg := fset.String("abi", "", "the function's ABI fragment, or @FILE")
+	gasLimit := fset.Uint64("gas-limit", 0, "default gas limit")
+	payable := fset.String("payable-symbol", "", "asset paid to the function")
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -221,6 +259,65 @@ func adminCommand(ctx context.Context, svc *merchant.Service, args []string) (an
 			return nil, err
 		}
 		return httpapi.WebhookSecretView{MerchantID: pos[0], WebhookSecret: s}, nil
+	case "contract-functions register":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		abi := *abiArg
+		if file, ok := strings.CutPrefix(abi, "@"); ok {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, fmt.Errorf("admin: --abi: %w", err)
+			}
+			abi = string(data)
+		}
+		reg, done, err := registry(true)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		f, err := reg.Register(ctx, pos[0], contract.RegisterParams{Network: *network, ContractAddress: *address,
+			ABI: json.RawMessage(abi), DefaultGasLimit: *gasLimit, PayableSymbol: *payable})
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewContractFunctionView(f), nil
+	case "contract-functions list":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		reg, _, _ := registry(false)
+		fs, err := reg.List(ctx, pos[0])
+		if err != nil {
+			return nil, err
+		}
+		views := []httpapi.ContractFunctionView{}
+		for _, f := range fs {
+			views = append(views, httpapi.NewContractFunctionView(f))
+		}
+		return views, nil
+	case "contract-functions get", "contract-functions disable":
+		if err := need(2, "MERCHANT_ID FUNCTION_ID"); err != nil {
+			return nil, err
+		}
+		reg, _, _ := registry(false)
+		get := reg.Get
+		if verb == "disable" {
+			get = reg.Disable
+		}
+		f, err := get(ctx, pos[0], pos[1])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewContractFunctionView(f), nil
 	}
 	return nil, fmt.Errorf("admin: unknown command %q (rampway admin help)", group+" "+verb)
+}
+
+// offline stands for the networks where a command does not need them.
+type offline struct{}
+
+func (offline) Network(string) (*rampway.Network, bool) { return nil, false }
+func (offline) HasCode(context.Context, string, common.Address) (bool, error) {
+	return false, errors.New("networks are not connected for this command")
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/secretbox"
 	"github.com/rampway/rampway/internal/sqlstore"
@@ -70,7 +72,9 @@ type app struct {
 	cfg       config.Config
 	log       *slog.Logger
 	store     *sqlstore.Store
+	networks  *chain.Networks
 	merchants *merchant.Service
+	functions *contract.Registry
 	srv       *http.Server
 	ln        net.Listener
 }
@@ -86,7 +90,14 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 	if a.store, err = openStore(ctx, cfg); err != nil {
 		return nil, err
 	}
+	if a.networks, err = chain.Dial(ctx, cfg.DomainNetworks()); err != nil {
+		return nil, fmt.Errorf("networks: %w", err)
+	}
+	for _, n := range a.networks.List() {
+		log.Info("network ready", "network", n.Name, "chain_id", n.ChainID.String(), "rpc", chain.Redact(n.RPCURLs[0]), "assets", len(n.Tokens)+1)
+	}
 	a.merchants = newMerchantService(cfg, a.store)
+	a.functions = contract.NewRegistry(a.store, a.networks, nil)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	bp := cfg.HTTP.BasePaths
@@ -95,7 +106,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
-	}, a.merchants, a.store, log, reg)
+	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, DB: a.store, Log: log, Metrics: reg})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -145,6 +156,8 @@ func (a *app) close() error {
 	if a.ln != nil {
 		_ = a.ln.Close() // already closed when the server shut down
 	}
+	a.networks.Close()
+	a.networks = nil
 	if a.store != nil {
 		errs = append(errs, a.store.Close())
 		a.store = nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -10,11 +11,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/big"
 	"os"
 	"path/filepath"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
 )
 
@@ -34,13 +41,71 @@ type devState struct {
 	MerchantID    string `json:"merchant_id"`
 	APIKey        string `json:"api_key"`
 	WebhookSecret string `json:"webhook_secret"`
+	// Chain keys, hex: the demo contracts' deployer (so they keep their addresses across
+	// restarts), the pre-funded user wallet, and the service's hot wallet.
+	DeployerKey  string `json:"deployer_key"`
+	PayerKey     string `json:"payer_key"`
+	HotWalletKey string `json:"hot_wallet_key"`
+	// RPCURL is the running chain's endpoint, for `rampway admin --data-dir`.
+	RPCURL string `json:"rpc_url"`
 }
 
 // devJSON is DESIGN.md's dev-mode contract; tools outside this repository read it.
 type devJSON struct {
-	API        devAPI      `json:"api"`
-	AdminToken string      `json:"admin_token"`
-	Merchant   devMerchant `json:"merchant"`
+	API                    devAPI        `json:"api"`
+	AdminToken             string        `json:"admin_token"`
+	Merchant               devMerchant   `json:"merchant"`
+	Chain                  devChainInfo  `json:"chain"`
+	Assets                 []devAsset    `json:"assets"`
+	Contracts              devContracts  `json:"contracts"`
+	SmartContractFunctions []devFunction `json:"smart_contract_functions"`
+}
+
+type devChainInfo struct {
+	Network         string `json:"network"`
+	ChainID         int64  `json:"chain_id"`
+	RPCURL          string `json:"rpc_url"`
+	PayerPrivateKey string `json:"payer_private_key"`
+	PayerAddress    string `json:"payer_address"`
+}
+
+type devAsset struct {
+	Symbol          string `json:"symbol"`
+	Network         string `json:"network"`
+	ContractAddress string `json:"contract_address"`
+	Decimals        uint8  `json:"decimals"`
+}
+
+type devContracts struct {
+	NFT       string `json:"nft"`
+	Token     string `json:"token"`
+	PriceFeed string `json:"price_feed"`
+}
+
+type devFunction struct {
+	ID              string          `json:"id"`
+	ContractAddress string          `json:"contract_address"`
+	ABI             json.RawMessage `json:"abi"`
+	PayableSymbol   string          `json:"payable_symbol"`
+	Example         devExecution    `json:"example"`
+}
+
+// devExecution is a contractExecution object of the merchant API.
+type devExecution struct {
+	SmartContractFunctionID string           `json:"smartContractFunctionId"`
+	FunctionArgs            map[string]any   `json:"function_args"`
+	Payment                 *devPayment      `json:"payment,omitempty"`
+	NetworkParams           devNetworkParams `json:"network_params"`
+}
+
+type devPayment struct {
+	PayableCryptoSymbol          string `json:"payableCryptoSymbol"`
+	PayableCryptoContractAddress string `json:"payableCryptoContractAddress"`
+	TotalValue                   string `json:"totalValue"`
+}
+
+type devNetworkParams struct {
+	NetworkName string `json:"networkName"`
 }
 
 type devAPI struct {
@@ -56,13 +121,30 @@ type devMerchant struct {
 	WebhookSecret string `json:"webhook_secret"`
 }
 
+// devNetwork is the name of the embedded chain's network in dev mode.
+const devNetwork = "devnet"
+
+// Dev wallet funding: plenty for any demo.
+var (
+	devWei        = new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)) // 1000 ETH
+	devTokenUnits = big.NewInt(1_000_000 * 1e6)                          // 1,000,000 DUSD
+)
+
 func runDev(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fset := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fset.SetOutput(stdout)
 	addr := fset.String("addr", "127.0.0.1:8080", "HTTP listen address (port 0 picks a free one)")
+	rpcAddr := fset.String("rpc-addr", "127.0.0.1:8545", "the embedded chain's JSON-RPC address (port 0 picks a free one)")
+	blockTime := fset.Duration("block-time", devchain.DefaultBlockTime, "at most one block per this period while transactions wait")
 	dataDir := fset.String("data-dir", ".rampway-dev", "directory for the SQLite database, secrets and dev.json")
 	if err := fset.Parse(args); err != nil {
 		return err
+	}
+	if fset.NArg() > 0 {
+		return fmt.Errorf("dev: unexpected arguments %v", fset.Args())
+	}
+	if *blockTime <= 0 {
+		return errors.New("dev: --block-time must be positive")
 	}
 	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
 		return fmt.Errorf("dev: %w", err)
@@ -76,6 +158,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	keys, err := state.keys()
+	if err != nil {
+		return err
+	}
 
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
@@ -86,10 +172,25 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	cfg.Secrets.HashSecret = state.HashSecret
 	cfg.Secrets.EncryptionKey = state.EncryptionKey
 	cfg.Log.Format = "text"
+	log := newLogger(cfg, stdout)
+
+	ch, err := devchain.Start(ctx, devchain.Config{
+		RPCAddr: *rpcAddr, BlockTime: *blockTime, Deployer: keys.deployer, Logger: log.With("component", "devchain"),
+		Fund: []devchain.Funding{
+			{Address: crypto.PubkeyToAddress(keys.payer.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
+			{Address: crypto.PubkeyToAddress(keys.hotWallet.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("dev: embedded chain: %w", err)
+	}
+	defer ch.Close()
+	state.RPCURL = ch.RPCURL()
+	cfg.Networks = []config.Network{devNetworkConfig(ch.RPCURL(), ch.Contracts().Token.Hex())}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
-	log := newLogger(cfg, stdout)
+
 	a, err := startApp(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -97,31 +198,163 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	base := "http://" + a.addr()
 	a.cfg.HTTP.PublicURL = base
 
-	if err := ensureDemoMerchant(ctx, a.merchants, state); err != nil {
-		a.close()
-		return err
-	}
-	if err := saveJSON(filepath.Join(*dataDir, devStateFile), state); err != nil {
-		a.close()
-		return err
-	}
-	bp := cfg.HTTP.BasePaths
-	dj := devJSON{
-		API: devAPI{MintBaseURL: base + bp.Mint, NFTRampBaseURL: base + bp.NFTRamp,
-			DepositBaseURL: base + bp.Deposit, AdminBaseURL: base + bp.Admin},
-		AdminToken: state.AdminToken,
-		Merchant:   devMerchant{MerchantID: state.MerchantID, APIKey: state.APIKey, WebhookSecret: state.WebhookSecret},
+	dj, err := prepareDev(ctx, a, ch, state, keys, base)
+	if err == nil {
+		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
 	// The listener is bound, so requests queue until Serve runs: dev.json may go out first.
-	if err := saveJSON(devJSONPath, dj); err != nil {
+	if err == nil {
+		err = saveJSON(devJSONPath, dj)
+	}
+	if err != nil {
 		a.close()
 		return err
 	}
 	// dev.json says "ready"; it goes when the server does.
 	defer os.Remove(devJSONPath)
-	fmt.Fprintf(stdout, "\nrampway dev is running at %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\nCtrl-C stops it.\n\n",
-		base, devJSONPath, state.MerchantID, state.APIKey, base+bp.Admin, state.AdminToken)
+	fmt.Fprintf(stdout, "\nrampway dev is running at %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
+		base, devJSONPath, state.MerchantID, state.APIKey, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.serve(ctx)
+}
+
+// devNetworkConfig is the dev network as configuration (so it goes through the same
+// validation and start-up checks as a production network).
+func devNetworkConfig(rpcURL, token string) config.Network {
+	dec := int(devchain.TokenDecimals)
+	return config.Network{
+		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
+		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: "0.000001", MaxAmount: "100"},
+		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: token, Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
+	}
+}
+
+// prepareDev makes sure the demo merchant and its functions exist and returns dev.json.
+func prepareDev(ctx context.Context, a *app, ch *devchain.Chain, st *devState, keys *devKeys, base string) (devJSON, error) {
+	if err := ensureDemoMerchant(ctx, a.merchants, st); err != nil {
+		return devJSON{}, err
+	}
+	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
+	fns, err := ensureDemoFunctions(ctx, a.functions, st.MerchantID, ch.Contracts(), payer)
+	if err != nil {
+		return devJSON{}, err
+	}
+	bp := a.cfg.HTTP.BasePaths
+	c := ch.Contracts()
+	return devJSON{
+		API: devAPI{MintBaseURL: base + bp.Mint, NFTRampBaseURL: base + bp.NFTRamp,
+			DepositBaseURL: base + bp.Deposit, AdminBaseURL: base + bp.Admin},
+		AdminToken: st.AdminToken,
+		Merchant:   devMerchant{MerchantID: st.MerchantID, APIKey: st.APIKey, WebhookSecret: st.WebhookSecret},
+		Chain: devChainInfo{Network: devNetwork, ChainID: devchain.ChainID, RPCURL: ch.RPCURL(),
+			PayerPrivateKey: "0x" + hex.EncodeToString(crypto.FromECDSA(keys.payer)), PayerAddress: payer.Hex()},
+		Assets: []devAsset{
+			{Symbol: devchain.NativeSymbol, Network: devNetwork, ContractAddress: "", Decimals: 18},
+			{Symbol: devchain.TokenSymbol, Network: devNetwork, ContractAddress: c.Token.Hex(), Decimals: devchain.TokenDecimals},
+		},
+		Contracts:              devContracts{NFT: c.NFT.Hex(), Token: c.Token.Hex(), PriceFeed: c.PriceFeed.Hex()},
+		SmartContractFunctions: fns,
+	}, nil
+}
+
+// demoFunction is a DemoNFT function the demo merchant has registered.
+type demoFunction struct {
+	name       string
+	payable    string
+	totalValue string // for one token
+}
+
+var demoFunctions = []demoFunction{
+	{name: "mint", payable: devchain.NativeSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
+	{name: "mintWithToken", payable: devchain.TokenSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTTokenPrice), devchain.TokenDecimals)},
+	{name: "freeMint"},
+}
+
+// ensureDemoFunctions registers the demo merchant's NFT functions unless an active
+// registration of the same function exists, and returns them with working examples.
+func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID string, c devchain.Contracts, payer common.Address) ([]devFunction, error) {
+	existing, err := reg.List(ctx, merchantID)
+	if err != nil {
+		return nil, fmt.Errorf("dev: demo functions: %w", err)
+	}
+	var out []devFunction
+	for _, d := range demoFunctions {
+		fragment, err := abiFragment(devchain.NFTABI(), d.name)
+		if err != nil {
+			return nil, err
+		}
+		fn, err := contract.ParseFunction(fragment)
+		if err != nil {
+			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
+		}
+		var f *rampway.ContractFunction
+		for _, e := range existing {
+			if e.Status == rampway.ContractFunctionActive && e.Network == devNetwork && e.Contract == c.NFT &&
+				e.Signature == fn.Signature() && e.PayableSymbol == d.payable {
+				f = e
+				break
+			}
+		}
+		if f == nil {
+			f, err = reg.Register(ctx, merchantID, contract.RegisterParams{Network: devNetwork, ContractAddress: c.NFT.Hex(),
+				ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: d.payable})
+			if err != nil {
+				return nil, fmt.Errorf("dev: register demo function %s: %w", d.name, err)
+			}
+		}
+		ex := devExecution{SmartContractFunctionID: f.ID, FunctionArgs: map[string]any{"to": payer.Hex(), "quantity": "1"},
+			NetworkParams: devNetworkParams{NetworkName: devNetwork}}
+		switch d.payable {
+		case devchain.NativeSymbol:
+			ex.Payment = &devPayment{PayableCryptoSymbol: d.payable, PayableCryptoContractAddress: "", TotalValue: d.totalValue}
+		case devchain.TokenSymbol:
+			ex.Payment = &devPayment{PayableCryptoSymbol: d.payable, PayableCryptoContractAddress: c.Token.Hex(), TotalValue: d.totalValue}
+		}
+		out = append(out, devFunction{ID: f.ID, ContractAddress: f.Contract.Hex(), ABI: json.RawMessage(f.ABI), PayableSymbol: f.PayableSymbol, Example: ex})
+	}
+	return out, nil
+}
+
+// abiFragment returns the first function entry called name in a contract ABI.
+func abiFragment(contractABI, name string) (json.RawMessage, error) {
+	var entries []json.RawMessage
+	if err := json.Unmarshal([]byte(contractABI), &entries); err != nil {
+		return nil, fmt.Errorf("dev: contract ABI: %w", err)
+	}
+	for _, e := range entries {
+		var head struct{ Type, Name string }
+		if json.Unmarshal(e, &head) == nil && head.Type == "function" && head.Name == name {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("dev: the demo NFT has no function %s", name)
+}
+
+// devKeys are the dev chain's keys.
+type devKeys struct {
+	deployer, payer, hotWallet *ecdsa.PrivateKey
+}
+
+// keys parses (making on the first run) the chain keys.
+func (st *devState) keys() (*devKeys, error) {
+	var k devKeys
+	for _, p := range []struct {
+		hex *string
+		key **ecdsa.PrivateKey
+	}{{&st.DeployerKey, &k.deployer}, {&st.PayerKey, &k.payer}, {&st.HotWalletKey, &k.hotWallet}} {
+		if *p.hex == "" {
+			key, err := crypto.GenerateKey()
+			if err != nil {
+				return nil, fmt.Errorf("dev: %w", err)
+			}
+			*p.hex = hex.EncodeToString(crypto.FromECDSA(key))
+		}
+		key, err := crypto.HexToECDSA(*p.hex)
+		if err != nil {
+			return nil, fmt.Errorf("dev: %s holds a bad key: %w", devStateFile, err)
+		}
+		*p.key = key
+	}
+	return &k, nil
 }
 
 // loadDevState reads the data directory's secrets, making new ones on the first run.

@@ -44,7 +44,9 @@ func startDev(t *testing.T, dir string) (devJSON, func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	out := &lockedBuffer{}
-	go func() { done <- run(ctx, []string{"dev", "--addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, out) }()
+	go func() {
+		done <- run(ctx, []string{"dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, out)
+	}()
 	dj := waitDevJSON(t, dir, done, out)
 	var once sync.Once
 	var stopErr error
@@ -149,6 +151,14 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	dj2, _ := startDev(t, dir)
 	if dj2.Merchant != dj.Merchant || dj2.AdminToken != dj.AdminToken {
 		t.Fatalf("restart changed the merchant or keys:\n%+v\n%+v", dj.Merchant, dj2.Merchant)
+	}
+	if dj2.Contracts != dj.Contracts || len(dj2.SmartContractFunctions) != 3 {
+		t.Fatalf("restart moved the contracts or lost functions: %+v %+v", dj.Contracts, dj2.SmartContractFunctions)
+	}
+	for i, f := range dj2.SmartContractFunctions {
+		if f.ID != dj.SmartContractFunctions[i].ID {
+			t.Fatalf("restart registered function %d again: %s, was %s", i, f.ID, dj.SmartContractFunctions[i].ID)
+		}
 	}
 	order2 := dj2.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
 	if code, _ := post(t, order2, dj.Merchant.APIKey, body); code != 501 {
@@ -263,6 +273,49 @@ func TestAdminCLI(t *testing.T) {
 	}
 }
 
+func TestAdminCLIContractFunctions(t *testing.T) {
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	cli := func(args ...string) (map[string]any, error) {
+		var out bytes.Buffer
+		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
+		var v map[string]any
+		if err == nil {
+			_ = json.Unmarshal(out.Bytes(), &v)
+		}
+		return v, err
+	}
+	abiFile := filepath.Join(t.TempDir(), "mint.json")
+	if err := os.WriteFile(abiFile, dj.SmartContractFunctions[0].ABI, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mid := dj.Merchant.MerchantID
+	f, err := cli("contract-functions", "register", mid, "--network", "devnet", "--address", dj.Contracts.NFT,
+		"--abi", "@"+abiFile, "--gas-limit", "250000", "--payable-symbol", "ETH")
+	if err != nil || f["signature"] != "mint(address,uint256)" || f["status"] != "active" {
+		t.Fatalf("register: %v %v", f, err)
+	}
+	id := f["smartContractFunctionId"].(string)
+	if _, err := cli("contract-functions", "register", mid, "--network", "devnet", "--address", dj.Contracts.NFT,
+		"--abi", string(dj.SmartContractFunctions[0].ABI), "--gas-limit", "250000", "--payable-symbol", "DUSD"); err == nil ||
+		!strings.Contains(err.Error(), "must not be payable") {
+		t.Fatalf("a token paid to a payable function: %v", err)
+	}
+	if g, err := cli("contract-functions", "get", mid, id); err != nil || g["smartContractFunctionId"] != id {
+		t.Fatalf("get: %v %v", g, err)
+	}
+	if d, err := cli("contract-functions", "disable", mid, id); err != nil || d["status"] != "disabled" {
+		t.Fatalf("disable: %v %v", d, err)
+	}
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "contract-functions", "list", mid}, noEnv, &out); err != nil || strings.Count(out.String(), "smartContractFunctionId") != 4 {
+		t.Fatalf("list: %v %s", err, out.String())
+	}
+	if _, err := cli("contract-functions", "get", mid, "scf_nope"); err == nil {
+		t.Fatal("get of an unknown function succeeded")
+	}
+}
+
 func writeConfig(t *testing.T, dbPath string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rampway.yaml")
@@ -348,7 +401,7 @@ func TestBinarySIGTERM(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--data-dir", dir)
+	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

@@ -1,0 +1,202 @@
+package contract
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+// Gas limit bounds for registered functions: a plain transfer's cost up to a typical block's.
+const (
+	MinGasLimit = 21_000
+	MaxGasLimit = 30_000_000
+)
+
+// Chains is what the registry asks of the networks.
+type Chains interface {
+	Network(name string) (*rampway.Network, bool)
+	HasCode(ctx context.Context, network string, addr common.Address) (bool, error)
+}
+
+// Store is what the registry keeps functions in.
+type Store interface {
+	rampway.ContractFunctionStore
+	Merchant(ctx context.Context, id string) (*rampway.Merchant, error)
+}
+
+// Registry registers merchants' smart-contract functions, checked against the chain, and
+// hands them out for orders.
+type Registry struct {
+	store  Store
+	chains Chains
+	now    func() time.Time
+}
+
+// NewRegistry returns a Registry. now is the clock (time.Now when nil).
+func NewRegistry(store Store, chains Chains, now func() time.Time) *Registry {
+	if now == nil {
+		now = time.Now
+	}
+	return &Registry{store: store, chains: chains, now: now}
+}
+
+// RegisterParams describe a function to register.
+type RegisterParams struct {
+	Network         string
+	ContractAddress string
+	// ABI is the function's fragment: a JSON object, a one-element array, or a JSON string
+	// holding either.
+	ABI             json.RawMessage
+	DefaultGasLimit uint64
+	// PayableSymbol is the asset paid to the function: the network's native symbol (the
+	// function must be payable), a token symbol (the function pulls it after an approve, so
+	// it must not be payable), or "" for none.
+	PayableSymbol string
+}
+
+// Register checks and stores a function for the merchant. EINVALID names the field at fault;
+// ENOTFOUND for an unknown merchant; EUNAVAILABLE when the network cannot be asked.
+func (r *Registry) Register(ctx context.Context, merchantID string, p RegisterParams) (*rampway.ContractFunction, error) {
+	if _, err := r.merchant(ctx, merchantID); err != nil {
+		return nil, err
+	}
+	net, ok := r.chains.Network(p.Network)
+	if !ok {
+		return nil, rampway.FieldErrorf("network", "network %q is not configured", p.Network)
+	}
+	addr, err := rampway.ParseAddress("contract_address", p.ContractAddress)
+	if err != nil {
+		return nil, err
+	}
+	fragment, err := unwrapABI(p.ABI)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := ParseFunction(fragment)
+	if err != nil {
+		return nil, &rampway.Error{Code: rampway.EINVALID, Field: "abi", Message: "abi: " + rampway.ErrorMessage(err), Err: err}
+	}
+	if p.DefaultGasLimit < MinGasLimit || p.DefaultGasLimit > MaxGasLimit {
+		return nil, rampway.FieldErrorf("default_gas_limit", "default_gas_limit must be between %d and %d", MinGasLimit, MaxGasLimit)
+	}
+	if p.PayableSymbol != "" {
+		asset, ok := net.Asset(p.PayableSymbol)
+		switch {
+		case !ok:
+			return nil, rampway.FieldErrorf("payable_symbol", "payable_symbol %q is not an asset of network %s", p.PayableSymbol, net.Name)
+		case asset.IsNative() && !fn.Payable():
+			return nil, rampway.FieldErrorf("payable_symbol", "payable_symbol %s is the native coin, but %s is not payable", p.PayableSymbol, fn.Signature())
+		case !asset.IsNative() && fn.Payable():
+			return nil, rampway.FieldErrorf("payable_symbol", "payable_symbol %s is a token, paid by approve and transferFrom; %s must not be payable", p.PayableSymbol, fn.Signature())
+		}
+	}
+	has, err := r.chains.HasCode(ctx, net.Name, addr)
+	if err != nil {
+		return nil, &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("network %s cannot be reached to check the contract", net.Name), Err: err}
+	}
+	if !has {
+		return nil, rampway.FieldErrorf("contract_address", "contract_address %s holds no contract on network %s", addr.Hex(), net.Name)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, fragment); err != nil {
+		return nil, rampway.FieldErrorf("abi", "abi is not valid JSON")
+	}
+	now := r.now().UTC().Truncate(time.Microsecond)
+	f := &rampway.ContractFunction{ID: rampway.NewID(rampway.PrefixContractFunction, now), MerchantID: merchantID, Network: net.Name,
+		Contract: addr, ABI: compact.String(), Signature: fn.Signature(), DefaultGasLimit: p.DefaultGasLimit,
+		PayableSymbol: p.PayableSymbol, Status: rampway.ContractFunctionActive, CreatedAt: now, UpdatedAt: now}
+	if err := r.store.CreateContractFunction(ctx, f); err != nil {
+		return nil, fmt.Errorf("register contract function: %w", err)
+	}
+	return f, nil
+}
+
+// unwrapABI accepts the fragment as JSON, or as a JSON string holding JSON.
+func unwrapABI(raw json.RawMessage) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, rampway.FieldErrorf("abi", "abi is required: the function's ABI fragment")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, rampway.FieldErrorf("abi", "abi is not a valid JSON string")
+		}
+		raw = []byte(strings.TrimSpace(s))
+	}
+	if !json.Valid(raw) {
+		return nil, rampway.FieldErrorf("abi", "abi is not valid JSON")
+	}
+	if raw[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil || len(list) != 1 {
+			return nil, rampway.FieldErrorf("abi", "abi must hold exactly one function")
+		}
+		raw = list[0]
+	}
+	return raw, nil
+}
+
+func (r *Registry) merchant(ctx context.Context, id string) (*rampway.Merchant, error) {
+	m, err := r.store.Merchant(ctx, id)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "Merchant %q not found", id)
+	}
+	return m, err
+}
+
+// Get returns one of the merchant's functions. ENOTFOUND (also for another merchant's).
+func (r *Registry) Get(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error) {
+	notFound := rampway.Errorf(rampway.ENOTFOUND, "Smart-contract function %q not found", id)
+	if !rampway.ValidID(rampway.PrefixContractFunction, id) {
+		return nil, notFound
+	}
+	f, err := r.store.ContractFunction(ctx, id)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && f.MerchantID != merchantID) {
+		return nil, notFound
+	}
+	return f, err
+}
+
+// List returns the merchant's functions, oldest first. ENOTFOUND for an unknown merchant.
+func (r *Registry) List(ctx context.Context, merchantID string) ([]*rampway.ContractFunction, error) {
+	if _, err := r.merchant(ctx, merchantID); err != nil {
+		return nil, err
+	}
+	return r.store.ContractFunctions(ctx, merchantID)
+}
+
+// Disable stops orders from using a function; existing orders keep it. ENOTFOUND.
+func (r *Registry) Disable(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error) {
+	if _, err := r.Get(ctx, merchantID, id); err != nil {
+		return nil, err
+	}
+	return r.store.SetContractFunctionStatus(ctx, merchantID, id, rampway.ContractFunctionDisabled, r.now().UTC().Truncate(time.Microsecond))
+}
+
+// Active returns an active function of the merchant, parsed, for an order. An unknown,
+// foreign or disabled id is EINVALID naming smartContractFunctionId.
+func (r *Registry) Active(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, *Function, error) {
+	f, err := r.Get(ctx, merchantID, id)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return nil, nil, rampway.FieldErrorf("contractExecution.smartContractFunctionId", "smartContractFunctionId %q is not a registered function", id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Status != rampway.ContractFunctionActive {
+		return nil, nil, rampway.FieldErrorf("contractExecution.smartContractFunctionId", "smartContractFunctionId %q is disabled", id)
+	}
+	fn, err := ParseFunction([]byte(f.ABI))
+	if err != nil {
+		return nil, nil, fmt.Errorf("stored function %s: %w", f.ID, err)
+	}
+	return f, fn, nil
+}

@@ -1,0 +1,215 @@
+package contract_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/sqlite"
+)
+
+// fragment returns the ABI entry of the named function from a contract ABI.
+func fragment(t *testing.T, contractABI, name string) json.RawMessage {
+	t.Helper()
+	var entries []json.RawMessage
+	if err := json.Unmarshal([]byte(contractABI), &entries); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		var head struct{ Type, Name string }
+		_ = json.Unmarshal(e, &head)
+		if head.Type == "function" && head.Name == name {
+			return e
+		}
+	}
+	t.Fatalf("no function %s", name)
+	return nil
+}
+
+type registryEnv struct {
+	reg      *contract.Registry
+	chain    *devchain.Chain
+	merchant string
+	other    string
+}
+
+func newRegistryEnv(t *testing.T) *registryEnv {
+	t.Helper()
+	key, _ := crypto.GenerateKey()
+	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: key, BlockTime: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	nets, err := chain.Dial(t.Context(), []rampway.Network{c.Network("devnet")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nets.Close)
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	e := &registryEnv{reg: contract.NewRegistry(store, nets, nil), chain: c}
+	for _, id := range []*string{&e.merchant, &e.other} {
+		m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now()), Name: "m", Status: rampway.MerchantActive, CreatedAt: now(), UpdatedAt: now()}
+		if err := store.CreateMerchant(t.Context(), m); err != nil {
+			t.Fatal(err)
+		}
+		*id = m.ID
+	}
+	return e
+}
+
+func TestRegistry(t *testing.T) {
+	e := newRegistryEnv(t)
+	ctx := t.Context()
+	nft := e.chain.Contracts().NFT.Hex()
+	mint := fragment(t, devchain.NFTABI(), "mint")
+	params := func(edit func(p *contract.RegisterParams)) contract.RegisterParams {
+		p := contract.RegisterParams{Network: "devnet", ContractAddress: nft, ABI: mint, DefaultGasLimit: 200_000, PayableSymbol: "ETH"}
+		if edit != nil {
+			edit(&p)
+		}
+		return p
+	}
+
+	f, err := e.reg.Register(ctx, e.merchant, params(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Signature != "mint(address,uint256)" || f.Status != rampway.ContractFunctionActive || f.Contract.Hex() != nft || !strings.HasPrefix(f.ID, "scf_") {
+		t.Fatalf("registered %+v", f)
+	}
+	quoted, _ := json.Marshal("[" + string(mint) + "]") // a JSON string holding a one-element array
+	for name, p := range map[string]contract.RegisterParams{
+		"token-paid": params(func(p *contract.RegisterParams) {
+			p.ABI, p.PayableSymbol = fragment(t, devchain.NFTABI(), "mintWithToken"), "DUSD"
+		}),
+		"non-payable": params(func(p *contract.RegisterParams) {
+			p.ABI, p.PayableSymbol = fragment(t, devchain.NFTABI(), "freeMint"), ""
+		}),
+		"abi as a string": params(func(p *contract.RegisterParams) { p.ABI = quoted }),
+		"lowercase addr":  params(func(p *contract.RegisterParams) { p.ContractAddress = strings.ToLower(nft) }),
+	} {
+		if _, err := e.reg.Register(ctx, e.merchant, p); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+
+	for _, tc := range []struct {
+		name  string
+		p     contract.RegisterParams
+		field string
+		msg   string
+	}{
+		{"unknown network", params(func(p *contract.RegisterParams) { p.Network = "mainnet" }), "network", `network "mainnet" is not configured`},
+		{"bad address", params(func(p *contract.RegisterParams) { p.ContractAddress = "0x12" }), "contract_address", "must be a 0x-prefixed 20-byte hex address"},
+		{"bad checksum", params(func(p *contract.RegisterParams) { p.ContractAddress = flipCase(nft) }), "contract_address", "EIP-55"},
+		{"no code", params(func(p *contract.RegisterParams) { p.ContractAddress = "0x000000000000000000000000000000000000dEaD" }), "contract_address", "holds no contract on network devnet"},
+		{"abi missing", params(func(p *contract.RegisterParams) { p.ABI = nil }), "abi", "abi is required"},
+		{"abi two entries", params(func(p *contract.RegisterParams) { p.ABI = json.RawMessage(devchain.NFTABI()) }), "abi", "exactly one function"},
+		{"abi broken", params(func(p *contract.RegisterParams) { p.ABI = json.RawMessage(`{"type":`) }), "abi", "not valid JSON"},
+		{"abi event", params(func(p *contract.RegisterParams) { p.ABI = json.RawMessage(`{"type":"event","name":"X","inputs":[]}`) }), "abi", "abi: "},
+		{"gas too low", params(func(p *contract.RegisterParams) { p.DefaultGasLimit = 20_999 }), "default_gas_limit", "between 21000 and 30000000"},
+		{"gas too high", params(func(p *contract.RegisterParams) { p.DefaultGasLimit = 30_000_001 }), "default_gas_limit", "between"},
+		{"unknown asset", params(func(p *contract.RegisterParams) { p.PayableSymbol = "BTC" }), "payable_symbol", `"BTC" is not an asset of network devnet`},
+		{"native to non-payable", params(func(p *contract.RegisterParams) { p.ABI = fragment(t, devchain.NFTABI(), "freeMint") }), "payable_symbol", "is not payable"},
+		{"token to payable", params(func(p *contract.RegisterParams) { p.PayableSymbol = "DUSD" }), "payable_symbol", "must not be payable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.reg.Register(ctx, e.merchant, tc.p)
+			var re *rampway.Error
+			if !errors.As(err, &re) || re.Code != rampway.EINVALID || re.Field != tc.field || !strings.Contains(re.Message, tc.msg) {
+				t.Fatalf("error %v, want EINVALID on %s containing %q", err, tc.field, tc.msg)
+			}
+		})
+	}
+	if _, err := e.reg.Register(ctx, "mch_nope", params(nil)); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("unknown merchant: %v", err)
+	}
+
+	// Lookups are per merchant.
+	if got, err := e.reg.Get(ctx, e.merchant, f.ID); err != nil || got.ID != f.ID {
+		t.Fatalf("Get = %v, %v", got, err)
+	}
+	if _, err := e.reg.Get(ctx, e.other, f.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("another merchant's function: %v", err)
+	}
+	list, err := e.reg.List(ctx, e.merchant)
+	if err != nil || len(list) != 5 {
+		t.Fatalf("List = %d, %v", len(list), err)
+	}
+	got, fn, err := e.reg.Active(ctx, e.merchant, f.ID)
+	if err != nil || got.ID != f.ID || fn.Signature() != f.Signature {
+		t.Fatalf("Active = %v, %v, %v", got, fn, err)
+	}
+	if _, err := e.reg.Disable(ctx, e.other, f.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("another merchant disabled it: %v", err)
+	}
+	if d, err := e.reg.Disable(ctx, e.merchant, f.ID); err != nil || d.Status != rampway.ContractFunctionDisabled {
+		t.Fatalf("Disable = %v, %v", d, err)
+	}
+	for _, id := range []string{f.ID, "scf_nope", list[1].ID} {
+		_, _, err := e.reg.Active(ctx, e.other, id)
+		if rampway.ErrorCode(err) != rampway.EINVALID {
+			t.Fatalf("Active(%s) for the wrong merchant: %v", id, err)
+		}
+	}
+	_, _, err = e.reg.Active(ctx, e.merchant, f.ID)
+	if rampway.ErrorMessage(err) != `smartContractFunctionId "`+f.ID+`" is disabled` {
+		t.Fatalf("Active(disabled) = %v", err)
+	}
+}
+
+// An RPC failure while checking the contract is "unavailable", not the merchant's fault.
+type downChains struct{ net rampway.Network }
+
+func (d downChains) Network(string) (*rampway.Network, bool) { return &d.net, true }
+func (d downChains) HasCode(context.Context, string, common.Address) (bool, error) {
+	return false, errors.New("connection refused")
+}
+
+func TestRegistryNetworkDown(t *testing.T) {
+	e := newRegistryEnv(t)
+	store, _ := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "d.db"), nil)
+	defer store.Close()
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now()), Name: "m", Status: rampway.MerchantActive, CreatedAt: now(), UpdatedAt: now()}
+	_ = store.CreateMerchant(t.Context(), m)
+	reg := contract.NewRegistry(store, downChains{e.chain.Network("devnet")}, nil)
+	_, err := reg.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: e.chain.Contracts().NFT.Hex(),
+		ABI: fragment(t, devchain.NFTABI(), "mint"), DefaultGasLimit: 100_000, PayableSymbol: "ETH"})
+	if rampway.ErrorCode(err) != rampway.EUNAVAILABLE || strings.Contains(rampway.ErrorMessage(err), "refused") {
+		t.Fatalf("error %v: want EUNAVAILABLE without internals", err)
+	}
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// flipCase swaps the case of the first hex letter of a checksummed address, breaking the checksum.
+func flipCase(addr string) string {
+	b := []byte(addr)
+	for i := 2; i < len(b); i++ {
+		switch {
+		case b[i] >= 'a' && b[i] <= 'f':
+			b[i] -= 'a' - 'A'
+			return string(b)
+		case b[i] >= 'A' && b[i] <= 'F':
+			b[i] += 'a' - 'A'
+			return string(b)
+		}
+	}
+	return addr
+}
