@@ -6,29 +6,15 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 )
 
-func startChain(t *testing.T) *devchain.Chain {
-	t.Helper()
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: key, BlockTime: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
 func TestDialChecksTheChain(t *testing.T) {
-	c := startChain(t)
+	c := devchaintest.Start(t)
 	good := c.Network("devnet")
 	nets, err := chain.Dial(t.Context(), []rampway.Network{good})
 	if err != nil {

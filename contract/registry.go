@@ -200,3 +200,19 @@ func (r *Registry) Active(ctx context.Context, merchantID, id string) (*rampway.
 	}
 	return f, fn, nil
 }
+
+// FunctionFragment returns the entry of the first function called name in a contract's full
+// ABI (a JSON array), to register it.
+func FunctionFragment(contractABI, name string) (json.RawMessage, error) {
+	var entries []json.RawMessage
+	if err := json.Unmarshal([]byte(contractABI), &entries); err != nil {
+		return nil, rampway.FieldErrorf("abi", "abi is not a JSON array of entries")
+	}
+	for _, e := range entries {
+		var head struct{ Type, Name string }
+		if json.Unmarshal(e, &head) == nil && (head.Type == "function" || head.Type == "") && head.Name == name {
+			return e, nil
+		}
+	}
+	return nil, rampway.FieldErrorf("abi", "abi has no function %q", name)
+}

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/sqlite"
 )
@@ -22,19 +22,11 @@ import (
 // fragment returns the ABI entry of the named function from a contract ABI.
 func fragment(t *testing.T, contractABI, name string) json.RawMessage {
 	t.Helper()
-	var entries []json.RawMessage
-	if err := json.Unmarshal([]byte(contractABI), &entries); err != nil {
+	f, err := contract.FunctionFragment(contractABI, name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		var head struct{ Type, Name string }
-		_ = json.Unmarshal(e, &head)
-		if head.Type == "function" && head.Name == name {
-			return e
-		}
-	}
-	t.Fatalf("no function %s", name)
-	return nil
+	return f
 }
 
 type registryEnv struct {
@@ -46,12 +38,7 @@ type registryEnv struct {
 
 func newRegistryEnv(t *testing.T) *registryEnv {
 	t.Helper()
-	key, _ := crypto.GenerateKey()
-	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: key, BlockTime: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := devchaintest.Start(t)
 	nets, err := chain.Dial(t.Context(), []rampway.Network{c.Network("devnet")})
 	if err != nil {
 		t.Fatal(err)
@@ -212,4 +199,15 @@ func flipCase(addr string) string {
 		}
 	}
 	return addr
+}
+
+func TestFunctionFragment(t *testing.T) {
+	if f, err := contract.FunctionFragment(devchain.NFTABI(), "mintIds"); err != nil || !strings.Contains(string(f), `"mintIds"`) {
+		t.Fatalf("FunctionFragment = %s, %v", f, err)
+	}
+	for _, bad := range []struct{ abi, name string }{{devchain.NFTABI(), "nope"}, {"{}", "mint"}, {"[", "mint"}, {devchain.NFTABI(), "Transfer"}} {
+		if _, err := contract.FunctionFragment(bad.abi, bad.name); rampway.ErrorCode(err) != rampway.EINVALID {
+			t.Errorf("FunctionFragment(%.20q, %s) = %v", bad.abi, bad.name, err)
+		}
+	}
 }

@@ -51,3 +51,13 @@ func TestPosition(t *testing.T) {
 		}
 	}
 }
+
+// Invalid function arguments answer HTTP 400 with statusCode 403 in the body, as the spec shows.
+func TestFunctionArgsErrorStatus(t *testing.T) {
+	s := &Server{}
+	rec := httptest.NewRecorder()
+	msg := "Function arguments are not valid: 2 arguments required, 1 given"
+	s.writeError(rec, httptest.NewRequest("POST", "/nft-ramp/merchant/hosted/nftCheckout/order", nil), rampway.Errorf(rampway.EFUNCARGS, "%s", msg))
+	r := resp{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	wantEnvelope(t, r, 400, 403, "/nft-ramp/merchant/hosted/nftCheckout/order", msg)
+}

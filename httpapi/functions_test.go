@@ -5,41 +5,18 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/contract"
 )
-
-// startChain runs an embedded chain that mines only when asked.
-func startChain(t *testing.T) *devchain.Chain {
-	t.Helper()
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: key, BlockTime: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 // nftFragment returns the ABI entry of a DemoNFT function.
 func nftFragment(t *testing.T, name string) json.RawMessage {
 	t.Helper()
-	var entries []map[string]any
-	if err := json.Unmarshal([]byte(devchain.NFTABI()), &entries); err != nil {
+	f, err := contract.FunctionFragment(devchain.NFTABI(), name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if e["type"] == "function" && e["name"] == name {
-			b, _ := json.Marshal(e)
-			return b
-		}
-	}
-	t.Fatalf("no function %s", name)
-	return nil
+	return f
 }
 
 func TestAdminContractFunctions(t *testing.T) {

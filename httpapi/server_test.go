@@ -20,6 +20,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -81,7 +82,7 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	e.chain = startChain(t)
+	e.chain = devchaintest.Start(t)
 	nets, err := chain.Dial(t.Context(), []rampway.Network{e.chain.Network("devnet")})
 	if err != nil {
 		t.Fatal(err)

@@ -278,9 +278,9 @@ func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID
 	}
 	var out []devFunction
 	for _, d := range demoFunctions {
-		fragment, err := abiFragment(devchain.NFTABI(), d.name)
+		fragment, err := contract.FunctionFragment(devchain.NFTABI(), d.name)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
 		}
 		fn, err := contract.ParseFunction(fragment)
 		if err != nil {
@@ -312,21 +312,6 @@ func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID
 		out = append(out, devFunction{ID: f.ID, ContractAddress: f.Contract.Hex(), ABI: json.RawMessage(f.ABI), PayableSymbol: f.PayableSymbol, Example: ex})
 	}
 	return out, nil
-}
-
-// abiFragment returns the first function entry called name in a contract ABI.
-func abiFragment(contractABI, name string) (json.RawMessage, error) {
-	var entries []json.RawMessage
-	if err := json.Unmarshal([]byte(contractABI), &entries); err != nil {
-		return nil, fmt.Errorf("dev: contract ABI: %w", err)
-	}
-	for _, e := range entries {
-		var head struct{ Type, Name string }
-		if json.Unmarshal(e, &head) == nil && head.Type == "function" && head.Name == name {
-			return e, nil
-		}
-	}
-	return nil, fmt.Errorf("dev: the demo NFT has no function %s", name)
 }
 
 // devKeys are the dev chain's keys.
