@@ -92,6 +92,7 @@ type MerchantStore interface {
 type Store interface {
 	MerchantStore
 	ContractFunctionStore
+	OrderStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

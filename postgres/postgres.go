@@ -24,7 +24,8 @@ var migrations embed.FS
 
 // Dialect is PostgreSQL's sqlstore dialect.
 var Dialect = sqlstore.Dialect{
-	Name: "postgres",
+	Name:      "postgres",
+	ForUpdate: " FOR UPDATE",
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

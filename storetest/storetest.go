@@ -41,6 +41,10 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"SurvivesReopen", testSurvivesReopen},
 		{"ContractFunctions", testContractFunctions},
+		{"Orders", testOrders},
+		{"Transitions", testTransitions},
+		{"ConcurrentTransition", testConcurrentTransition},
+		{"DepositIndexes", testDepositIndexes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

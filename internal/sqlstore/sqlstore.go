@@ -27,6 +27,9 @@ type Dialect struct {
 	TimesAsMicros bool
 	// IsUniqueViolation reports whether err is a unique-constraint violation.
 	IsUniqueViolation func(error) bool
+	// ForUpdate is appended to a SELECT that reads a row the transaction will change
+	// (" FOR UPDATE" on PostgreSQL; SQLite's immediate transactions already lock).
+	ForUpdate string
 }
 
 // Store implements rampway.Store.

@@ -1,0 +1,277 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_txn_id, merchant_redirect_url,
+	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
+	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
+	execution_tx_hash, failure_reason, expires_at, created_at, updated_at`
+
+// bigText stores a non-negative big integer as decimal text.
+func bigText(v *big.Int) string {
+	if v == nil {
+		return "0"
+	}
+	return v.String()
+}
+
+func parseBig(s, column string) (*big.Int, error) {
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		return nil, fmt.Errorf("column %s holds %q, not an integer", column, s)
+	}
+	return v, nil
+}
+
+func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
+	user, err := json.Marshal(o.User)
+	if err != nil {
+		return nil, err
+	}
+	if o.User == nil {
+		user = []byte("{}")
+	}
+	args := o.FunctionArgs
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	contract := ""
+	if !o.Asset.IsNative() {
+		contract = o.Asset.Contract.Hex()
+	}
+	var depAddr, depIndex any
+	if o.DepositAddress != (common.Address{}) {
+		depAddr, depIndex = o.DepositAddress.Hex(), int64(o.DepositIndex)
+	}
+	return []any{o.ID, o.MerchantID, string(o.Area), string(o.Status), o.MerchantUserID, o.MerchantTxnID, o.MerchantRedirectURL,
+		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
+		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
+		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt)}, nil
+}
+
+func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
+	var (
+		o                                         rampway.Order
+		area, status, user, contract, args        string
+		amount, received, payment, netFee, svcFee string
+		decimals, gas                             int64
+		depAddr                                   sql.NullString
+		depIndex                                  sql.NullInt64
+		expires, created, updated                 dbTime
+	)
+	if err := row.Scan(&o.ID, &o.MerchantID, &area, &status, &o.MerchantUserID, &o.MerchantTxnID, &o.MerchantRedirectURL,
+		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
+		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
+		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated); err != nil {
+		return nil, err
+	}
+	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
+	if err := json.Unmarshal([]byte(user), &o.User); err != nil {
+		return nil, fmt.Errorf("order %s user_info: %w", o.ID, err)
+	}
+	o.Asset.Network = o.Network
+	if contract != "" {
+		o.Asset.Contract = common.HexToAddress(contract)
+	}
+	o.Asset.Decimals = uint8(decimals)
+	var err error
+	for _, f := range []struct {
+		dst    **big.Int
+		text   string
+		column string
+	}{{&o.CryptoAmount, amount, "crypto_amount"}, {&o.CryptoReceived, received, "crypto_received"},
+		{&o.PaymentValue, payment, "payment_value"}, {&o.NetworkFee, netFee, "network_fee"}, {&o.ServiceFee, svcFee, "service_fee"}} {
+		if *f.dst, err = parseBig(f.text, f.column); err != nil {
+			return nil, fmt.Errorf("order %s: %w", o.ID, err)
+		}
+	}
+	o.FunctionArgs = json.RawMessage(args)
+	o.GasLimit = uint64(gas)
+	if depAddr.Valid {
+		o.DepositAddress = common.HexToAddress(depAddr.String)
+		o.DepositIndex = uint32(depIndex.Int64)
+	}
+	o.ExpiresAt, o.CreatedAt, o.UpdatedAt = expires.T, created.T, updated.T
+	return &o, nil
+}
+
+// NextDepositIndex implements rampway.OrderStore.
+func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
+	var v int64
+	err := s.db.QueryRowContext(ctx, s.q(`UPDATE sequences SET value = value + 1 WHERE name = 'deposit_index' RETURNING value`)).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("next deposit index: %w", err)
+	}
+	if v >= 1<<31 { // non-hardened BIP-32 indexes end at 2^31
+		return 0, errors.New("next deposit index: the derivation range is used up")
+	}
+	return uint32(v), nil
+}
+
+func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent) error {
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`),
+		e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert order event: %w", err)
+	}
+	return nil
+}
+
+// CreateOrder implements rampway.OrderStore.
+func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
+	args, err := s.orderArgs(o)
+	if err != nil {
+		return fmt.Errorf("create order: %w", err)
+	}
+	ph := make([]string, len(args))
+	for i := range ph {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO orders (`+orderColumns+`) VALUES (`+strings.Join(ph, ", ")+`)`), args...); err != nil {
+			if s.d.IsUniqueViolation(err) {
+				return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit address already exists", o.ID)
+			}
+			return fmt.Errorf("insert order: %w", err)
+		}
+		return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
+			MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt})
+	})
+}
+
+// Order implements rampway.OrderStore.
+func (s *Store) Order(ctx context.Context, id string) (*rampway.Order, error) {
+	o, err := scanOrder(s.db.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`), id))
+	if err != nil {
+		return nil, notFound(err, "order")
+	}
+	return o, nil
+}
+
+// Orders implements rampway.OrderStore.
+func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error) {
+	var where []string
+	var args []any
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
+	}
+	add("merchant_id = ?", f.MerchantID)
+	if f.Area != "" {
+		add("area = ?", string(f.Area))
+	}
+	if f.Status != "" {
+		add("status = ?", string(f.Status))
+	}
+	if !f.CreatedFrom.IsZero() {
+		add("created_at >= ?", s.t(f.CreatedFrom))
+	}
+	if !f.CreatedTo.IsZero() {
+		add("created_at < ?", s.t(f.CreatedTo))
+	}
+	if f.Before != "" {
+		args = append(args, f.Before)
+		n := len(args)
+		where = append(where, fmt.Sprintf("(created_at, id) < (SELECT created_at, id FROM orders WHERE id = $%d)", n))
+	}
+	args = append(args, limit(f.Limit))
+	q := `SELECT ` + orderColumns + ` FROM orders WHERE ` + strings.Join(where, " AND ") +
+		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args))
+	rows, err := s.db.QueryContext(ctx, s.q(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list orders: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list orders: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// Transition implements rampway.OrderStore: the one way an order's status changes.
+func (s *Store) Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
+	var out *rampway.Order
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		o, err := scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
+		if err != nil {
+			return notFound(err, "order")
+		}
+		step, err := rampway.NextStep(o.Area, o.Status, to)
+		if err != nil {
+			return err
+		}
+		if change != nil {
+			change(o)
+		}
+		// Identity and creation facts never change.
+		o.ID, o.Status, o.UpdatedAt = id, to, at
+		args, err := s.orderArgs(o)
+		if err != nil {
+			return err
+		}
+		cols := strings.Split(strings.Join(strings.Fields(orderColumns), ""), ",")
+		var set []string
+		var vals []any
+		for i, c := range cols {
+			switch c {
+			case "id", "merchant_id", "area", "created_at":
+				continue
+			}
+			vals = append(vals, args[i])
+			set = append(set, fmt.Sprintf("%s = $%d", c, len(vals)))
+		}
+		vals = append(vals, id)
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE orders SET `+strings.Join(set, ", ")+fmt.Sprintf(` WHERE id = $%d`, len(vals))), vals...); err != nil {
+			if s.d.IsUniqueViolation(err) {
+				return rampway.Errorf(rampway.ECONFLICT, "order %s: deposit address already in use", id)
+			}
+			return fmt.Errorf("update order: %w", err)
+		}
+		if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
+			Name: step.Event, From: step.From, To: step.To, CreatedAt: at}); err != nil {
+			return err
+		}
+		out = o
+		return nil
+	})
+	return out, err
+}
+
+// OrderEvents implements rampway.OrderStore.
+func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]*rampway.OrderEvent, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, order_id, merchant_id, name, from_status, to_status, created_at FROM order_events WHERE order_id = $1 ORDER BY seq`), orderID)
+	if err != nil {
+		return nil, fmt.Errorf("list order events: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.OrderEvent
+	for rows.Next() {
+		var e rampway.OrderEvent
+		var from, to string
+		var at dbTime
+		if err := rows.Scan(&e.ID, &e.OrderID, &e.MerchantID, &e.Name, &from, &to, &at); err != nil {
+			return nil, fmt.Errorf("list order events: %w", err)
+		}
+		e.From, e.To, e.CreatedAt = rampway.OrderStatus(from), rampway.OrderStatus(to), at.T
+		out = append(out, &e)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,232 @@
+package rampway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Area is one of the three merchant API areas an order belongs to.
+type Area string
+
+// Areas.
+const (
+	AreaMint    Area = "mint"     // A: NFT minting paid in crypto
+	AreaNFTRamp Area = "nft_ramp" // B: NFT checkout paid in fiat
+	AreaDeposit Area = "deposit"  // C: on-ramp to a merchant deposit
+)
+
+// OrderStatus is an order's state; the values are the API's.
+type OrderStatus string
+
+// Order states. See docs/order-states.md for the diagram.
+const (
+	StatusCreated                 OrderStatus = "CREATED"
+	StatusDepositProcessing       OrderStatus = "DEPOSIT_PROCESSING"
+	StatusUnderpaid               OrderStatus = "UNDERPAID"
+	StatusDepositSuccess          OrderStatus = "DEPOSIT_SUCCESS"
+	StatusOnrampProcessing        OrderStatus = "ONRAMP_PROCESSING"
+	StatusOnrampSuccess           OrderStatus = "ONRAMP_SUCCESS"
+	StatusSmartContractProcessing OrderStatus = "SMARTCONTRACT_PROCESSING"
+	StatusSuccess                 OrderStatus = "SUCCESS"
+	StatusExpired                 OrderStatus = "EXPIRED"
+	StatusCancelled               OrderStatus = "CANCELLED"
+	StatusFailed                  OrderStatus = "FAILED"
+	StatusRefundPending           OrderStatus = "REFUND_PENDING"
+	StatusRefunded                OrderStatus = "REFUNDED"
+)
+
+// Transition is one allowed step of an order and the webhook event it emits.
+type Transition struct {
+	From, To OrderStatus
+	Event    string
+}
+
+// Webhook event names.
+const (
+	EventDepositProcessing       = "order.deposit.processing"
+	EventDepositSuccess          = "order.deposit.success"
+	EventDepositFailure          = "order.deposit.failure"
+	EventOnrampProcessing        = "order.onramp.processing"
+	EventOnrampSuccess           = "order.onramp.success"
+	EventOnrampFailure           = "order.onramp.failure"
+	EventSmartContractProcessing = "order.smartcontract.processing"
+	EventSmartContractSuccess    = "order.smartcontract.success"
+	EventSmartContractFailure    = "order.smartcontract.failure"
+	EventSuccess                 = "order.success"
+	EventCancelled               = "order.cancelled"
+	EventFailed                  = "order.failed"
+	EventRefundPending           = "order.refund.pending"
+	EventRefunded                = "order.refund.success"
+)
+
+// common ends shared by the areas.
+var refundPath = []Transition{
+	{StatusFailed, StatusRefundPending, EventRefundPending},
+	{StatusExpired, StatusRefundPending, EventRefundPending}, // paid after expiry: refunded, never executed
+	{StatusRefundPending, StatusRefunded, EventRefunded},
+}
+
+// transitions are every allowed step, per area. Nothing else may happen to an order.
+var transitions = map[Area][]Transition{
+	AreaMint: append([]Transition{
+		{StatusCreated, StatusDepositProcessing, EventDepositProcessing},     // a payment is seen
+		{StatusCreated, StatusExpired, EventDepositFailure},                  // nothing paid in time
+		{StatusCreated, StatusCancelled, EventCancelled},                     // the user cancelled
+		{StatusDepositProcessing, StatusCreated, EventDepositFailure},        // a reorg dropped the only payment
+		{StatusDepositProcessing, StatusUnderpaid, EventDepositSuccess},      // confirmed, but short
+		{StatusDepositProcessing, StatusDepositSuccess, EventDepositSuccess}, // paid in full, confirmed
+		{StatusUnderpaid, StatusDepositProcessing, EventDepositProcessing},   // a top-up is seen
+		{StatusUnderpaid, StatusDepositSuccess, EventDepositSuccess},         // a top-up confirmed
+		{StatusUnderpaid, StatusFailed, EventDepositFailure},                 // expired underpaid: refund
+		{StatusDepositSuccess, StatusSmartContractProcessing, EventSmartContractProcessing},
+		{StatusDepositSuccess, StatusFailed, EventSmartContractFailure}, // cannot be executed
+		{StatusSmartContractProcessing, StatusSuccess, EventSuccess},
+		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure}, // reverted
+	}, refundPath...),
+	AreaNFTRamp: append([]Transition{
+		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing},
+		{StatusCreated, StatusExpired, EventOnrampFailure},
+		{StatusCreated, StatusCancelled, EventCancelled},
+		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure}, // declined: the user may try again
+		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess},
+		{StatusOnrampSuccess, StatusSmartContractProcessing, EventSmartContractProcessing},
+		{StatusOnrampSuccess, StatusFailed, EventSmartContractFailure},
+		{StatusSmartContractProcessing, StatusSuccess, EventSuccess},
+		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure},
+	}, refundPath...),
+	AreaDeposit: append([]Transition{
+		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing},
+		{StatusCreated, StatusExpired, EventOnrampFailure},
+		{StatusCreated, StatusCancelled, EventCancelled},
+		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure},
+		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess},
+		{StatusOnrampSuccess, StatusDepositProcessing, EventDepositProcessing}, // transfer to the merchant submitted
+		{StatusOnrampSuccess, StatusFailed, EventDepositFailure},
+		{StatusDepositProcessing, StatusSuccess, EventSuccess},
+		{StatusDepositProcessing, StatusFailed, EventDepositFailure},
+	}, refundPath...),
+}
+
+// NextStep returns the transition from -> to in the area, or an ECONFLICT error when the
+// state machine does not allow it.
+func NextStep(area Area, from, to OrderStatus) (Transition, error) {
+	ts, ok := transitions[area]
+	if !ok {
+		return Transition{}, fmt.Errorf("unknown area %q", area)
+	}
+	i := slices.IndexFunc(ts, func(t Transition) bool { return t.From == from && t.To == to })
+	if i < 0 {
+		return Transition{}, Errorf(ECONFLICT, "an order in %s cannot move from %s to %s", area, from, to)
+	}
+	return ts[i], nil
+}
+
+// Transitions returns the allowed steps of an area (for docs and tests).
+func Transitions(area Area) []Transition { return slices.Clone(transitions[area]) }
+
+// Terminal reports whether nothing more happens to an order in this status.
+func (s OrderStatus) Terminal() bool {
+	return s == StatusSuccess || s == StatusCancelled || s == StatusRefunded
+}
+
+// PrefixOrder starts order ids; PrefixEvent starts order event ids.
+const (
+	PrefixOrder = "ord"
+	PrefixEvent = "evt"
+)
+
+// Order is a merchant's order: what the user pays, what rampway does on chain, and where it is.
+type Order struct {
+	ID         string
+	MerchantID string
+	Area       Area
+	Status     OrderStatus
+
+	MerchantUserID      string
+	MerchantTxnID       string
+	MerchantRedirectURL string
+	// MerchantWebhookURL overrides the merchant's default for this order's events.
+	MerchantWebhookURL string
+	// User holds the optional user fields of the request (user_email_id, ...), by API name.
+	User map[string]string
+
+	// Network and Asset: what the user pays in (area A) or the merchant receives (area C).
+	Network string
+	Asset   Asset
+	// CryptoAmount is what the user must pay, in the asset's base units.
+	CryptoAmount *big.Int
+	// CryptoReceived is what confirmed inbound transfers have brought so far.
+	CryptoReceived *big.Int
+
+	// The smart-contract call (areas A and B).
+	FunctionID   string
+	FunctionArgs json.RawMessage
+	// PaymentValue is totalValue in the payable asset's base units (zero for none).
+	PaymentValue *big.Int
+	GasLimit     uint64
+	// NetworkFee and ServiceFee are the quote's parts, in the paying asset's base units.
+	NetworkFee *big.Int
+	ServiceFee *big.Int
+
+	// DepositAddress receives the payment; DepositIndex is its HD derivation index.
+	DepositAddress common.Address
+	DepositIndex   uint32
+
+	ExecutionTxHash string
+	FailureReason   string
+	ExpiresAt       time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// OrderEvent records a transition (or the creation) of an order. Written in the same
+// transaction as the change, it is the outbox webhooks are delivered from.
+type OrderEvent struct {
+	ID         string
+	OrderID    string
+	MerchantID string
+	Name       string
+	From, To   OrderStatus
+	CreatedAt  time.Time
+}
+
+// EventCreated is the event of a new order.
+const EventCreated = "order.created"
+
+// OrderFilter selects orders for a list, newest first.
+type OrderFilter struct {
+	MerchantID string
+	Area       Area
+	// Status, when set, keeps orders in that status.
+	Status OrderStatus
+	// CreatedFrom and CreatedTo, when set, bound the creation time (from inclusive, to exclusive).
+	CreatedFrom, CreatedTo time.Time
+	// Before is a cursor: orders created before the order with this id.
+	Before string
+	Limit  int
+}
+
+// OrderStore keeps orders and their events.
+type OrderStore interface {
+	// NextDepositIndex reserves a fresh HD derivation index; an index is never handed out twice.
+	NextDepositIndex(ctx context.Context) (uint32, error)
+	// CreateOrder stores a new order with its order.created event. ECONFLICT if the id or the
+	// deposit address exists.
+	CreateOrder(ctx context.Context, o *Order) error
+	// Order returns an order. ENOTFOUND.
+	Order(ctx context.Context, id string) (*Order, error)
+	// Orders lists orders by filter, newest first.
+	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
+	// Transition moves an order to status to, applying change to it first when change is not
+	// nil, and records the transition's event, all in one transaction. ECONFLICT if the state
+	// machine does not allow the step from the order's current status; ENOTFOUND.
+	Transition(ctx context.Context, id string, to OrderStatus, at time.Time, change func(*Order)) (*Order, error)
+	// OrderEvents returns an order's events, oldest first.
+	OrderEvents(ctx context.Context, orderID string) ([]*OrderEvent, error)
+}

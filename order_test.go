@@ -1,0 +1,98 @@
+package rampway
+
+import (
+	"testing"
+)
+
+var allStatuses = []OrderStatus{StatusCreated, StatusDepositProcessing, StatusUnderpaid, StatusDepositSuccess, StatusOnrampProcessing,
+	StatusOnrampSuccess, StatusSmartContractProcessing, StatusSuccess, StatusExpired, StatusCancelled, StatusFailed,
+	StatusRefundPending, StatusRefunded}
+
+// Every pair of states is tried in every area: exactly the listed steps are allowed.
+func TestStateMachine(t *testing.T) {
+	allowed := map[Area]map[[2]OrderStatus]string{
+		AreaMint: {
+			{StatusCreated, StatusDepositProcessing}:              EventDepositProcessing,
+			{StatusCreated, StatusExpired}:                        EventDepositFailure,
+			{StatusCreated, StatusCancelled}:                      EventCancelled,
+			{StatusDepositProcessing, StatusCreated}:              EventDepositFailure,
+			{StatusDepositProcessing, StatusUnderpaid}:            EventDepositSuccess,
+			{StatusDepositProcessing, StatusDepositSuccess}:       EventDepositSuccess,
+			{StatusUnderpaid, StatusDepositProcessing}:            EventDepositProcessing,
+			{StatusUnderpaid, StatusDepositSuccess}:               EventDepositSuccess,
+			{StatusUnderpaid, StatusFailed}:                       EventDepositFailure,
+			{StatusDepositSuccess, StatusSmartContractProcessing}: EventSmartContractProcessing,
+			{StatusDepositSuccess, StatusFailed}:                  EventSmartContractFailure,
+			{StatusSmartContractProcessing, StatusSuccess}:        EventSuccess,
+			{StatusSmartContractProcessing, StatusFailed}:         EventSmartContractFailure,
+			{StatusFailed, StatusRefundPending}:                   EventRefundPending,
+			{StatusExpired, StatusRefundPending}:                  EventRefundPending,
+			{StatusRefundPending, StatusRefunded}:                 EventRefunded,
+		},
+		AreaNFTRamp: {
+			{StatusCreated, StatusOnrampProcessing}:              EventOnrampProcessing,
+			{StatusCreated, StatusExpired}:                       EventOnrampFailure,
+			{StatusCreated, StatusCancelled}:                     EventCancelled,
+			{StatusOnrampProcessing, StatusCreated}:              EventOnrampFailure,
+			{StatusOnrampProcessing, StatusOnrampSuccess}:        EventOnrampSuccess,
+			{StatusOnrampSuccess, StatusSmartContractProcessing}: EventSmartContractProcessing,
+			{StatusOnrampSuccess, StatusFailed}:                  EventSmartContractFailure,
+			{StatusSmartContractProcessing, StatusSuccess}:       EventSuccess,
+			{StatusSmartContractProcessing, StatusFailed}:        EventSmartContractFailure,
+			{StatusFailed, StatusRefundPending}:                  EventRefundPending,
+			{StatusExpired, StatusRefundPending}:                 EventRefundPending,
+			{StatusRefundPending, StatusRefunded}:                EventRefunded,
+		},
+		AreaDeposit: {
+			{StatusCreated, StatusOnrampProcessing}:        EventOnrampProcessing,
+			{StatusCreated, StatusExpired}:                 EventOnrampFailure,
+			{StatusCreated, StatusCancelled}:               EventCancelled,
+			{StatusOnrampProcessing, StatusCreated}:        EventOnrampFailure,
+			{StatusOnrampProcessing, StatusOnrampSuccess}:  EventOnrampSuccess,
+			{StatusOnrampSuccess, StatusDepositProcessing}: EventDepositProcessing,
+			{StatusOnrampSuccess, StatusFailed}:            EventDepositFailure,
+			{StatusDepositProcessing, StatusSuccess}:       EventSuccess,
+			{StatusDepositProcessing, StatusFailed}:        EventDepositFailure,
+			{StatusFailed, StatusRefundPending}:            EventRefundPending,
+			{StatusExpired, StatusRefundPending}:           EventRefundPending,
+			{StatusRefundPending, StatusRefunded}:          EventRefunded,
+		},
+	}
+	for area, want := range allowed {
+		if got := len(Transitions(area)); got != len(want) {
+			t.Errorf("%s has %d transitions, the test lists %d", area, got, len(want))
+		}
+		for _, from := range allStatuses {
+			for _, to := range allStatuses {
+				step, err := NextStep(area, from, to)
+				event, ok := want[[2]OrderStatus{from, to}]
+				switch {
+				case ok && err != nil:
+					t.Errorf("%s: %s -> %s refused: %v", area, from, to, err)
+				case ok && step.Event != event:
+					t.Errorf("%s: %s -> %s emits %s, want %s", area, from, to, step.Event, event)
+				case !ok && err == nil:
+					t.Errorf("%s: %s -> %s allowed", area, from, to)
+				case !ok && ErrorCode(err) != ECONFLICT:
+					t.Errorf("%s: %s -> %s: error %v is not ECONFLICT", area, from, to, err)
+				}
+			}
+		}
+	}
+	if _, err := NextStep("nope", StatusCreated, StatusExpired); err == nil {
+		t.Error("unknown area accepted")
+	}
+	for _, s := range allStatuses {
+		terminal := s == StatusSuccess || s == StatusCancelled || s == StatusRefunded
+		if s.Terminal() != terminal {
+			t.Errorf("%s.Terminal() = %v", s, s.Terminal())
+		}
+		for area := range allowed {
+			for _, tr := range Transitions(area) {
+				if tr.From == s && terminal {
+					t.Errorf("%s: terminal %s has a way out to %s", area, s, tr.To)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+func mustOrder(t *testing.T, s rampway.Store, merchantID string, at time.Time) *rampway.Order {
+	t.Helper()
+	idx, err := s.NextDepositIndex(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	big1e18, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
+	o := &rampway.Order{
+		ID: rampway.NewID(rampway.PrefixOrder, at), MerchantID: merchantID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: "user-1", MerchantTxnID: "txn-1", MerchantRedirectURL: "https://shop.example/done",
+		MerchantWebhookURL: "https://shop.example/hooks", User: map[string]string{"user_email_id": "a@b.example"},
+		Network: "devnet",
+		Asset:   rampway.Asset{Symbol: "DUSD", Network: "devnet", Contract: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"), Decimals: 6},
+		CryptoAmount: big1e18, CryptoReceived: big.NewInt(0), FunctionID: "scf_x", FunctionArgs: json.RawMessage(`{"to":"0x1","quantity":"1"}`),
+		PaymentValue: big.NewInt(10_000_000), GasLimit: 300_000, NetworkFee: big.NewInt(42), ServiceFee: big.NewInt(7),
+		DepositAddress: common.BigToAddress(big.NewInt(int64(idx) + 1000)), DepositIndex: idx,
+		ExpiresAt: at.Add(30 * time.Minute), CreatedAt: at, UpdatedAt: at,
+	}
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatalf("CreateOrder: %v", err)
+	}
+	return o
+}
+
+func sameOrder(t *testing.T, got, want *rampway.Order) {
+	t.Helper()
+	g, w := *got, *want
+	for _, p := range [][2]*time.Time{{&g.ExpiresAt, &w.ExpiresAt}, {&g.CreatedAt, &w.CreatedAt}, {&g.UpdatedAt, &w.UpdatedAt}} {
+		if !p[0].Equal(*p[1]) {
+			t.Fatalf("time %v, want %v", *p[0], *p[1])
+		}
+		*p[0], *p[1] = time.Time{}, time.Time{}
+	}
+	if string(g.FunctionArgs) != string(w.FunctionArgs) {
+		t.Fatalf("function args %s, want %s", g.FunctionArgs, w.FunctionArgs)
+	}
+	g.FunctionArgs, w.FunctionArgs = nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Fatalf("order\n%+v\nwant\n%+v", g, w)
+	}
+}
+
+func testOrders(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	other := mustMerchant(t, s, "other")
+	base := now()
+	o := mustOrder(t, s, m.ID, base)
+	got, err := s.Order(t.Context(), o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOrder(t, got, o)
+	_, err = s.Order(t.Context(), "ord_nope")
+	wantCode(t, err, rampway.ENOTFOUND)
+	dup := *o
+	dup.ID = rampway.NewID(rampway.PrefixOrder, base)
+	wantCode(t, s.CreateOrder(t.Context(), &dup), rampway.ECONFLICT) // same deposit address
+
+	// List: newest first, filters, cursor.
+	var ids []string
+	for i := range 4 {
+		ids = append(ids, mustOrder(t, s, m.ID, base.Add(time.Duration(i+1)*time.Second)).ID)
+	}
+	mustOrder(t, s, other.ID, base)
+	var listed []string
+	before := ""
+	for {
+		page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Before: before, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, p := range page {
+			listed = append(listed, p.ID)
+		}
+		before = page[len(page)-1].ID
+	}
+	want := []string{ids[3], ids[2], ids[1], ids[0], o.ID}
+	if fmt.Sprint(listed) != fmt.Sprint(want) {
+		t.Fatalf("listed %v, want %v", listed, want)
+	}
+	page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, CreatedFrom: base.Add(2 * time.Second), CreatedTo: base.Add(4 * time.Second), Limit: 10})
+	if err != nil || len(page) != 2 || page[0].ID != ids[2] || page[1].ID != ids[1] {
+		t.Fatalf("time filter: %v %v", page, err)
+	}
+	if page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Status: rampway.StatusSuccess, Limit: 10}); err != nil || len(page) != 0 {
+		t.Fatalf("status filter: %v %v", page, err)
+	}
+	if page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Area: rampway.AreaDeposit, Limit: 10}); err != nil || len(page) != 0 {
+		t.Fatalf("area filter: %v %v", page, err)
+	}
+}
+
+func testTransitions(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	o := mustOrder(t, s, m.ID, now())
+	at := now().Add(time.Second)
+	got, err := s.Transition(t.Context(), o.ID, rampway.StatusDepositProcessing, at, func(o *rampway.Order) {
+		o.CryptoReceived = big.NewInt(5)
+		o.ID, o.MerchantID = "ord_hijack", "mch_hijack" // identity never changes
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != rampway.StatusDepositProcessing || got.CryptoReceived.Int64() != 5 || !got.UpdatedAt.Equal(at) || got.ID != o.ID {
+		t.Fatalf("after transition: %+v", got)
+	}
+	stored, _ := s.Order(t.Context(), o.ID)
+	if stored.MerchantID != m.ID || stored.CryptoReceived.Int64() != 5 || stored.Status != rampway.StatusDepositProcessing {
+		t.Fatalf("stored %+v", stored)
+	}
+	// A step the state machine forbids changes nothing and records nothing.
+	_, err = s.Transition(t.Context(), o.ID, rampway.StatusSuccess, now(), func(o *rampway.Order) { o.FailureReason = "x" })
+	wantCode(t, err, rampway.ECONFLICT)
+	_, err = s.Transition(t.Context(), "ord_nope", rampway.StatusExpired, now(), nil)
+	wantCode(t, err, rampway.ENOTFOUND)
+	if _, err := s.Transition(t.Context(), o.ID, rampway.StatusDepositSuccess, now(), nil); err != nil {
+		t.Fatal(err)
+	}
+	events, err := s.OrderEvents(t.Context(), o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range events {
+		names = append(names, fmt.Sprintf("%s:%s>%s", e.Name, e.From, e.To))
+	}
+	wantEvents := "[order.created:>CREATED order.deposit.processing:CREATED>DEPOSIT_PROCESSING order.deposit.success:DEPOSIT_PROCESSING>DEPOSIT_SUCCESS]"
+	if fmt.Sprint(names) != wantEvents {
+		t.Fatalf("events %v, want %s", names, wantEvents)
+	}
+	if got, _ := s.Order(t.Context(), o.ID); got.FailureReason != "" {
+		t.Fatal("a refused transition changed the order")
+	}
+}
+
+// Two workers racing to move the same order: exactly one wins.
+func testConcurrentTransition(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	o := mustOrder(t, s, m.ID, now())
+	o2 := mustOrder(t, s, m.ID, now())
+	for _, id := range []string{o.ID, o2.ID} {
+		if _, err := s.Transition(t.Context(), id, rampway.StatusDepositProcessing, now(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Transition(t.Context(), id, rampway.StatusDepositSuccess, now(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 8
+	var wg sync.WaitGroup
+	results := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			_, err := s.Transition(context.Background(), o.ID, rampway.StatusSmartContractProcessing, now(), nil)
+			results <- err
+		})
+	}
+	wg.Wait()
+	close(results)
+	wins := 0
+	for err := range results {
+		switch rampway.ErrorCode(err) {
+		case "":
+			wins++
+		case rampway.ECONFLICT:
+		default:
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d workers moved the order to SMARTCONTRACT_PROCESSING, want exactly 1", wins)
+	}
+	events, _ := s.OrderEvents(t.Context(), o.ID)
+	if len(events) != 4 {
+		t.Fatalf("%d events, want 4", len(events))
+	}
+}
+
+func testDepositIndexes(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	const n = 20
+	var mu sync.Mutex
+	seen := map[uint32]bool{}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			i, err := s.NextDepositIndex(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[i] {
+				t.Errorf("index %d handed out twice", i)
+			}
+			seen[i] = true
+		})
+	}
+	wg.Wait()
+	if len(seen) != n {
+		t.Fatalf("%d distinct indexes, want %d", len(seen), n)
+	}
+}
