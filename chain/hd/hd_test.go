@@ -1,0 +1,69 @@
+package hd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// The well-known test mnemonic's first addresses (every Ethereum wallet derives the same).
+const testMnemonic = "test test test test test test test test test test test junk"
+
+var wantAddresses = []string{
+	"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+	"0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+	"0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+}
+
+func TestDerivation(t *testing.T) {
+	s, err := FromMnemonic(testMnemonic, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xpub, err := s.XPub()
+	if err != nil || !strings.HasPrefix(xpub, "xpub") {
+		t.Fatalf("XPub = %q, %v", xpub, err)
+	}
+	d, err := FromXPub(xpub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range wantAddresses {
+		got, err := d.Address(uint32(i))
+		if err != nil || got.Hex() != want {
+			t.Fatalf("Address(%d) = %s, %v; want %s", i, got.Hex(), err, want)
+		}
+		key, err := s.Key(uint32(i))
+		if err != nil || crypto.PubkeyToAddress(key.PublicKey).Hex() != want {
+			t.Fatalf("Key(%d) does not match its address", i)
+		}
+	}
+	if _, err := d.Address(1 << 31); err == nil {
+		t.Fatal("hardened index accepted")
+	}
+	if _, err := s.Key(1 << 31); err == nil {
+		t.Fatal("hardened index accepted")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	if _, err := FromMnemonic("test test test", ""); err == nil {
+		t.Fatal("bad mnemonic accepted")
+	}
+	if _, err := FromXPub("xpub-nope"); err == nil {
+		t.Fatal("bad xpub accepted")
+	}
+	s, _ := FromMnemonic(testMnemonic, "")
+	xprv := s.chain.String()
+	if _, err := FromXPub(xprv); err == nil || !strings.Contains(err.Error(), "private") {
+		t.Fatalf("xprv accepted as the API's key: %v", err)
+	}
+	m, err := NewMnemonic()
+	if err != nil || len(strings.Fields(m)) != 24 {
+		t.Fatalf("NewMnemonic = %q, %v", m, err)
+	}
+	if _, err := FromMnemonic(m, "pass"); err != nil {
+		t.Fatal(err)
+	}
+}
