@@ -31,6 +31,7 @@ const (
 	EnvHashSecret    = "RAMPWAY_HASH_SECRET"
 	EnvEncryptionKey = "RAMPWAY_ENCRYPTION_KEY"
 	EnvDatabaseDSN   = "RAMPWAY_DATABASE_DSN"
+	EnvDepositXPub   = "RAMPWAY_DEPOSIT_XPUB"
 )
 
 // Config is the whole configuration.
@@ -44,6 +45,23 @@ type Config struct {
 	Log      Log      `yaml:"log"`
 	// Networks are the EVM chains rampway works on.
 	Networks []Network `yaml:"networks"`
+	Checkout Checkout  `yaml:"checkout"`
+}
+
+// Checkout configures quotes and orders.
+type Checkout struct {
+	// OrderExpiry is how long a user has to pay an order; default 30m.
+	OrderExpiry time.Duration `yaml:"order_expiry"`
+	// ServiceFeeBPS is the service fee in basis points of the value paid to a function.
+	ServiceFeeBPS int64 `yaml:"service_fee_bps"`
+	// DepositXPub is the extended public key of m/44'/60'/0'/0 that deposit addresses derive
+	// from; env RAMPWAY_DEPOSIT_XPUB. Required with networks.
+	DepositXPub string `yaml:"deposit_xpub"`
+	// HotWalletAddress is the wallet that executes calls (quotes simulate from it).
+	HotWalletAddress string `yaml:"hot_wallet_address"`
+	// Prices are fixed USD prices per asset symbol ("3000.50"), used to convert network fees
+	// into tokens.
+	Prices map[string]string `yaml:"prices"`
 }
 
 // HTTP configures the API server.
@@ -119,6 +137,7 @@ func Default() Config {
 		},
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
+		Checkout: Checkout{OrderExpiry: 30 * time.Minute},
 	}
 }
 
@@ -164,6 +183,7 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 		EnvHashSecret:    &c.Secrets.HashSecret,
 		EnvEncryptionKey: &c.Secrets.EncryptionKey,
 		EnvDatabaseDSN:   &c.Database.DSN,
+		EnvDepositXPub:   &c.Checkout.DepositXPub,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v
@@ -261,6 +281,7 @@ func (c *Config) Validate() error {
 	checkSecret("secrets.encryption_key", EnvEncryptionKey, c.Secrets.EncryptionKey, false)
 
 	c.validateNetworks(bad)
+	c.validateCheckout(bad)
 
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -7,10 +7,13 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/hd"
 )
 
 // Network configures one EVM chain. Its name is the networkName / crypto_network value of the
@@ -161,6 +164,41 @@ func (c *Config) DomainNetworks() []rampway.Network {
 			dn.Tokens = append(dn.Tokens, asset(t))
 		}
 		out = append(out, dn)
+	}
+	return out
+}
+
+// validateCheckout checks the checkout section.
+func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
+	k := c.Checkout
+	if k.OrderExpiry < time.Minute || k.OrderExpiry > 7*24*time.Hour {
+		bad("checkout.order_expiry", "must be between 1m and 168h, not %v", k.OrderExpiry)
+	}
+	if k.ServiceFeeBPS < 0 || k.ServiceFeeBPS > 10_000 {
+		bad("checkout.service_fee_bps", "must be between 0 and 10000, not %d", k.ServiceFeeBPS)
+	}
+	if len(c.Networks) > 0 {
+		if k.DepositXPub == "" {
+			bad("checkout.deposit_xpub", "is required with networks (or set %s)", EnvDepositXPub)
+		} else if _, err := hd.FromXPub(k.DepositXPub); err != nil {
+			bad("checkout.deposit_xpub", "%v", err)
+		}
+		if _, err := rampway.ParseAddress("hot_wallet_address", k.HotWalletAddress); err != nil {
+			bad("checkout.hot_wallet_address", "is required with networks: a 0x address (EIP-55 when mixed case)")
+		}
+	}
+	for sym, p := range k.Prices {
+		if d, err := decimal.NewFromString(p); err != nil || !d.IsPositive() {
+			bad("checkout.prices."+sym, "must be a positive decimal such as \"3000.5\", not %q", p)
+		}
+	}
+}
+
+// PriceTable returns the configured prices. The config must be valid.
+func (c *Config) PriceTable() map[string]decimal.Decimal {
+	out := make(map[string]decimal.Decimal, len(c.Checkout.Prices))
+	for sym, p := range c.Checkout.Prices {
+		out[sym], _ = decimal.NewFromString(p)
 	}
 	return out
 }

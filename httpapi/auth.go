@@ -74,11 +74,8 @@ func (s *Server) notImplemented(what string) handlerFunc {
 			if err := checkMerchantID(r, body.MerchantID); err != nil {
 				return err
 			}
-		} else if q := r.URL.Query(); q.Has("merchant_id") {
-			id := q.Get("merchant_id")
-			if err := checkMerchantID(r, &id); err != nil {
-				return err
-			}
+		} else if err := checkQueryMerchantID(r); err != nil {
+			return err
 		}
 		return rampway.Errorf(rampway.ENOTIMPLEMENTED, "%s is not implemented yet", what)
 	}

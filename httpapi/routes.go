@@ -3,6 +3,8 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/rampway/rampway"
+
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -26,10 +28,10 @@ func (s *Server) routes() {
 	adm := func(pattern string, h handlerFunc) { m.Handle(pattern, s.adminAuth(s.handle(h))) }
 
 	// Area A: NFT minting paid in crypto.
-	api("POST "+mint+routeOrder, s.notImplemented("A1 create order"))
-	api("POST "+mint+routeCryptoQuote, s.notImplemented("A2 crypto quote"))
-	api("GET "+mint+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
-	api("GET "+mint+routeOrders, s.notImplemented("order list"))
+	api("POST "+mint+routeOrder, s.handleCreateMintOrder)
+	api("POST "+mint+routeCryptoQuote, s.handleCryptoQuote)
+	api("GET "+mint+routeOrder+"/{order_id}", s.handleGetOrder(rampway.AreaMint))
+	api("GET "+mint+routeOrders, s.handleListOrders(rampway.AreaMint))
 
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
 )
@@ -38,6 +39,7 @@ type Pinger interface {
 type Deps struct {
 	Merchants *merchant.Service
 	Functions *contract.Registry
+	Checkout  *checkout.Service
 	// DB is checked by /readyz.
 	DB  Pinger
 	Log *slog.Logger
@@ -50,6 +52,7 @@ type Server struct {
 	cfg       Config
 	merchants *merchant.Service
 	functions *contract.Registry
+	checkout  *checkout.Service
 	db        Pinger
 	log       *slog.Logger
 	metrics   *metrics
@@ -60,7 +63,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))

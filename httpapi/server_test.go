@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -15,15 +16,21 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/sqlite"
 )
 
@@ -31,16 +38,43 @@ const adminToken = "test-admin-token-0123456789abcdef0123"
 
 // env is a server over a real SQLite store with one merchant and its key.
 type env struct {
-	t        *testing.T
-	srv      *httptest.Server
-	store    *sqlstore.Store
-	svc      *merchant.Service
-	merchant *rampway.Merchant
-	key      string
-	keyID    string
-	logs     *syncBuffer
-	ping     *fakePinger
-	chain    *devchain.Chain
+	t         *testing.T
+	srv       *httptest.Server
+	store     *sqlstore.Store
+	svc       *merchant.Service
+	merchant  *rampway.Merchant
+	key       string
+	keyID     string
+	logs      *syncBuffer
+	ping      *fakePinger
+	chain     *devchain.Chain
+	hotWallet common.Address
+	functions *contract.Registry
+	checkout  *checkout.Service
+}
+
+// The well-known test mnemonic and the hot wallet's key (any funded key would do).
+const (
+	testMnemonic = "test test test test test test test test test test test junk"
+	hotWalletKey = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+)
+
+// testChains is the networks with the native coin's bounds set, as a config would.
+type testChains struct {
+	nets *chain.Networks
+	net  rampway.Network
+}
+
+func (c testChains) Network(name string) (*rampway.Network, bool) {
+	if name != c.net.Name {
+		return nil, false
+	}
+	return &c.net, true
+}
+
+func (c testChains) EVM(name string) (checkout.EVM, bool) {
+	cl, ok := c.nets.Client(name)
+	return cl, ok
 }
 
 type syncBuffer struct {
@@ -82,15 +116,29 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	e.chain = devchaintest.Start(t)
+	hot, _ := crypto.HexToECDSA(hotWalletKey)
+	e.hotWallet = crypto.PubkeyToAddress(hot.PublicKey)
+	e.chain = devchaintest.Start(t, devchain.Funding{Address: e.hotWallet, Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), TokenUnits: big.NewInt(1e12)})
 	nets, err := chain.Dial(t.Context(), []rampway.Network{e.chain.Network("devnet")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(nets.Close)
+	e.functions = contract.NewRegistry(store, nets, nil)
+	signer, err := hd.FromMnemonic(testMnemonic, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xpub, _ := signer.XPub()
+	deriver, _ := hd.FromXPub(xpub)
+	net := e.chain.Network("devnet")
+	net.Native.Min, net.Native.Max = big.NewInt(1000), new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
+		HotWallet: e.hotWallet, DevMode: true}, store, e.functions, testChains{nets, net},
+		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1)}, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
-		Deps{Merchants: svc, Functions: contract.NewRegistry(store, nets, nil), DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e
@@ -179,7 +227,7 @@ func wantEnvelope(t *testing.T, r resp, httpStatus, bodyStatus int, path, msg st
 	return b
 }
 
-const orderPath = "/mint/merchant/hosted/nftCheckout/order"
+const orderPath = "/nft-ramp/merchant/hosted/nftCheckout/order"
 
 func TestMerchantAuth(t *testing.T) {
 	e := newEnv(t)
@@ -226,10 +274,6 @@ func TestMerchantAuth(t *testing.T) {
 func TestSpecRoutesMounted(t *testing.T) {
 	e := newEnv(t)
 	for _, rt := range []struct{ method, path string }{
-		{"POST", "/mint/merchant/hosted/nftCheckout/order"},
-		{"POST", "/mint/merchant/hosted/nftCheckout/cryptoQuote"},
-		{"GET", "/mint/merchant/hosted/nftCheckout/order/ord_1"},
-		{"GET", "/mint/merchant/hosted/nftCheckout/orders"},
 		{"POST", "/nft-ramp/merchant/hosted/nftCheckout/order"},
 		{"GET", "/nft-ramp/merchant/hosted/nftCheckout/fiatCurrencies"},
 		{"POST", "/nft-ramp/merchant/hosted/nftCheckout/fiatQuote"},

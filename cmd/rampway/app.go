@@ -15,7 +15,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
@@ -23,6 +27,7 @@ import (
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/postgres"
+	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/sqlite"
 )
 
@@ -67,6 +72,17 @@ func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Serv
 	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev})
 }
 
+// chains gives checkout the networks' clients.
+type chains struct{ *chain.Networks }
+
+func (c chains) EVM(name string) (checkout.EVM, bool) {
+	cl, ok := c.Client(name)
+	if !ok {
+		return nil, false
+	}
+	return cl, true
+}
+
 // app is a running API server.
 type app struct {
 	cfg       config.Config
@@ -75,6 +91,7 @@ type app struct {
 	networks  *chain.Networks
 	merchants *merchant.Service
 	functions *contract.Registry
+	checkout  *checkout.Service
 	srv       *http.Server
 	ln        net.Listener
 }
@@ -98,6 +115,16 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 	}
 	a.merchants = newMerchantService(cfg, a.store)
 	a.functions = contract.NewRegistry(a.store, a.networks, nil)
+	var deriver checkout.Deriver
+	if cfg.Checkout.DepositXPub != "" {
+		if deriver, err = hd.FromXPub(cfg.Checkout.DepositXPub); err != nil {
+			return nil, err
+		}
+	}
+	a.checkout = checkout.New(checkout.Config{
+		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
+		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
+	}, a.store, a.functions, chains{a.networks}, pricing.Static(cfg.PriceTable()), deriver, nil)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	bp := cfg.HTTP.BasePaths
@@ -106,7 +133,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
-	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, DB: a.store, Log: log, Metrics: reg})
+	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, DB: a.store, Log: log, Metrics: reg})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
@@ -46,6 +47,8 @@ type devState struct {
 	DeployerKey  string `json:"deployer_key"`
 	PayerKey     string `json:"payer_key"`
 	HotWalletKey string `json:"hot_wallet_key"`
+	// DepositMnemonic is the HD seed of the deposit addresses.
+	DepositMnemonic string `json:"deposit_mnemonic"`
 	// RPCURL is the running chain's endpoint, for `rampway admin --data-dir`.
 	RPCURL string `json:"rpc_url"`
 }
@@ -187,6 +190,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	defer ch.Close()
 	state.RPCURL = ch.RPCURL()
 	cfg.Networks = []config.Network{devNetworkConfig(ch.RPCURL(), ch.Contracts().Token.Hex())}
+	if cfg.Checkout.DepositXPub, err = state.depositXPub(); err != nil {
+		return err
+	}
+	cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(keys.hotWallet.PublicKey).Hex()
+	cfg.Checkout.Prices = devPrices
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
@@ -215,6 +223,25 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	fmt.Fprintf(stdout, "\nrampway dev is running at %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
 		base, devJSONPath, state.MerchantID, state.APIKey, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.serve(ctx)
+}
+
+// devPrices are the dev chain's assets at fixed prices (the price feed says the same of ETH).
+var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+
+// depositXPub returns the xpub of the dev deposit addresses, making their seed on the first run.
+func (st *devState) depositXPub() (string, error) {
+	if st.DepositMnemonic == "" {
+		m, err := hd.NewMnemonic()
+		if err != nil {
+			return "", fmt.Errorf("dev: %w", err)
+		}
+		st.DepositMnemonic = m
+	}
+	s, err := hd.FromMnemonic(st.DepositMnemonic, "")
+	if err != nil {
+		return "", fmt.Errorf("dev: %s: %w", devStateFile, err)
+	}
+	return s.XPub()
 }
 
 // devNetworkConfig is the dev network as configuration (so it goes through the same

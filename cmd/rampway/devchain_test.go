@@ -228,3 +228,31 @@ func TestDevFunctionsExecute(t *testing.T) {
 		t.Fatalf("functions %v", seen)
 	}
 }
+
+// dev.json's examples make orders as they are: the way a merchant's first try goes.
+func TestDevExamplesMakeOrders(t *testing.T) {
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	for _, f := range dj.SmartContractFunctions {
+		symbol, contractAddr := "ETH", any(nil)
+		if f.Example.Payment != nil {
+			symbol = f.Example.Payment.PayableCryptoSymbol
+			if a := f.Example.Payment.PayableCryptoContractAddress; a != "" {
+				contractAddr = a
+			}
+		}
+		body := map[string]any{"merchant_id": dj.Merchant.MerchantID, "crypto_symbol": symbol, "crypto_network": dj.Chain.Network,
+			"crypto_contract_address": contractAddr, "contractExecution": f.Example}
+		raw, _ := json.Marshal(body)
+		code, q := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/cryptoQuote", dj.Merchant.APIKey, string(raw))
+		if code != 200 || q["allowed"] != true {
+			t.Fatalf("quote for %s: %d %v", f.ID, code, q)
+		}
+		body["merchant_user_id"], body["merchant_redirect_url"] = "user-1", "http://127.0.0.1:3000/done"
+		raw, _ = json.Marshal(body)
+		code, o := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", dj.Merchant.APIKey, string(raw))
+		if code != 201 || o["crypto_amount"] != q["crypto_amount"] || !strings.Contains(o["gateway_url"].(string), "/checkout?order_id=") {
+			t.Fatalf("order for %s: %d %v (quote %v)", f.ID, code, o, q)
+		}
+	}
+}

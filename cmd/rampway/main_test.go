@@ -126,7 +126,7 @@ func TestDevModeContractAndRestart(t *testing.T) {
 			t.Fatalf("dev.json lacks %q: %s", k, raw)
 		}
 	}
-	order := dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
+	order := dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
 	body := `{"merchant_id":"` + dj.Merchant.MerchantID + `"}`
 	if code, _ := post(t, order, dj.Merchant.APIKey, body); code != 501 {
 		t.Fatalf("the dev key was refused: %d", code)
@@ -160,7 +160,7 @@ func TestDevModeContractAndRestart(t *testing.T) {
 			t.Fatalf("restart registered function %d again: %s, was %s", i, f.ID, dj.SmartContractFunctions[i].ID)
 		}
 	}
-	order2 := dj2.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
+	order2 := dj2.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
 	if code, _ := post(t, order2, dj.Merchant.APIKey, body); code != 501 {
 		t.Fatalf("key lost across restart: %d", code)
 	}
@@ -178,7 +178,7 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 	pr, pw := io.Pipe()
-	req, _ := http.NewRequest(http.MethodPost, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", pr)
+	req, _ := http.NewRequest(http.MethodPost, dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/order", pr)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
 	resc := make(chan int, 1)

@@ -1,0 +1,148 @@
+package checkout
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/mail"
+	"net/url"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/merchant"
+)
+
+// NoWebhookSecretInfo is the info of an order created with a webhook URL while the merchant
+// has no webhook secret.
+const NoWebhookSecretInfo = "No webhook secret is configured for this merchant: no webhook events will be sent for this order"
+
+// OrderParams are the merchant and user fields of an order request.
+type OrderParams struct {
+	MerchantUserID      string
+	MerchantTxnID       string
+	MerchantRedirectURL string
+	MerchantWebhookURL  string
+	// User holds the optional user fields by API name (user_email_id, user_first_name, ...).
+	User map[string]string
+}
+
+// MintOrderParams is an A1 request.
+type MintOrderParams struct {
+	Quote QuoteParams
+	Order OrderParams
+}
+
+// Created is a new order with what its creation response needs.
+type Created struct {
+	Order      *rampway.Order
+	Hash       string
+	GatewayURL string
+	// Info is set when the order's events will not be sent (no webhook secret).
+	Info string
+}
+
+// CreateMintOrder creates an area A order: it quotes, refuses what the quote does not allow,
+// gives the order its own deposit address and stores it with its order.created event.
+func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p MintOrderParams) (*Created, error) {
+	if err := s.checkOrderParams(p.Order); err != nil {
+		return nil, err
+	}
+	p.Quote.MerchantID = m.ID
+	q, err := s.Quote(ctx, p.Quote)
+	if err != nil {
+		return nil, err
+	}
+	if !q.Allowed {
+		return nil, rampway.Errorf(rampway.EINVALID, "%s", q.Message)
+	}
+	index, err := s.store.NextDepositIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	addr, err := s.deriver.Address(index)
+	if err != nil {
+		return nil, fmt.Errorf("deposit address %d: %w", index, err)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	o := &rampway.Order{
+		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: p.Order.MerchantUserID, MerchantTxnID: p.Order.MerchantTxnID, MerchantRedirectURL: p.Order.MerchantRedirectURL,
+		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
+		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.Amount, CryptoReceived: new(big.Int),
+		FunctionID: q.Function.ID, FunctionArgs: q.Args, PaymentValue: q.Value, GasLimit: q.GasLimit,
+		NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee, DepositAddress: addr, DepositIndex: index,
+		ExpiresAt: now.Add(s.cfg.OrderExpiry), CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.store.CreateOrder(ctx, o); err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
+	}
+	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
+	if p.Order.MerchantWebhookURL != "" && m.WebhookSecret == "" {
+		c.Info = NoWebhookSecretInfo
+	}
+	return c, nil
+}
+
+// userFields are the optional user fields and their longest accepted length.
+var userFields = map[string]int{
+	"user_email_id": 254, "user_first_name": 100, "user_last_name": 100, "user_mobileNumber": 20, "user_dob": 10,
+	"user_addressLine1": 200, "user_addressLine2": 200, "user_city": 100, "user_state": 100, "user_postCode": 20,
+	"user_countryCode": 2,
+}
+
+func (s *Service) checkOrderParams(p OrderParams) error {
+	switch {
+	case p.MerchantUserID == "":
+		return rampway.FieldErrorf("merchant_user_id", "merchant_user_id is required")
+	case utf8.RuneCountInString(p.MerchantUserID) > 256:
+		return rampway.FieldErrorf("merchant_user_id", "merchant_user_id must be at most 256 characters")
+	case utf8.RuneCountInString(p.MerchantTxnID) > 256:
+		return rampway.FieldErrorf("merchant_txn_id", "merchant_txn_id must be at most 256 characters")
+	case p.MerchantRedirectURL == "":
+		return rampway.FieldErrorf("merchant_redirect_url", "merchant_redirect_url is required")
+	}
+	if u, err := url.Parse(p.MerchantRedirectURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || len(p.MerchantRedirectURL) > 2048 {
+		return rampway.FieldErrorf("merchant_redirect_url", "merchant_redirect_url must be an absolute http(s) URL")
+	}
+	if err := merchant.CheckWebhookURL("merchant_webhook_url", p.MerchantWebhookURL, s.cfg.DevMode); err != nil {
+		return err
+	}
+	for name, v := range p.User {
+		max, ok := userFields[name]
+		if !ok {
+			return rampway.FieldErrorf(name, "unknown user field %s", name)
+		}
+		if utf8.RuneCountInString(v) > max {
+			return rampway.FieldErrorf(name, "%s must be at most %d characters", name, max)
+		}
+	}
+	if e := p.User["user_email_id"]; e != "" {
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			return rampway.FieldErrorf("user_email_id", "user_email_id must be an e-mail address")
+		}
+	}
+	return nil
+}
+
+// Order returns one of the merchant's orders in an area. ENOTFOUND also for another
+// merchant's or another area's order.
+func (s *Service) Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error) {
+	notFound := rampway.Errorf(rampway.ENOTFOUND, "Order %q not found", id)
+	if !rampway.ValidID(rampway.PrefixOrder, id) {
+		return nil, notFound
+	}
+	o, err := s.store.Order(ctx, id)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (o.MerchantID != merchantID || o.Area != area)) {
+		return nil, notFound
+	}
+	return o, err
+}
+
+// Orders lists the merchant's orders in an area, newest first.
+func (s *Service) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error) {
+	if f.Before != "" && !rampway.ValidID(rampway.PrefixOrder, f.Before) {
+		return nil, rampway.FieldErrorf("starting_after", "starting_after must be an order id")
+	}
+	return s.store.Orders(ctx, f)
+}

@@ -1,0 +1,253 @@
+package checkout
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/pricing"
+)
+
+// approveGas is what the approve before a token-paid call costs at most.
+const approveGas = 60_000
+
+// PaymentParams is contractExecution.payment.
+type PaymentParams struct {
+	Symbol          string // payableCryptoSymbol
+	ContractAddress string // payableCryptoContractAddress
+	TotalValue      string // totalValue, whole units
+}
+
+// ExecutionParams is the contractExecution object.
+type ExecutionParams struct {
+	FunctionID     string
+	FunctionArgs   json.RawMessage
+	Payment        *PaymentParams
+	NetworkName    string
+	CustomGasLimit string
+}
+
+// QuoteParams is an A2 request (and the part of A1 a quote needs).
+type QuoteParams struct {
+	MerchantID            string
+	CryptoSymbol          string
+	CryptoNetwork         string
+	CryptoContractAddress string
+	Execution             ExecutionParams
+}
+
+// Quote is the priced plan of an order.
+type Quote struct {
+	Network  *rampway.Network
+	Asset    rampway.Asset // what the user pays in
+	Function *rampway.ContractFunction
+	Args     json.RawMessage
+	// Value is totalValue in the payable asset's base units; zero without a payment.
+	Value      *big.Int
+	GasLimit   uint64
+	NetworkFee *big.Int // in Asset's base units
+	ServiceFee *big.Int // in Asset's base units
+	Amount     *big.Int // Value + NetworkFee + ServiceFee: what the user pays
+	Allowed    bool
+	Message    string
+}
+
+const (
+	fExec     = "contractExecution"
+	fFunction = fExec + ".smartContractFunctionId"
+	fPayment  = fExec + ".payment"
+	fSymbol   = fPayment + ".payableCryptoSymbol"
+	fContract = fPayment + ".payableCryptoContractAddress"
+	fTotal    = fPayment + ".totalValue"
+	fNetwork  = fExec + ".network_params.networkName"
+	fGas      = fExec + ".network_params.customGasLimit"
+)
+
+// Quote prices an order. Invalid input is an error (EINVALID naming the field, EFUNCARGS for
+// the arguments); a valid request that cannot be served (outside the asset's bounds, a call
+// that would revert) is a Quote with Allowed false and a Message saying why.
+func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
+	net, ok := s.chains.Network(p.CryptoNetwork)
+	if p.CryptoNetwork == "" {
+		return nil, rampway.FieldErrorf("crypto_network", "crypto_network is required")
+	}
+	if !ok {
+		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %q is not a supported network", p.CryptoNetwork)
+	}
+	if p.CryptoSymbol == "" {
+		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol is required")
+	}
+	asset, ok := net.Asset(p.CryptoSymbol)
+	if !ok {
+		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s is not valid for network %s", p.CryptoSymbol, net.Name)
+	}
+	if err := checkContractAddress("crypto_contract_address", p.CryptoContractAddress, asset); err != nil {
+		return nil, err
+	}
+	x := p.Execution
+	if x.FunctionID == "" {
+		return nil, rampway.FieldErrorf(fFunction, "%s is required", fFunction)
+	}
+	f, fn, err := s.functions.Active(ctx, p.MerchantID, x.FunctionID)
+	if err != nil {
+		return nil, err
+	}
+	if x.NetworkName == "" {
+		return nil, rampway.FieldErrorf(fNetwork, "%s is required", fNetwork)
+	}
+	if x.NetworkName != f.Network {
+		return nil, rampway.FieldErrorf(fNetwork, "networkName %s is not the network of function %s (%s)", x.NetworkName, f.ID, f.Network)
+	}
+	if x.NetworkName != net.Name {
+		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %s differs from networkName %s", net.Name, x.NetworkName)
+	}
+
+	q := &Quote{Network: net, Asset: asset, Function: f, Args: normalizeArgs(x.FunctionArgs), Value: new(big.Int), GasLimit: f.DefaultGasLimit}
+	switch {
+	case x.Payment == nil && f.PayableSymbol != "":
+		return nil, rampway.FieldErrorf(fPayment, "%s is required: function %s is paid in %s", fPayment, f.ID, f.PayableSymbol)
+	case x.Payment != nil && f.PayableSymbol == "":
+		return nil, rampway.FieldErrorf(fPayment, "function %s receives no funds: leave out %s", f.ID, fPayment)
+	case x.Payment != nil:
+		pay := x.Payment
+		if pay.Symbol == "" {
+			return nil, rampway.FieldErrorf(fSymbol, "%s is required", fSymbol)
+		}
+		payAsset, ok := net.Asset(pay.Symbol)
+		if !ok || pay.Symbol != f.PayableSymbol {
+			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", pay.Symbol, net.Name)
+		}
+		if pay.Symbol != p.CryptoSymbol {
+			return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s must be the payableCryptoSymbol %s", p.CryptoSymbol, pay.Symbol)
+		}
+		if err := checkContractAddress(fContract, pay.ContractAddress, payAsset); err != nil {
+			return nil, err
+		}
+		if pay.TotalValue == "" {
+			return nil, rampway.FieldErrorf(fTotal, "%s is required", fTotal)
+		}
+		v, err := rampway.ParseUnits(pay.TotalValue, payAsset.Decimals)
+		if err != nil || v.Sign() <= 0 {
+			return nil, rampway.FieldErrorf(fTotal, "totalValue must be a positive decimal with at most %d decimal places, not %q", payAsset.Decimals, pay.TotalValue)
+		}
+		q.Value = v
+	}
+	if x.CustomGasLimit != "" {
+		g, err := strconv.ParseUint(strings.TrimSpace(x.CustomGasLimit), 10, 64)
+		if err != nil || g < contract.MinGasLimit || g > contract.MaxGasLimit {
+			return nil, rampway.FieldErrorf(fGas, "customGasLimit must be a whole number between %d and %d", contract.MinGasLimit, contract.MaxGasLimit)
+		}
+		q.GasLimit = g
+	}
+	calldata, err := fn.Encode(q.Args)
+	if err != nil {
+		return nil, err
+	}
+
+	evm, ok := s.chains.EVM(net.Name)
+	if !ok {
+		return nil, fmt.Errorf("no client for network %s", net.Name)
+	}
+	if err := s.price(ctx, q, evm); err != nil {
+		return nil, err
+	}
+	q.Allowed, q.Message = true, ""
+	if asset.Min != nil && q.Amount.Cmp(asset.Min) < 0 {
+		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is below the minimum of %s %s", rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Min, asset.Decimals), asset.Symbol)
+		return q, nil
+	}
+	if asset.Max != nil && q.Amount.Cmp(asset.Max) > 0 {
+		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is above the maximum of %s %s", rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Max, asset.Decimals), asset.Symbol)
+		return q, nil
+	}
+	if reason, err := s.simulate(ctx, evm, q, calldata); err != nil {
+		return nil, err
+	} else if reason != "" {
+		q.Allowed, q.Message = false, "The smart-contract call would fail: "+reason
+	}
+	return q, nil
+}
+
+// price fills the fees and the amount: the network fee is the gas limit (plus an approve for
+// token-paid functions) at the current base fee plus tip, in the paying asset, rounded up.
+func (s *Service) price(ctx context.Context, q *Quote, evm EVM) error {
+	head, err := evm.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return unavailable(q.Network.Name, err)
+	}
+	tip, err := evm.SuggestGasTipCap(ctx)
+	if err != nil {
+		return unavailable(q.Network.Name, err)
+	}
+	perGas := new(big.Int).Set(tip)
+	if head.BaseFee != nil {
+		perGas.Add(perGas, head.BaseFee)
+	}
+	gas := q.GasLimit
+	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
+		gas += approveGas
+	}
+	feeWei := new(big.Int).Mul(perGas, new(big.Int).SetUint64(gas))
+	if q.NetworkFee, err = pricing.Convert(ctx, s.prices, feeWei, q.Network.Native, q.Asset); err != nil {
+		return &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("No price is available to convert the network fee into %s", q.Asset.Symbol), Err: err}
+	}
+	q.ServiceFee = pricing.BPS(q.Value, s.cfg.ServiceFeeBPS)
+	q.Amount = new(big.Int).Add(q.Value, q.NetworkFee)
+	q.Amount.Add(q.Amount, q.ServiceFee)
+	return nil
+}
+
+// simulate runs the call from the hot wallet at the gas limit and returns the revert reason,
+// or "" when it would succeed. A token-paid call is not simulated here: it pulls the token,
+// which needs the approve first (the executor's own pre-flight catches its reverts).
+func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []byte) (string, error) {
+	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
+		return "", nil
+	}
+	to := q.Function.Contract
+	_, err := evm.CallContract(ctx, ethereum.CallMsg{From: s.cfg.HotWallet, To: &to, Gas: q.GasLimit, Value: q.Value, Data: calldata}, nil)
+	if err == nil {
+		return "", nil
+	}
+	var de rpc.DataError
+	msg := err.Error()
+	if errors.As(err, &de) || strings.HasPrefix(msg, "execution reverted") || strings.Contains(msg, "out of gas") || strings.Contains(msg, "insufficient funds") {
+		return msg, nil
+	}
+	return "", unavailable(q.Network.Name, err)
+}
+
+func unavailable(network string, err error) error {
+	return &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("Network %s is not reachable right now; try again", network), Err: err}
+}
+
+// checkContractAddress checks an asset's contract address as given in field: required and
+// equal for a token, empty for the native coin.
+func checkContractAddress(field, given string, a rampway.Asset) error {
+	if a.IsNative() {
+		if given != "" {
+			return rampway.FieldErrorf(field, "%s must be empty for %s, the native coin of %s", field, a.Symbol, a.Network)
+		}
+		return nil
+	}
+	if given == "" {
+		return rampway.FieldErrorf(field, "%s is required for the token %s", field, a.Symbol)
+	}
+	addr, err := rampway.ParseAddress(field, given)
+	if err != nil {
+		return err
+	}
+	if addr != a.Contract {
+		return rampway.FieldErrorf(field, "%s %s is not the contract of %s on %s", field, given, a.Symbol, a.Network)
+	}
+	return nil
+}

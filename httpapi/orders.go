@@ -1,0 +1,289 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
+)
+
+// executionBody is the contractExecution object on the wire.
+type executionBody struct {
+	SmartContractFunctionID *string         `json:"smartContractFunctionId"`
+	FunctionArgs            json.RawMessage `json:"function_args"`
+	Payment                 *struct {
+		PayableCryptoSymbol          *string `json:"payableCryptoSymbol"`
+		PayableCryptoContractAddress *string `json:"payableCryptoContractAddress"`
+		TotalValue                   *string `json:"totalValue"`
+	} `json:"payment"`
+	NetworkParams *struct {
+		NetworkName    *string         `json:"networkName"`
+		CustomGasLimit json.RawMessage `json:"customGasLimit"`
+	} `json:"network_params"`
+}
+
+// quoteBody is A2's body; A1 adds the order fields.
+type quoteBody struct {
+	MerchantID            *string        `json:"merchant_id"`
+	CryptoSymbol          *string        `json:"crypto_symbol"`
+	CryptoNetwork         *string        `json:"crypto_network"`
+	CryptoContractAddress *string        `json:"crypto_contract_address"`
+	ContractExecution     *executionBody `json:"contractExecution"`
+}
+
+// mintOrderBody is A1's body: A2's fields and the order's. (Not an embedded quoteBody:
+// encoding/json would name fields "quoteBody.x" in type errors.)
+type mintOrderBody struct {
+	MerchantID            *string        `json:"merchant_id"`
+	CryptoSymbol          *string        `json:"crypto_symbol"`
+	CryptoNetwork         *string        `json:"crypto_network"`
+	CryptoContractAddress *string        `json:"crypto_contract_address"`
+	ContractExecution     *executionBody `json:"contractExecution"`
+	MerchantUserID        *string        `json:"merchant_user_id"`
+	MerchantTxnID         *string        `json:"merchant_txn_id"`
+	MerchantRedirectURL   *string        `json:"merchant_redirect_url"`
+	MerchantWebhookURL    *string        `json:"merchant_webhook_url"`
+	UserEmailID           *string        `json:"user_email_id"`
+	UserFirstName         *string        `json:"user_first_name"`
+	UserLastName          *string        `json:"user_last_name"`
+}
+
+func (b *quoteBody) params() (checkout.QuoteParams, error) {
+	x := b.ContractExecution
+	if x == nil {
+		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution", "contractExecution is required")
+	}
+	if len(bytes.TrimSpace(x.FunctionArgs)) == 0 {
+		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.function_args", "contractExecution.function_args is required")
+	}
+	if x.NetworkParams == nil {
+		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.network_params", "contractExecution.network_params is required")
+	}
+	gas := ""
+	if raw := bytes.TrimSpace(x.NetworkParams.CustomGasLimit); len(raw) > 0 && string(raw) != "null" {
+		if raw[0] == '"' {
+			_ = json.Unmarshal(raw, &gas)
+		} else {
+			gas = string(raw)
+		}
+	}
+	p := checkout.QuoteParams{
+		CryptoSymbol: deref(b.CryptoSymbol), CryptoNetwork: deref(b.CryptoNetwork), CryptoContractAddress: deref(b.CryptoContractAddress),
+		Execution: checkout.ExecutionParams{FunctionID: deref(x.SmartContractFunctionID), FunctionArgs: x.FunctionArgs,
+			NetworkName: deref(x.NetworkParams.NetworkName), CustomGasLimit: gas},
+	}
+	if x.Payment != nil {
+		p.Execution.Payment = &checkout.PaymentParams{Symbol: deref(x.Payment.PayableCryptoSymbol),
+			ContractAddress: deref(x.Payment.PayableCryptoContractAddress), TotalValue: deref(x.Payment.TotalValue)}
+	}
+	return p, nil
+}
+
+// CryptoQuoteView is A2's answer.
+type CryptoQuoteView struct {
+	CryptoAmount string `json:"crypto_amount"`
+	Allowed      bool   `json:"allowed"`
+	Message      string `json:"message"`
+}
+
+func (s *Server) handleCryptoQuote(w http.ResponseWriter, r *http.Request) error {
+	var body quoteBody
+	if err := decodeJSON(r, &body, decodeOptions{}); err != nil {
+		return err
+	}
+	if err := checkMerchantID(r, body.MerchantID); err != nil {
+		return err
+	}
+	p, err := body.params()
+	if err != nil {
+		return err
+	}
+	p.MerchantID = merchantFrom(r.Context()).ID
+	q, err := s.checkout.Quote(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, CryptoQuoteView{CryptoAmount: rampway.FormatUnits(q.Amount, q.Asset.Decimals), Allowed: q.Allowed, Message: q.Message})
+	return nil
+}
+
+// MintOrderView is A1's answer.
+type MintOrderView struct {
+	OrderID               string  `json:"order_id"`
+	CryptoSymbol          string  `json:"crypto_symbol"`
+	CryptoContractAddress *string `json:"crypto_contract_address"`
+	CryptoNetwork         string  `json:"crypto_network"`
+	CryptoAmount          string  `json:"crypto_amount"`
+	Hash                  string  `json:"hash"`
+	GatewayURL            string  `json:"gateway_url"`
+	Info                  string  `json:"info,omitempty"`
+}
+
+func contractOf(a rampway.Asset) *string {
+	if a.IsNative() {
+		return nil
+	}
+	s := a.Contract.Hex()
+	return &s
+}
+
+func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) error {
+	var body mintOrderBody
+	if err := decodeJSON(r, &body, decodeOptions{}); err != nil {
+		return err
+	}
+	if err := checkMerchantID(r, body.MerchantID); err != nil {
+		return err
+	}
+	quote := quoteBody{MerchantID: body.MerchantID, CryptoSymbol: body.CryptoSymbol, CryptoNetwork: body.CryptoNetwork,
+		CryptoContractAddress: body.CryptoContractAddress, ContractExecution: body.ContractExecution}
+	qp, err := quote.params()
+	if err != nil {
+		return err
+	}
+	user := map[string]string{}
+	for name, v := range map[string]*string{"user_email_id": body.UserEmailID, "user_first_name": body.UserFirstName, "user_last_name": body.UserLastName} {
+		if v != nil && *v != "" {
+			user[name] = *v
+		}
+	}
+	c, err := s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), checkout.MintOrderParams{Quote: qp, Order: checkout.OrderParams{
+		MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
+		MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: user}})
+	if err != nil {
+		return err
+	}
+	o := c.Order
+	writeJSON(w, http.StatusCreated, MintOrderView{OrderID: o.ID, CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset),
+		CryptoNetwork: o.Network, CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info})
+	return nil
+}
+
+// OrderView is a stored order as the lookup endpoints return it.
+type OrderView struct {
+	OrderID                 string            `json:"order_id"`
+	Status                  string            `json:"status"`
+	MerchantID              string            `json:"merchant_id"`
+	MerchantUserID          string            `json:"merchant_user_id"`
+	MerchantTxnID           string            `json:"merchant_txn_id"`
+	MerchantRedirectURL     string            `json:"merchant_redirect_url"`
+	MerchantWebhookURL      string            `json:"merchant_webhook_url"`
+	CryptoSymbol            string            `json:"crypto_symbol"`
+	CryptoContractAddress   *string           `json:"crypto_contract_address"`
+	CryptoNetwork           string            `json:"crypto_network"`
+	CryptoAmount            string            `json:"crypto_amount"`
+	CryptoAmountReceived    string            `json:"crypto_amount_received"`
+	DepositAddress          string            `json:"deposit_address"`
+	SmartContractFunctionID string            `json:"smartContractFunctionId"`
+	FunctionArgs            json.RawMessage   `json:"function_args"`
+	TotalValue              string            `json:"total_value"`
+	NetworkFee              string            `json:"network_fee"`
+	ServiceFee              string            `json:"service_fee"`
+	GasLimit                uint64            `json:"gas_limit"`
+	ExecutionTxHash         *string           `json:"execution_tx_hash"`
+	FailureReason           *string           `json:"failure_reason"`
+	User                    map[string]string `json:"user"`
+	GatewayURL              string            `json:"gateway_url"`
+	ExpiresAt               string            `json:"expires_at"`
+	CreatedAt               string            `json:"created_at"`
+	UpdatedAt               string            `json:"updated_at"`
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (s *Server) orderView(o *rampway.Order) OrderView {
+	d := o.Asset.Decimals
+	v := OrderView{OrderID: o.ID, Status: string(o.Status), MerchantID: o.MerchantID, MerchantUserID: o.MerchantUserID,
+		MerchantTxnID: o.MerchantTxnID, MerchantRedirectURL: o.MerchantRedirectURL, MerchantWebhookURL: o.MerchantWebhookURL,
+		CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset), CryptoNetwork: o.Network,
+		CryptoAmount: rampway.FormatUnits(o.CryptoAmount, d), CryptoAmountReceived: rampway.FormatUnits(o.CryptoReceived, d),
+		SmartContractFunctionID: o.FunctionID, FunctionArgs: o.FunctionArgs, TotalValue: rampway.FormatUnits(o.PaymentValue, d),
+		NetworkFee: rampway.FormatUnits(o.NetworkFee, d), ServiceFee: rampway.FormatUnits(o.ServiceFee, d), GasLimit: o.GasLimit,
+		ExecutionTxHash: optional(o.ExecutionTxHash), FailureReason: optional(o.FailureReason), User: o.User,
+		GatewayURL: s.checkout.GatewayURL(o.ID), ExpiresAt: o.ExpiresAt.UTC().Format(TimeFormat),
+		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
+	if o.DepositAddress != ([20]byte{}) {
+		v.DepositAddress = o.DepositAddress.Hex()
+	}
+	if v.User == nil {
+		v.User = map[string]string{}
+	}
+	return v
+}
+
+func (s *Server) handleGetOrder(area rampway.Area) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := checkQueryMerchantID(r); err != nil {
+			return err
+		}
+		o, err := s.checkout.Order(r.Context(), merchantFrom(r.Context()).ID, area, r.PathValue("order_id"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, s.orderView(o))
+		return nil
+	}
+}
+
+func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := checkQueryMerchantID(r); err != nil {
+			return err
+		}
+		q := r.URL.Query()
+		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Area: area, Status: rampway.OrderStatus(q.Get("status")),
+			Before: q.Get("starting_after"), Limit: 20}
+		if v := q.Get("limit"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100 {
+				return rampway.FieldErrorf("limit", "limit must be an integer between 1 and 100")
+			}
+			f.Limit = n
+		}
+		for _, t := range []struct {
+			name string
+			dst  *time.Time
+		}{{"created_from", &f.CreatedFrom}, {"created_to", &f.CreatedTo}} {
+			if v := q.Get(t.name); v != "" {
+				at, err := time.Parse(time.RFC3339Nano, v)
+				if err != nil {
+					return rampway.FieldErrorf(t.name, "%s must be an ISO-8601 time such as 2026-11-21T14:00:00Z", t.name)
+				}
+				*t.dst = at
+			}
+		}
+		limit := f.Limit
+		f.Limit++
+		orders, err := s.checkout.Orders(r.Context(), f)
+		if err != nil {
+			return err
+		}
+		out := ListView[OrderView]{Data: []OrderView{}, HasMore: len(orders) > limit}
+		for i, o := range orders {
+			if i == limit {
+				break
+			}
+			out.Data = append(out.Data, s.orderView(o))
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
+	}
+}
+
+// checkQueryMerchantID applies the merchant_id rule to GET requests that carry one.
+func checkQueryMerchantID(r *http.Request) error {
+	if q := r.URL.Query(); q.Has("merchant_id") {
+		id := q.Get("merchant_id")
+		return checkMerchantID(r, &id)
+	}
+	return nil
+}

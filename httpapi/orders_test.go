@@ -1,0 +1,263 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/merchant"
+)
+
+const (
+	quotePath     = "/mint/merchant/hosted/nftCheckout/cryptoQuote"
+	mintOrderPath = "/mint/merchant/hosted/nftCheckout/order"
+)
+
+// mintEnv is an env whose merchant registered the native-paid, token-paid and free mints.
+type mintEnv struct {
+	*env
+	native, token, free string
+}
+
+func newMintEnv(t *testing.T) *mintEnv {
+	t.Helper()
+	e := &mintEnv{env: newEnv(t)}
+	for _, r := range []struct {
+		dst, name, payable string
+	}{{"native", "mint", "ETH"}, {"token", "mintWithToken", "DUSD"}, {"free", "freeMint", ""}} {
+		f, err := e.functions.Register(t.Context(), e.merchant.ID, contract.RegisterParams{Network: "devnet",
+			ContractAddress: e.chain.Contracts().NFT.Hex(), ABI: nftFragment(t, r.name), DefaultGasLimit: 300_000, PayableSymbol: r.payable})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r.dst {
+		case "native":
+			e.native = f.ID
+		case "token":
+			e.token = f.ID
+		default:
+			e.free = f.ID
+		}
+	}
+	return e
+}
+
+// body is a valid A1 body paying the native mint of one token; edit changes it.
+func (e *mintEnv) body(edit func(b map[string]any)) map[string]any {
+	b := map[string]any{
+		"merchant_id": e.merchant.ID, "crypto_symbol": "ETH", "crypto_network": "devnet", "crypto_contract_address": nil,
+		"merchant_user_id": "user-7", "merchant_txn_id": "txn-7", "merchant_redirect_url": "https://shop.example/back",
+		"contractExecution": map[string]any{
+			"smartContractFunctionId": e.native,
+			"function_args":           map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"},
+			"payment":                 map[string]any{"payableCryptoSymbol": "ETH", "payableCryptoContractAddress": "", "totalValue": "0.01"},
+			"network_params":          map[string]any{"networkName": "devnet"},
+		},
+	}
+	if edit != nil {
+		edit(b)
+	}
+	return b
+}
+
+func ex(b map[string]any) map[string]any      { return b["contractExecution"].(map[string]any) }
+func payment(b map[string]any) map[string]any { return ex(b)["payment"].(map[string]any) }
+
+func TestCryptoQuote(t *testing.T) {
+	e := newMintEnv(t)
+	q := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(nil)), 200)
+	amount, err := rampway.ParseUnits(q.CryptoAmount, 18)
+	if err != nil || !q.Allowed || q.Message != "" {
+		t.Fatalf("quote %+v", q)
+	}
+	price := big.NewInt(devchain.NFTPriceWei)
+	if amount.Cmp(price) <= 0 || amount.Cmp(new(big.Int).Mul(price, big.NewInt(2))) >= 0 {
+		t.Fatalf("crypto_amount %s: want 0.01 ETH plus a network fee", q.CryptoAmount)
+	}
+	// customGasLimit raises the network fee.
+	q2 := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) {
+		ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "600000"}
+	})), 200)
+	if a2, _ := rampway.ParseUnits(q2.CryptoAmount, 18); a2.Cmp(amount) <= 0 {
+		t.Fatalf("customGasLimit 600000 quoted %s, default %s", q2.CryptoAmount, q.CryptoAmount)
+	}
+	// The token-paid mint is quoted in the token, the network fee converted at 3000 DUSD/ETH.
+	qt := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) {
+		b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", e.chain.Contracts().Token.Hex()
+		ex(b)["smartContractFunctionId"] = e.token
+		ex(b)["payment"] = map[string]any{"payableCryptoSymbol": "DUSD", "payableCryptoContractAddress": e.chain.Contracts().Token.Hex(), "totalValue": "10"}
+	})), 200)
+	if at, err := rampway.ParseUnits(qt.CryptoAmount, 6); err != nil || at.Cmp(big.NewInt(10_000_000)) <= 0 || !qt.Allowed {
+		t.Fatalf("token quote %+v", qt)
+	}
+	// A free function: the user pays the network fee only.
+	qf := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) {
+		ex(b)["smartContractFunctionId"] = e.free
+		delete(ex(b), "payment")
+	})), 200)
+	if af, _ := rampway.ParseUnits(qf.CryptoAmount, 18); af.Sign() <= 0 || af.Cmp(price) >= 0 || !qf.Allowed {
+		t.Fatalf("free quote %+v", qf)
+	}
+
+	// Not allowed: 200 with allowed false and why.
+	for _, tc := range []struct {
+		name string
+		edit func(b map[string]any)
+		msg  string
+	}{
+		{"would revert", func(b map[string]any) { payment(b)["totalValue"] = "0.02" }, "The smart-contract call would fail: execution reverted: DemoNFT: wrong payment"},
+		{"above max", func(b map[string]any) { payment(b)["totalValue"] = "101" }, "is above the maximum of 100 ETH"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(tc.edit)), 200)
+			if q.Allowed || !strings.Contains(q.Message, tc.msg) || q.CryptoAmount == "" {
+				t.Fatalf("quote %+v, want allowed false with %q", q, tc.msg)
+			}
+		})
+	}
+}
+
+func TestMintRequestErrors(t *testing.T) {
+	e := newMintEnv(t)
+	token := e.chain.Contracts().Token.Hex()
+	for _, tc := range []struct {
+		name       string
+		edit       func(b map[string]any)
+		bodyStatus int
+		msg        string
+	}{
+		{"unknown function", func(b map[string]any) { ex(b)["smartContractFunctionId"] = "scf_nope" }, 400, `smartContractFunctionId "scf_nope" is not a registered function`},
+		{"payable asset invalid", func(b map[string]any) { payment(b)["payableCryptoSymbol"] = "BTC" }, 400, "payableCryptoSymbol BTC is not valid for network devnet"},
+		{"payment missing", func(b map[string]any) { delete(ex(b), "payment") }, 400, "contractExecution.payment is required"},
+		{"payment on a free function", func(b map[string]any) { ex(b)["smartContractFunctionId"] = e.free }, 400, "receives no funds"},
+		{"symbol differs", func(b map[string]any) {
+			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", token
+		}, 400, "crypto_symbol DUSD must be the payableCryptoSymbol ETH"},
+		{"token without address", func(b map[string]any) { b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", nil }, 400, "crypto_contract_address is required for the token DUSD"},
+		{"wrong token address", func(b map[string]any) {
+			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", "0x000000000000000000000000000000000000dEaD"
+		}, 400, "is not the contract of DUSD on devnet"},
+		{"native with address", func(b map[string]any) { b["crypto_contract_address"] = token }, 400, "must be empty for ETH"},
+		{"unknown network", func(b map[string]any) { b["crypto_network"] = "mainnet" }, 400, `crypto_network "mainnet" is not a supported network`},
+		{"unknown symbol", func(b map[string]any) { b["crypto_symbol"] = "DOGE" }, 400, "crypto_symbol DOGE is not valid for network devnet"},
+		{"networkName differs", func(b map[string]any) { ex(b)["network_params"] = map[string]any{"networkName": "mainnet"} }, 400, "networkName mainnet is not the network of function"},
+		{"totalValue not a number", func(b map[string]any) { payment(b)["totalValue"] = "abc" }, 400, "totalValue must be a positive decimal"},
+		{"totalValue zero", func(b map[string]any) { payment(b)["totalValue"] = "0" }, 400, "totalValue must be a positive decimal"},
+		{"totalValue too precise", func(b map[string]any) { payment(b)["totalValue"] = "0.0000000000000000001" }, 400, "at most 18 decimal places"},
+		{"totalValue a number", func(b map[string]any) { payment(b)["totalValue"] = 0.01 }, 400, "Field 'contractExecution.payment.totalValue' must be a string"},
+		{"bad gas limit", func(b map[string]any) { ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "lots"} }, 400, "customGasLimit must be a whole number"},
+		{"no contractExecution", func(b map[string]any) { delete(b, "contractExecution") }, 400, "contractExecution is required"},
+		{"no function_args", func(b map[string]any) { delete(ex(b), "function_args") }, 400, "contractExecution.function_args is required"},
+		{"too few args", func(b map[string]any) { ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"} }, 403, "Function arguments are not valid: 2 arguments required, 1 given"},
+		{"arg of wrong type", func(b map[string]any) {
+			ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "many"}
+		}, 403, "Function arguments are not valid: argument 'quantity' must be of type uint256"},
+		{"foreign merchant_id", func(b map[string]any) { b["merchant_id"] = "mch_00000000000000000000000000" }, 401, "Unauthorized"},
+	} {
+		for _, path := range []string{quotePath, mintOrderPath} {
+			t.Run(tc.name+" "+path, func(t *testing.T) {
+				status := 400
+				if tc.bodyStatus == 401 {
+					status = 401
+				}
+				wantEnvelope(t, e.merchantAPI(http.MethodPost, path, e.body(tc.edit)), status, tc.bodyStatus, path, tc.msg)
+			})
+		}
+	}
+}
+
+func TestCreateMintOrderAndLookup(t *testing.T) {
+	e := newMintEnv(t)
+	r := e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil))
+	var raw map[string]any
+	_ = json.Unmarshal(r.body, &raw)
+	o := decode[MintOrderView](t, r, 201)
+	if len(raw) != 7 || raw["crypto_contract_address"] != nil {
+		t.Fatalf("A1 answer %s: want exactly order_id, crypto_symbol, crypto_contract_address (null), crypto_network, crypto_amount, hash, gateway_url", r.body)
+	}
+	if o.CryptoSymbol != "ETH" || o.CryptoNetwork != "devnet" || !strings.HasPrefix(o.OrderID, "ord_") || len(o.Hash) != 64 ||
+		o.GatewayURL != "https://pay.example/checkout?order_id="+o.OrderID+"&hash="+o.Hash || !e.checkout.CheckHash(o.OrderID, o.Hash) {
+		t.Fatalf("order %+v", o)
+	}
+	// The stored order, as the merchant looks it up.
+	got := decode[OrderView](t, e.merchantAPI(http.MethodGet, mintOrderPath+"/"+o.OrderID, nil), 200)
+	if got.Status != "CREATED" || got.CryptoAmount != o.CryptoAmount || got.CryptoAmountReceived != "0" || got.MerchantTxnID != "txn-7" ||
+		got.MerchantUserID != "user-7" || got.TotalValue != "0.01" || !strings.HasPrefix(got.DepositAddress, "0x") || got.ExecutionTxHash != nil ||
+		got.SmartContractFunctionID != e.native || got.GatewayURL != o.GatewayURL {
+		t.Fatalf("lookup %+v", got)
+	}
+	// The first deposit address of the test mnemonic's chain: index 1 (indexes start at 1).
+	if got.DepositAddress != "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" {
+		t.Fatalf("deposit address %s, want HD index 1", got.DepositAddress)
+	}
+	// Each order has its own address.
+	o2 := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+	got2 := decode[OrderView](t, e.merchantAPI(http.MethodGet, mintOrderPath+"/"+o2.OrderID, nil), 200)
+	if got2.DepositAddress == got.DepositAddress {
+		t.Fatal("two orders share a deposit address")
+	}
+	// Another merchant, another area, an unknown id: 404.
+	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	p := mintOrderPath + "/" + o.OrderID
+	wantEnvelope(t, e.do(http.MethodGet, p, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, p, "not found")
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, mintOrderPath+"/ord_nope", nil), 404, 404, mintOrderPath+"/ord_nope", "not found")
+	// List, newest first, with a cursor.
+	l := "/mint/merchant/hosted/nftCheckout/orders"
+	page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, l+"?limit=1", nil), 200)
+	if len(page.Data) != 1 || !page.HasMore || page.Data[0].OrderID != o2.OrderID {
+		t.Fatalf("page 1 %+v", page)
+	}
+	page = decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, l+"?limit=1&starting_after="+o2.OrderID, nil), 200)
+	if len(page.Data) != 1 || page.HasMore || page.Data[0].OrderID != o.OrderID {
+		t.Fatalf("page 2 %+v", page)
+	}
+	if page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, l+"?status=SUCCESS", nil), 200); len(page.Data) != 0 {
+		t.Fatalf("status filter %+v", page)
+	}
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?created_from=yesterday", nil), 400, 400, l, "created_from must be an ISO-8601 time")
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?limit=1000", nil), 400, 400, l, "limit must be")
+}
+
+func TestCreateMintOrderFields(t *testing.T) {
+	e := newMintEnv(t)
+	// A webhook URL while the merchant has no webhook secret: created, with info.
+	r := e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
+	if o := decode[MintOrderView](t, r, 201); o.Info == "" || !strings.Contains(o.Info, "no webhook events will be sent") {
+		t.Fatalf("info missing: %s", r.body)
+	}
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	r = e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
+	if o := decode[MintOrderView](t, r, 201); o.Info != "" {
+		t.Fatalf("info with a secret configured: %s", r.body)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(b map[string]any)
+		msg  string
+	}{
+		{"no user id", func(b map[string]any) { delete(b, "merchant_user_id") }, "merchant_user_id is required"},
+		{"no redirect", func(b map[string]any) { delete(b, "merchant_redirect_url") }, "merchant_redirect_url is required"},
+		{"bad redirect", func(b map[string]any) { b["merchant_redirect_url"] = "shop/back" }, "merchant_redirect_url must be an absolute http(s) URL"},
+		{"bad webhook", func(b map[string]any) { b["merchant_webhook_url"] = "ftp://x" }, "merchant_webhook_url must be an absolute http(s) URL"},
+		{"bad email", func(b map[string]any) { b["user_email_id"] = "not-an-email" }, "user_email_id must be an e-mail address"},
+		{"long name", func(b map[string]any) { b["user_first_name"] = strings.Repeat("n", 101) }, "user_first_name must be at most 100 characters"},
+		{"not allowed", func(b map[string]any) { payment(b)["totalValue"] = "0.02" }, "The smart-contract call would fail"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantEnvelope(t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(tc.edit)), 400, 400, mintOrderPath, tc.msg)
+		})
+	}
+	// A refused request creates nothing.
+	page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/orders", nil), 200)
+	if len(page.Data) != 2 {
+		t.Fatalf("%d orders stored, want the 2 created", len(page.Data))
+	}
+}
