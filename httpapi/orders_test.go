@@ -150,10 +150,14 @@ func TestMintRequestErrors(t *testing.T) {
 		{"totalValue zero", func(b map[string]any) { payment(b)["totalValue"] = "0" }, 400, "totalValue must be a positive decimal"},
 		{"totalValue too precise", func(b map[string]any) { payment(b)["totalValue"] = "0.0000000000000000001" }, 400, "at most 18 decimal places"},
 		{"totalValue a number", func(b map[string]any) { payment(b)["totalValue"] = 0.01 }, 400, "Field 'contractExecution.payment.totalValue' must be a string"},
-		{"bad gas limit", func(b map[string]any) { ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "lots"} }, 400, "customGasLimit must be a whole number"},
+		{"bad gas limit", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "lots"}
+		}, 400, "customGasLimit must be a whole number"},
 		{"no contractExecution", func(b map[string]any) { delete(b, "contractExecution") }, 400, "contractExecution is required"},
 		{"no function_args", func(b map[string]any) { delete(ex(b), "function_args") }, 400, "contractExecution.function_args is required"},
-		{"too few args", func(b map[string]any) { ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"} }, 403, "Function arguments are not valid: 2 arguments required, 1 given"},
+		{"too few args", func(b map[string]any) {
+			ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
+		}, 403, "Function arguments are not valid: 2 arguments required, 1 given"},
 		{"arg of wrong type", func(b map[string]any) {
 			ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "many"}
 		}, 403, "Function arguments are not valid: argument 'quantity' must be of type uint256"},
