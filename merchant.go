@@ -93,6 +93,7 @@ type Store interface {
 	MerchantStore
 	ContractFunctionStore
 	OrderStore
+	IdempotencyStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/rampway/rampway"
 
@@ -24,7 +25,13 @@ const (
 func (s *Server) routes() {
 	mint, ramp, dep, admin := s.cfg.BasePaths.Mint, s.cfg.BasePaths.NFTRamp, s.cfg.BasePaths.Deposit, s.cfg.BasePaths.Admin
 	m := s.mux
-	api := func(pattern string, h handlerFunc) { m.Handle(pattern, s.merchantAuth(s.handle(h))) }
+	api := func(pattern string, h handlerFunc) {
+		if strings.HasPrefix(pattern, http.MethodPost+" ") {
+			m.Handle(pattern, s.merchantAuth(s.idempotent(s.handle(h))))
+			return
+		}
+		m.Handle(pattern, s.merchantAuth(s.handle(h)))
+	}
 	adm := func(pattern string, h handlerFunc) { m.Handle(pattern, s.adminAuth(s.handle(h))) }
 
 	// Area A: NFT minting paid in crypto.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
@@ -40,6 +41,8 @@ type Deps struct {
 	Merchants *merchant.Service
 	Functions *contract.Registry
 	Checkout  *checkout.Service
+	// Idempotency remembers POST answers by Idempotency-Key; nil turns the header off.
+	Idempotency rampway.IdempotencyStore
 	// DB is checked by /readyz.
 	DB  Pinger
 	Log *slog.Logger
@@ -53,6 +56,7 @@ type Server struct {
 	merchants *merchant.Service
 	functions *contract.Registry
 	checkout  *checkout.Service
+	idem      rampway.IdempotencyStore
 	db        Pinger
 	log       *slog.Logger
 	metrics   *metrics
@@ -63,7 +67,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))

@@ -138,7 +138,7 @@ func newEnv(t *testing.T) *env {
 		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1)}, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
-		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

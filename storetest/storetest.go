@@ -45,6 +45,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Transitions", testTransitions},
 		{"ConcurrentTransition", testConcurrentTransition},
 		{"DepositIndexes", testDepositIndexes},
+		{"Idempotency", testIdempotency},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

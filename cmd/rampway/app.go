@@ -133,7 +133,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
-	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, DB: a.store, Log: log, Metrics: reg})
+	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,

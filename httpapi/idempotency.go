@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// idempotencyStale is how long an unanswered claim on a key holds before a retry may take it
+// over (the first request's process died).
+const idempotencyStale = time.Minute
+
+// captureWriter keeps a copy of what a handler writes.
+type captureWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *captureWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *captureWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.body.Write(b)
+	return w.ResponseWriter.Write(b)
+}
+
+// idempotent gives merchant POSTs Stripe's Idempotency-Key semantics: the same key with the
+// same request replays the first answer; with another request it is 422; while the first is
+// still running, 409. Server errors (5xx) are not remembered, so a retry runs again.
+func (s *Server) idempotent(next http.Handler) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		key := r.Header.Get("Idempotency-Key")
+		if key == "" || s.idem == nil {
+			next.ServeHTTP(w, r)
+			return nil
+		}
+		if len(key) > 255 || bytes.IndexFunc([]byte(key), func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
+			return rampway.Errorf(rampway.EINVALID, "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces")
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return errTooLarge(tooLarge.Limit)
+			}
+			return rampway.Errorf(rampway.EINVALID, "Could not read the request body")
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h := sha256.New()
+		h.Write([]byte(r.Method + " " + r.URL.Path + "\n"))
+		h.Write(body)
+		m := merchantFrom(r.Context())
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		prev, err := s.idem.BeginIdempotent(r.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: h.Sum(nil), CreatedAt: now}, now.Add(-idempotencyStale))
+		if err != nil {
+			return err
+		}
+		if prev != nil {
+			switch {
+			case !bytes.Equal(prev.RequestHash, h.Sum(nil)):
+				return rampway.Errorf(rampway.EUNPROCESSABLE, "Idempotency-Key %q was already used with a different request", key)
+			case !prev.Done:
+				return rampway.Errorf(rampway.ECONFLICT, "A request with Idempotency-Key %q is still in progress", key)
+			}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.Header().Set("Idempotent-Replayed", "true")
+			w.WriteHeader(prev.Status)
+			_, _ = w.Write(prev.Body)
+			return nil
+		}
+		cw := &captureWriter{ResponseWriter: w}
+		defer func() {
+			// The answer is remembered even when the client has gone.
+			ctx := context.WithoutCancel(r.Context())
+			var err error
+			if cw.status == 0 || cw.status >= 500 {
+				err = s.idem.ReleaseIdempotent(ctx, m.ID, key)
+			} else {
+				err = s.idem.FinishIdempotent(ctx, m.ID, key, cw.status, cw.body.Bytes())
+			}
+			if err != nil {
+				s.log.ErrorContext(ctx, "idempotency record", "error", err, "merchant_id", m.ID)
+			}
+		}()
+		next.ServeHTTP(cw, r)
+		return nil
+	})
+}

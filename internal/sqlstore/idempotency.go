@@ -1,0 +1,69 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// BeginIdempotent implements rampway.IdempotencyStore.
+func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRecord, staleBefore time.Time) (*rampway.IdempotencyRecord, error) {
+	var existing *rampway.IdempotencyRecord
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var (
+			r       rampway.IdempotencyRecord
+			done    int
+			created dbTime
+		)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT merchant_id, key, request_hash, done, response_status, response_body, created_at
+			FROM idempotency_keys WHERE merchant_id = $1 AND key = $2`+s.d.ForUpdate), rec.MerchantID, rec.Key).
+			Scan(&r.MerchantID, &r.Key, &r.RequestHash, &done, &r.Status, &r.Body, &created)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO idempotency_keys (merchant_id, key, request_hash, done, response_status, created_at) VALUES ($1, $2, $3, 0, 0, $4)`),
+				rec.MerchantID, rec.Key, rec.RequestHash, s.t(rec.CreatedAt))
+			if s.d.IsUniqueViolation(err) {
+				return rampway.Errorf(rampway.ECONFLICT, "A request with this Idempotency-Key is in progress")
+			}
+			return err
+		case err != nil:
+			return fmt.Errorf("read idempotency key: %w", err)
+		}
+		r.Done, r.CreatedAt = done == 1, created.T
+		if !r.Done && r.CreatedAt.Before(staleBefore) {
+			// The first request died mid-way: this one takes the key over.
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE idempotency_keys SET request_hash = $1, created_at = $2 WHERE merchant_id = $3 AND key = $4`),
+				rec.RequestHash, s.t(rec.CreatedAt), rec.MerchantID, rec.Key)
+			return err
+		}
+		existing = &r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return existing, nil
+}
+
+// FinishIdempotent implements rampway.IdempotencyStore.
+func (s *Store) FinishIdempotent(ctx context.Context, merchantID, key string, status int, body []byte) error {
+	_, err := s.db.ExecContext(ctx, s.q(`UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2 WHERE merchant_id = $3 AND key = $4`),
+		status, body, merchantID, key)
+	if err != nil {
+		return fmt.Errorf("finish idempotency key: %w", err)
+	}
+	return nil
+}
+
+// ReleaseIdempotent implements rampway.IdempotencyStore.
+func (s *Store) ReleaseIdempotent(ctx context.Context, merchantID, key string) error {
+	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND done = 0`), merchantID, key)
+	if err != nil {
+		return fmt.Errorf("release idempotency key: %w", err)
+	}
+	return nil
+}
