@@ -25,8 +25,13 @@ const argsPrefix = "Function arguments are not valid: "
 // slices, tuples as the struct type go-ethereum derives for them).
 //
 // A null or empty args is taken as {}. Errors are *rampway.Error with code EFUNCARGS and a
-// message meant to be returned verbatim; when several things are wrong, the error is the
-// first one in input order.
+// message meant to be returned verbatim. When several things are wrong, the error is the
+// first of: args is not a JSON object; a key is given twice; the number of arguments is wrong;
+// an argument is missing (the first in input order); the calldata would be larger than
+// MaxCalldata; a value is not valid (the first in input order, and within it the first in
+// ABI and array order). The size is counted before any value is converted, so an oversized
+// call is refused at the cost of parsing its JSON, whatever its values; values that do not
+// have the shape of their type count as the smallest value of the type (see calldataSize).
 func (f *Function) Values(args json.RawMessage) ([]any, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("null")
@@ -36,6 +41,30 @@ func (f *Function) Values(args json.RawMessage) ([]any, error) {
 		return nil, argsErr("function_args must be a JSON object")
 	}
 	defer putDoc(d)
+	var small [16]int32
+	at, err := f.bind(d, small[:0])
+	if err != nil {
+		return nil, err
+	}
+	if f.calldataSize(d, at) > MaxCalldata {
+		return nil, argsErr("the encoded call would be larger than %d bytes", MaxCalldata)
+	}
+	out := make([]any, len(f.inputs))
+	for i, n := range f.inputs {
+		v, err := n.convert(d, at[i])
+		if err != nil {
+			return nil, argsErr("argument '%s%s' %s", f.params[i].Name, err.path, err.tail)
+		}
+		out[i] = v.Interface()
+	}
+	return out, nil
+}
+
+// bind matches the members of the parsed function_args d to the function's inputs: it checks
+// that the root is an object (or null), that no key is given twice, that the number of
+// members is right and that no input is missing, and returns, appended to buf, the node index
+// of each input's value in input order.
+func (f *Function) bind(d *jdoc, buf []int32) ([]int32, error) {
 	root := &d.nodes[0]
 	if root.kind != jObject && root.kind != jNull {
 		return nil, argsErr("function_args must be a JSON object")
@@ -47,8 +76,7 @@ func (f *Function) Values(args json.RawMessage) ([]any, error) {
 	if len(kids) != len(f.inputs) {
 		return nil, argsErr("%d arguments required, %d given", len(f.inputs), len(kids))
 	}
-	var small [16]int32
-	at := small[:0] // input position -> node index
+	at := buf // input position -> node index
 	for range f.inputs {
 		at = append(at, -1)
 	}
@@ -62,15 +90,7 @@ func (f *Function) Values(args json.RawMessage) ([]any, error) {
 			return nil, argsErr("argument '%s' is missing", f.params[i].Name)
 		}
 	}
-	out := make([]any, len(f.inputs))
-	for i, n := range f.inputs {
-		v, err := n.convert(d, at[i])
-		if err != nil {
-			return nil, argsErr("argument '%s%s' %s", f.params[i].Name, err.path, err.tail)
-		}
-		out[i] = v.Interface()
-	}
-	return out, nil
+	return at, nil
 }
 
 // Encode validates args as Values does and returns the calldata of the call: the 4-byte

@@ -28,6 +28,8 @@ var (
 	fragOrders = `{"type":"function","name":"f","inputs":[{"name":"orders","type":"tuple[]","components":[
 		{"name":"buyer","type":"address"},
 		{"name":"items","type":"tuple[]","components":[{"name":"id","type":"uint256"},{"name":"tags","type":"bytes32[]"}]}]}]}`
+	fragNotes = `{"type":"function","name":"f","inputs":[{"name":"notes","type":"tuple[]","components":[
+		{"name":"id","type":"uint256"},{"name":"memo","type":"string"}]}]}`
 	fragKitchen = `{"type":"function","name":"kitchen","stateMutability":"payable","inputs":[
 		{"name":"u8","type":"uint8"},{"name":"u256","type":"uint256"},{"name":"i64","type":"int64"},{"name":"i256","type":"int256"},
 		{"name":"u24","type":"uint24"},{"name":"a","type":"address"},{"name":"b","type":"bool"},{"name":"s","type":"string"},
@@ -51,6 +53,10 @@ type (
 	tOrders struct {
 		Buyer common.Address
 		Items []tItem
+	}
+	tNote struct {
+		Id   *big.Int
+		Memo string
 	}
 	kMeta struct {
 		Tag  [4]byte
@@ -126,7 +132,7 @@ func argCases() []argCase {
 	}
 	mustX := func(typ string) string { return "argument 'x' must be of type " + typ }
 
-	return []argCase{
+	cases := []argCase{
 		// uint8 and int8 boundaries; decimal and hex strings.
 		ok("uint8 0", u8, x(`0`), uint8(0)),
 		ok("uint8 255", u8, x(`255`), uint8(255)),
@@ -362,6 +368,60 @@ func argCases() []argCase {
 		{name: "kitchen sink", frag: fragKitchen, args: kitchenArgs, want: kitchenWant()},
 		{name: "kitchen sink bad nested tuple", frag: fragKitchen,
 			args: strings.Replace(kitchenArgs, `"tag": "0xa9059cbb"`, `"tag": "0xa9059c"`, 1), err: "argument 'order.meta.tag' must be of type bytes4"},
+	}
+	return append(cases, limitCases()...)
+}
+
+// limitCases are calls at the MaxCalldata limit: for each shape, the longest call that fits
+// (131044 bytes, the selector and 4095 words: TestCalldataSize checks the length) and the same
+// call one word longer. A call that is too long is refused before its values are checked.
+func limitCases() []argCase {
+	ones := func(n int) (string, []*big.Int) { // [1,1,...] and its values
+		v := make([]*big.Int, n)
+		for i := range v {
+			v[i] = big.NewInt(1)
+		}
+		return x("[" + strings.TrimSuffix(strings.Repeat("1,", n), ",") + "]"), v
+	}
+	// notes returns n-1 notes with an empty memo and a last one with a memo of m bytes.
+	notes := func(n, m int) (string, []tNote) {
+		v := make([]tNote, n)
+		elems := make([]string, n)
+		for i := range v {
+			v[i] = tNote{big.NewInt(int64(i)), ""}
+			if i == n-1 {
+				v[i].Memo = strings.Repeat("m", m)
+			}
+			elems[i] = fmt.Sprintf(`{"id":%d,"memo":%q}`, i, v[i].Memo)
+		}
+		return `{"notes":[` + strings.Join(elems, ",") + `]}`, v
+	}
+	u256s := frag1("uint256[]")
+	// uint256[]: selector, offset, length, then a word per element.
+	underInts, underVals := ones(4093)
+	overInts, _ := ones(4094)
+	// bytes and string: selector, offset, length, then the data padded to whole words.
+	bs := strings.Repeat("ab", 130976)
+	// (uint256,string)[]: selector, offset, length; per note an offset, the id, the memo's
+	// offset and length, then the memo's words.
+	underNotes, underNoteVals := notes(1023, 32)
+	overNotes, _ := notes(1023, 33)
+	return []argCase{
+		{name: "calldata limit, just under: uint256[]", frag: u256s, args: underInts, want: []any{underVals}},
+		{name: "calldata limit, just over: uint256[]", frag: u256s, args: overInts, err: tooLong},
+		{name: "calldata limit, just under: bytes", frag: frag1("bytes"), args: x(`"0x` + bs + `"`), want: []any{hexb(bs)}},
+		{name: "calldata limit, just over: bytes", frag: frag1("bytes"), args: x(`"0x` + bs + `ab"`), err: tooLong},
+		{name: "calldata limit, just under: string", frag: frag1("string"), args: x(`"` + bs[:130976] + `"`), want: []any{bs[:130976]}},
+		{name: "calldata limit, just over: string", frag: frag1("string"), args: x(`"` + bs[:130977] + `"`), err: tooLong},
+		{name: "calldata limit, just under: tuple[] with a string", frag: fragNotes, args: underNotes, want: []any{underNoteVals}},
+		{name: "calldata limit, just over: tuple[] with a string", frag: fragNotes, args: overNotes, err: tooLong},
+		// The size is checked before the values: a call too long is refused even with bad
+		// values, and an array of static elements is counted as its type says.
+		{name: "calldata limit, just over with a bad element", frag: u256s, args: strings.Replace(overInts, "1", "-1", 1), err: tooLong},
+		{name: "calldata limit, just under with a bad element", frag: u256s, args: strings.Replace(underInts, "1", "-1", 1),
+			err: "argument 'x[0]' must be of type uint256"},
+		{name: "calldata limit, static type just under", frag: frag1("uint256[4095]"), args: x(`1`), err: "argument 'x' must be of type uint256[4095]"},
+		{name: "calldata limit, static type just over", frag: frag1("bytes32[4096]"), args: x(`1`), err: tooLong},
 	}
 }
 

@@ -434,6 +434,11 @@ type node struct {
 	comps              []*node  // tuples, in component order
 	names              []string // tuples: component names
 	index              map[string]int
+	// Encoded size (see size.go): whether the type is dynamic; the size of a static type's
+	// encoding; the size of the smallest value's encoding (for a dynamic type, of its tail).
+	// Sizes above MaxCalldata are stored as over.
+	dynamic       bool
+	static, least int
 }
 
 func newNode(t abi.Type) *node {
@@ -460,6 +465,7 @@ func newNode(t abi.Type) *node {
 			n.index[t.TupleRawNames[i]] = i
 		}
 	}
+	n.setSizes()
 	return n
 }
 

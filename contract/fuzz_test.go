@@ -42,9 +42,10 @@ const maxFuzzArgs = 512
 
 // FuzzEncode checks, for arbitrary function_args of up to maxFuzzArgs bytes, that Encode never
 // panics, fails only with an EFUNCARGS error carrying the user-facing prefix, and, when it
-// succeeds, produces calldata that starts with the selector and decodes back with go-ethereum
-// (and re-encodes to the same bytes). The seed corpus is the table cases, each against its own
-// fragment (those longer than maxFuzzArgs, the kitchen-sink calls, are left to the table tests).
+// succeeds, produces calldata that starts with the selector, is as long as the size count
+// predicted, and decodes back with go-ethereum (and re-encodes to the same bytes). The seed
+// corpus is the table cases, each against its own fragment (those longer than maxFuzzArgs, the
+// kitchen-sink calls and the calls at the calldata limit, are left to the table tests).
 func FuzzEncode(f *testing.F) {
 	frags := fuzzFragments()
 	index := make(map[string]int, len(frags))
@@ -54,7 +55,9 @@ func FuzzEncode(f *testing.F) {
 		fns[i] = mustParse(f, fr)
 	}
 	for _, c := range argCases() {
-		f.Add(uint8(index[c.frag]), []byte(c.args))
+		if len(c.args) <= maxFuzzArgs {
+			f.Add(uint8(index[c.frag]), []byte(c.args))
+		}
 	}
 	f.Add(uint8(0), []byte(`{}`))
 	f.Add(uint8(0), []byte(`{"u8":1e2,"order":{"meta":{}}}`))
@@ -73,12 +76,18 @@ func FuzzEncode(f *testing.F) {
 
 // checkEncode checks what FuzzEncode checks for one call: the package's JSON parser agrees with
 // encoding/json on args; Encode fails only with an EFUNCARGS *rampway.Error carrying the prefix
-// (and Values fails the same way); and, on success, the calldata starts with the selector,
-// decodes with go-ethereum and re-encodes to the same bytes. It returns Encode's error.
+// (and Values fails the same way), and with the size error exactly when the size count is over
+// MaxCalldata; and, on success, the calldata is as long as the size count predicted, starts
+// with the selector, decodes with go-ethereum and re-encodes to the same bytes. It returns
+// Encode's error.
 func checkEncode(t *testing.T, fn *Function, args []byte) error {
 	t.Helper()
 	checkParserAgrees(t, args)
 	data, err := fn.Encode(args)
+	size, counted := predictedSize(fn, args)
+	if counted && (size > MaxCalldata) != (err != nil && rampway.ErrorMessage(err) == wantPrefix+tooLong) {
+		t.Fatalf("Encode(%.200q) on %s: size counted %d, error %v", args, fn.Signature(), size, err)
+	}
 	if err != nil {
 		var re *rampway.Error
 		if !errors.As(err, &re) || re.Code != rampway.EFUNCARGS {
@@ -91,6 +100,9 @@ func checkEncode(t *testing.T, fn *Function, args []byte) error {
 			t.Fatalf("Values and Encode disagree: %v vs %v", verr, err)
 		}
 		return err
+	}
+	if !counted || size != len(data) {
+		t.Fatalf("Encode(%.200q) on %s: %d bytes of calldata, size counted %d (%v)", args, fn.Signature(), len(data), size, counted)
 	}
 	s := fn.Selector()
 	if !bytes.HasPrefix(data, s[:]) {
@@ -113,7 +125,8 @@ func checkEncode(t *testing.T, fn *Function, args []byte) error {
 
 // TestEncodeLargeArgs runs FuzzEncode's checks on function_args far longer than maxFuzzArgs
 // (256 KiB, or 64 KiB under -race or -short): the shapes that stalled the fuzzer's
-// minimization, and long versions of each kind of value, valid and not.
+// minimization, long versions of each kind of value, valid and not, and for each kind of long
+// array or string the longest call within MaxCalldata and a longer one.
 func TestEncodeLargeArgs(t *testing.T) {
 	size := 256 << 10
 	if raceEnabled || testing.Short() {
@@ -122,6 +135,9 @@ func TestEncodeLargeArgs(t *testing.T) {
 	fill := func(unit string, n int) string { return strings.Repeat(unit, max(1, n/len(unit))) }
 	list := func(elem string) string { // [elem,elem,...], about size bytes
 		return "[" + strings.TrimSuffix(fill(elem+",", size), ",") + "]"
+	}
+	listN := func(elem string, n int) string { // [elem,elem,...], n elements
+		return "[" + strings.TrimSuffix(strings.Repeat(elem+",", n), ",") + "]"
 	}
 	keys := func(n int) string { // "k0":1,"k1":1,...
 		var b strings.Builder
@@ -134,6 +150,10 @@ func TestEncodeLargeArgs(t *testing.T) {
 		return b.String()
 	}
 	order := `{"buyer":"` + addrLower + `","items":[{"id":1,"tags":["` + hex32 + `"]}]}`
+	// The longest calls: 4 bytes of selector, 64 of offset and length, then 4093 words of
+	// uint256 elements or string and bytes data, 1023 pairs of booleans (4 words each) or
+	// 454 orders (9 words each).
+	const words, pairs, orders = 4093, 1023, 454
 	cases := []struct {
 		name, frag, args string
 		err              string // part of the message; "" for a valid call
@@ -149,21 +169,27 @@ func TestEncodeLargeArgs(t *testing.T) {
 		{"many duplicate members", frag1("uint8"), `{` + fill(`"x":1,`, size) + `"x":1}`, "argument 'x' is given twice"},
 		{"nesting at the limit", frag1("uint256[]"), x(strings.Repeat("[", maxJSONDepth-1) + strings.Repeat("]", maxJSONDepth-1)), "argument 'x[0]' must be of type uint256"},
 		{"nesting over the limit", frag1("uint256[]"), x(fill("[", size)), "function_args must be a JSON object"},
-		{"long string", frag1("string"), x(`"` + fill("a", size) + `"`), ""},
-		{"long escaped string", frag1("string"), x(`"` + fill(`\n\u00e9\ud83d\ude00`, size) + `"`), ""},
-		{"long bytes", frag1("bytes"), x(`"0x` + fill("ab", size) + `"`), ""},
-		{"long odd bytes", frag1("bytes"), x(`"0x` + fill("ab", size) + `a"`), "argument 'x' must be of type bytes"},
+		{"longest string", frag1("string"), x(`"` + strings.Repeat("a", 32*words) + `"`), ""},
+		{"long string", frag1("string"), x(`"` + fill("a", max(size, MaxCalldata)) + `"`), tooLong},
+		{"long escaped string", frag1("string"), x(`"` + fill(`\n\u00e9\ud83d\ude00`, size) + `"`), ""}, // 7 bytes per 20
+		{"longest bytes", frag1("bytes"), x(`"0x` + strings.Repeat("ab", 32*words) + `"`), ""},
+		{"longest odd bytes", frag1("bytes"), x(`"0x` + strings.Repeat("ab", 32*words) + `a"`), "argument 'x' must be of type bytes"},
+		{"long bytes", frag1("bytes"), x(`"0x` + fill("ab", max(size, 2*MaxCalldata)) + `"`), tooLong},
 		{"long address", frag1("address"), x(`"0x` + fill("ab", size) + `"`), "argument 'x' must be of type address"},
 		{"long number literal", frag1("uint8"), x("1." + fill("0", size) + "e2"), ""},
 		{"long fraction", frag1("uint256"), x("0." + fill("0", size) + "1e999999"), "argument 'x' must be of type uint256"},
 		{"long digits", frag1("uint256"), x(fill("9", size)), "argument 'x' must be of type uint256"},
 		{"long decimal string", frag1("uint256"), x(`"` + fill("0", size) + `1"`), ""},
 		{"long hex string", frag1("uint256"), x(`"0x` + fill("0", size) + `1"`), ""},
-		{"many small integers", frag1("uint256[]"), x(list("1")), ""},
-		{"many exponent integers", frag1("uint256[]"), x(list("1.5e76")), ""},
-		{"many integers, last bad", frag1("uint8[]"), x(strings.TrimSuffix(list("1"), "]") + ",256]"), "must be of type uint8"},
-		{"many nested arrays", frag1("bool[][]"), x(list("[true,false]")), ""},
-		{"many tuples", fragOrders, `{"orders":` + list(order) + `}`, ""},
+		{"most small integers", frag1("uint256[]"), x(listN("1", words)), ""},
+		{"many small integers", frag1("uint256[]"), x(list("1")), tooLong},
+		{"most exponent integers", frag1("uint256[]"), x(listN("1.5e76", words)), ""},
+		{"many exponent integers", frag1("uint256[]"), x(list("1.5e76")), tooLong},
+		{"most integers, last bad", frag1("uint8[]"), x(strings.TrimSuffix(listN("1", words-1), "]") + ",256]"), "argument 'x[4092]' must be of type uint8"},
+		{"most nested arrays", frag1("bool[][]"), x(listN("[true,false]", pairs)), ""},
+		{"many nested arrays", frag1("bool[][]"), x(list("[true,false]")), tooLong},
+		{"most tuples", fragOrders, `{"orders":` + listN(order, orders) + `}`, ""},
+		{"many tuples", fragOrders, `{"orders":` + listN(order, max(orders+1, size/len(order))) + `}`, tooLong},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

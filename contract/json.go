@@ -77,6 +77,23 @@ type jparser struct {
 	d   *jdoc
 }
 
+// grow returns s with room for at least n more elements. It grows s to what the whole
+// document will need if the rest of it holds as many values per byte as the part parsed so
+// far, and by at least a quarter: append's own growth, a quarter at a time for large slices,
+// would copy and allocate a large document's nodes several times over.
+func grow[E any](s []E, n, done, total int) []E {
+	want := int64(cap(s)) + int64(cap(s))/4 + 64
+	if done > 0 {
+		// A document of total bytes holds at most total/2+1 values.
+		est := min(int64(len(s))*int64(total)/int64(done)*9/8, int64(total)/2+1)
+		want = max(want, est)
+	}
+	want = max(want, int64(len(s)+n))
+	g := make([]E, len(s), int(want))
+	copy(g, s)
+	return g
+}
+
 func (p *jparser) ws() {
 	for p.i < len(p.src) {
 		switch p.src[p.i] {
@@ -96,6 +113,9 @@ func (p *jparser) value(depth int) (int32, bool) {
 		return 0, false
 	}
 	idx := int32(len(p.d.nodes))
+	if len(p.d.nodes) == cap(p.d.nodes) {
+		p.d.nodes = grow(p.d.nodes, 1, p.i, len(p.src))
+	}
 	p.d.nodes = append(p.d.nodes, jnode{})
 	switch c := p.src[p.i]; c {
 	case '{', '[':
@@ -134,6 +154,9 @@ func (p *jparser) value(depth int) (int32, bool) {
 					return 0, false
 				}
 				p.d.nodes[child].key = key
+				if len(p.d.stack) == cap(p.d.stack) {
+					p.d.stack = grow(p.d.stack, 1, p.i, len(p.src))
+				}
 				p.d.stack = append(p.d.stack, child)
 				p.ws()
 				if p.i >= len(p.src) {
@@ -150,6 +173,9 @@ func (p *jparser) value(depth int) (int32, bool) {
 			}
 		}
 		first := int32(len(p.d.kids))
+		if n := len(p.d.stack) - base; cap(p.d.kids)-len(p.d.kids) < n {
+			p.d.kids = grow(p.d.kids, n, p.i, len(p.src))
+		}
 		p.d.kids = append(p.d.kids, p.d.stack[base:]...)
 		n := &p.d.nodes[idx]
 		n.kind, n.first, n.n = kind, first, int32(len(p.d.stack)-base)

@@ -1,4 +1,4 @@
-package contract_test
+package registrytest_test
 
 import (
 	"context"
