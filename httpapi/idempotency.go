@@ -16,28 +16,6 @@ import (
 // over (the first request's process died).
 const idempotencyStale = time.Minute
 
-// captureWriter keeps a copy of what a handler writes.
-type captureWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *captureWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *captureWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
-}
-
 // idempotent gives merchant POSTs Stripe's Idempotency-Key semantics: the same key with the
 // same request replays the first answer; with another request it is 422; while the first is
 // still running, 409. Server errors (5xx) are not remembered, so a retry runs again.
@@ -82,7 +60,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			_, _ = w.Write(prev.Body)
 			return nil
 		}
-		cw := &captureWriter{ResponseWriter: w}
+		cw := &statusWriter{ResponseWriter: w, capture: &bytes.Buffer{}}
 		defer func() {
 			// The answer is remembered even when the client has gone.
 			ctx := context.WithoutCancel(r.Context())
@@ -90,7 +68,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			if cw.status == 0 || cw.status >= 500 {
 				err = s.idem.ReleaseIdempotent(ctx, m.ID, key)
 			} else {
-				err = s.idem.FinishIdempotent(ctx, m.ID, key, cw.status, cw.body.Bytes())
+				err = s.idem.FinishIdempotent(ctx, m.ID, key, cw.status, cw.capture.Bytes())
 			}
 			if err != nil {
 				s.log.ErrorContext(ctx, "idempotency record", "error", err, "merchant_id", m.ID)

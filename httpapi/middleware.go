@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -36,11 +37,12 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 	return &requestInfo{}
 }
 
-// statusWriter records the status and size of a response.
+// statusWriter records the status and size of a response, and its body when capture is set.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
+	status  int
+	bytes   int64
+	capture *bytes.Buffer
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -56,6 +58,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
+	if w.capture != nil {
+		w.capture.Write(b[:n])
+	}
 	return n, err
 }
 
