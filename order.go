@@ -229,4 +229,7 @@ type OrderStore interface {
 	Transition(ctx context.Context, id string, to OrderStatus, at time.Time, change func(*Order)) (*Order, error)
 	// OrderEvents returns an order's events, oldest first.
 	OrderEvents(ctx context.Context, orderID string) ([]*OrderEvent, error)
+	// DueOrders returns up to limit orders in one of statuses whose expiry is before t,
+	// oldest expiry first.
+	DueOrders(ctx context.Context, statuses []OrderStatus, t time.Time, limit int) ([]*Order, error)
 }

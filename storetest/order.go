@@ -225,3 +225,26 @@ func testDepositIndexes(t *testing.T, open Opener) {
 		t.Fatalf("%d distinct indexes, want %d", len(seen), n)
 	}
 }
+
+func testDueOrders(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	base := now()
+	o1 := mustOrder(t, s, m.ID, base)                  // expires at base+30m
+	o2 := mustOrder(t, s, m.ID, base.Add(time.Minute)) // base+31m
+	o3 := mustOrder(t, s, m.ID, base.Add(time.Hour))   // base+90m
+	if _, err := s.Transition(t.Context(), o2.ID, rampway.StatusDepositProcessing, now(), nil); err != nil {
+		t.Fatal(err)
+	}
+	due, err := s.DueOrders(t.Context(), []rampway.OrderStatus{rampway.StatusCreated}, base.Add(40*time.Minute), 10)
+	if err != nil || len(due) != 1 || due[0].ID != o1.ID {
+		t.Fatalf("due CREATED = %v, %v; want only %s", due, err, o1.ID)
+	}
+	due, err = s.DueOrders(t.Context(), []rampway.OrderStatus{rampway.StatusCreated, rampway.StatusDepositProcessing}, base.Add(100*time.Minute), 10)
+	if err != nil || len(due) != 3 || due[0].ID != o1.ID || due[1].ID != o2.ID || due[2].ID != o3.ID {
+		t.Fatalf("due = %v, %v; want all three by expiry", due, err)
+	}
+	if due, _ := s.DueOrders(t.Context(), []rampway.OrderStatus{rampway.StatusCreated}, base.Add(100*time.Minute), 1); len(due) != 1 {
+		t.Fatalf("limit 1 gave %d", len(due))
+	}
+}

@@ -46,6 +46,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentTransition", testConcurrentTransition},
 		{"DepositIndexes", testDepositIndexes},
 		{"Idempotency", testIdempotency},
+		{"DueOrders", testDueOrders},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

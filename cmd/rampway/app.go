@@ -72,6 +72,9 @@ func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Serv
 	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev})
 }
 
+// expiryInterval is how often orders whose time is up are ended.
+const expiryInterval = 5 * time.Second
+
 // chains gives checkout the networks' clients.
 type chains struct{ *chain.Networks }
 
@@ -156,9 +159,21 @@ func (a *app) addr() string { return a.ln.Addr().String() }
 func (a *app) serve(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- a.srv.Serve(a.ln) }()
+	// Background work stops with the server.
+	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	workDone := make(chan struct{})
+	go func() {
+		defer close(workDone)
+		a.checkout.RunExpiry(wctx, expiryInterval, a.log.With("worker", "expiry"))
+	}()
+	stopWorkers := func() {
+		stopWork()
+		<-workDone
+	}
 	a.log.Info("listening", "addr", a.addr(), "version", version)
 	select {
 	case err := <-errc:
+		stopWorkers()
 		a.close()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
@@ -167,6 +182,7 @@ func (a *app) serve(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.HTTP.ShutdownTimeout)
 	defer cancel()
 	err := a.srv.Shutdown(sctx)
+	stopWorkers() // before the store closes under them
 	if cerr := a.close(); err == nil {
 		err = cerr
 	}

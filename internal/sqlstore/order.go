@@ -275,3 +275,33 @@ func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]*rampway.Ord
 	}
 	return out, rows.Err()
 }
+
+// DueOrders implements rampway.OrderStore.
+func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t time.Time, n int) ([]*rampway.Order, error) {
+	if len(statuses) == 0 {
+		return nil, nil
+	}
+	var ph []string
+	var args []any
+	for _, st := range statuses {
+		args = append(args, string(st))
+		ph = append(ph, fmt.Sprintf("$%d", len(args)))
+	}
+	args = append(args, s.t(t), limit(n))
+	q := `SELECT ` + orderColumns + ` FROM orders WHERE status IN (` + strings.Join(ph, ", ") + `)` +
+		fmt.Sprintf(` AND expires_at < $%d ORDER BY expires_at, id LIMIT $%d`, len(args)-1, len(args))
+	rows, err := s.db.QueryContext(ctx, s.q(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("due orders: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, fmt.Errorf("due orders: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}

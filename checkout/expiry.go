@@ -1,0 +1,68 @@
+package checkout
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// expiryBatch bounds one pass's read.
+const expiryBatch = 500
+
+// ExpireDue ends the orders whose time is up: CREATED (nothing paid) -> EXPIRED, and an area A
+// order still UNDERPAID -> FAILED with the shortfall as its failure reason (refunded later). An
+// order whose payment is being confirmed (DEPOSIT_PROCESSING) is left to finish. Several
+// instances may run it at once: each transition happens once, the others are told it no longer
+// applies. It returns how many orders it moved.
+func (s *Service) ExpireDue(ctx context.Context) (int, error) {
+	moved := 0
+	for {
+		now := s.now().UTC().Truncate(time.Microsecond)
+		due, err := s.store.DueOrders(ctx, []rampway.OrderStatus{rampway.StatusCreated, rampway.StatusUnderpaid}, now, expiryBatch)
+		if err != nil {
+			return moved, err
+		}
+		for _, o := range due {
+			to, change := rampway.StatusExpired, func(*rampway.Order) {}
+			if o.Status == rampway.StatusUnderpaid {
+				to = rampway.StatusFailed
+				change = func(o *rampway.Order) {
+					o.FailureReason = fmt.Sprintf("underpaid: %s of %s %s received before the order expired",
+						rampway.FormatUnits(o.CryptoReceived, o.Asset.Decimals), rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), o.Asset.Symbol)
+				}
+			}
+			_, err := s.store.Transition(ctx, o.ID, to, now, change)
+			switch rampway.ErrorCode(err) {
+			case "":
+				moved++
+			case rampway.ECONFLICT: // another instance, or a payment, got there first
+			default:
+				return moved, fmt.Errorf("expire order %s: %w", o.ID, err)
+			}
+		}
+		if len(due) < expiryBatch {
+			return moved, nil
+		}
+	}
+}
+
+// RunExpiry calls ExpireDue every interval until ctx ends.
+func (s *Service) RunExpiry(ctx context.Context, interval time.Duration, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := s.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			log.Error("expire orders", "error", err)
+		} else if n > 0 {
+			log.Info("orders expired", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
