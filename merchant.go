@@ -94,6 +94,7 @@ type Store interface {
 	ContractFunctionStore
 	OrderStore
 	IdempotencyStore
+	DepositStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

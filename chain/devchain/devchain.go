@@ -430,3 +430,14 @@ func (c *Chain) pendingCount() (int, error) {
 	}
 	return int(status["pending"]), nil
 }
+
+// Fork starts a side chain from the block parent, for tests of reorganisations: the blocks
+// Mine makes next build on parent, and the side chain becomes canonical once it is longer.
+func (c *Chain) Fork(parent common.Hash) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	return c.backend.Fork(parent)
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -74,6 +75,9 @@ func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Serv
 
 // expiryInterval is how often orders whose time is up are ended.
 const expiryInterval = 5 * time.Second
+
+// watchPoll is how often each network's deposit watcher looks for new blocks.
+const watchPoll = 500 * time.Millisecond
 
 // chains gives checkout the networks' clients.
 type chains struct{ *chain.Networks }
@@ -161,14 +165,16 @@ func (a *app) serve(ctx context.Context) error {
 	go func() { errc <- a.srv.Serve(a.ln) }()
 	// Background work stops with the server.
 	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
-	workDone := make(chan struct{})
-	go func() {
-		defer close(workDone)
-		a.checkout.RunExpiry(wctx, expiryInterval, a.log.With("worker", "expiry"))
-	}()
+	var workers sync.WaitGroup
+	workers.Go(func() { a.checkout.RunExpiry(wctx, expiryInterval, a.log.With("worker", "expiry")) })
+	for _, n := range a.networks.List() {
+		cl, _ := a.networks.Client(n.Name)
+		w := checkout.NewWatcher(a.store, n, cl, a.log.With("worker", "watcher"), nil)
+		workers.Go(func() { w.Run(wctx, watchPoll) })
+	}
 	stopWorkers := func() {
 		stopWork()
-		<-workDone
+		workers.Wait()
 	}
 	a.log.Info("listening", "addr", a.addr(), "version", version)
 	select {

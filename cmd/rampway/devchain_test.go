@@ -256,3 +256,54 @@ func TestDevExamplesMakeOrders(t *testing.T) {
 		}
 	}
 }
+
+// A user pays an order from the payer wallet: the order reaches DEPOSIT_SUCCESS by itself.
+func TestDevPaymentIsCredited(t *testing.T) {
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	f := dj.SmartContractFunctions[0] // the native-paid mint
+	body, _ := json.Marshal(map[string]any{"merchant_id": dj.Merchant.MerchantID, "crypto_symbol": "ETH", "crypto_network": "devnet",
+		"contractExecution": f.Example, "merchant_user_id": "u", "merchant_redirect_url": "http://127.0.0.1:3000/done"})
+	code, o := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", dj.Merchant.APIKey, string(body))
+	if code != 201 {
+		t.Fatalf("order: %d %v", code, o)
+	}
+	get := func() map[string]any {
+		req, _ := http.NewRequest(http.MethodGet, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+o["order_id"].(string), nil)
+		req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var v map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&v)
+		return v
+	}
+	stored := get()
+	amount, err := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payer, _ := crypto.HexToECDSA(strings.TrimPrefix(dj.Chain.PayerPrivateKey, "0x"))
+	c, err := ethclient.Dial(dj.Chain.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	send(t, c, payer, common.HexToAddress(stored["deposit_address"].(string)), amount, nil)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		v := get()
+		if v["status"] == "DEPOSIT_SUCCESS" {
+			if v["crypto_amount_received"] != o["crypto_amount"] {
+				t.Fatalf("received %v, paid %v", v["crypto_amount_received"], o["crypto_amount"])
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order still %v 15 s after payment", v["status"])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -210,49 +210,74 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 func (s *Store) Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
 	var out *rampway.Order
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		o, err := scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
-		if err != nil {
-			return notFound(err, "order")
-		}
-		step, err := rampway.NextStep(o.Area, o.Status, to)
+		o, err := s.lockOrder(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		if change != nil {
-			change(o)
-		}
-		// Identity and creation facts never change.
-		o.ID, o.Status, o.UpdatedAt = id, to, at
-		args, err := s.orderArgs(o)
-		if err != nil {
-			return err
-		}
-		cols := strings.Split(strings.Join(strings.Fields(orderColumns), ""), ",")
-		var set []string
-		var vals []any
-		for i, c := range cols {
-			switch c {
-			case "id", "merchant_id", "area", "created_at":
-				continue
-			}
-			vals = append(vals, args[i])
-			set = append(set, fmt.Sprintf("%s = $%d", c, len(vals)))
-		}
-		vals = append(vals, id)
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE orders SET `+strings.Join(set, ", ")+fmt.Sprintf(` WHERE id = $%d`, len(vals))), vals...); err != nil {
-			if s.d.IsUniqueViolation(err) {
-				return rampway.Errorf(rampway.ECONFLICT, "order %s: deposit address already in use", id)
-			}
-			return fmt.Errorf("update order: %w", err)
-		}
-		if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
-			Name: step.Event, From: step.From, To: step.To, CreatedAt: at}); err != nil {
-			return err
-		}
-		out = o
-		return nil
+		out, err = s.transitionTx(ctx, tx, o, to, at, change)
+		return err
 	})
 	return out, err
+}
+
+// lockOrder reads an order for update inside tx.
+func (s *Store) lockOrder(ctx context.Context, tx *sql.Tx, id string) (*rampway.Order, error) {
+	o, err := scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
+	if err != nil {
+		return nil, notFound(err, "order")
+	}
+	return o, nil
+}
+
+// transitionTx moves a locked order to status to inside tx: it asks the state machine,
+// applies change, writes the order and records the event.
+func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
+	id := o.ID
+	step, err := rampway.NextStep(o.Area, o.Status, to)
+	if err != nil {
+		return nil, err
+	}
+	if change != nil {
+		change(o)
+	}
+	// Identity and creation facts never change.
+	o.ID, o.Status = id, to
+	if err := s.updateOrder(ctx, tx, o, at); err != nil {
+		return nil, err
+	}
+	if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
+		Name: step.Event, From: step.From, To: step.To, CreatedAt: at}); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// updateOrder writes every mutable column of o.
+func (s *Store) updateOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order, at time.Time) error {
+	o.UpdatedAt = at
+	args, err := s.orderArgs(o)
+	if err != nil {
+		return err
+	}
+	cols := strings.Split(strings.Join(strings.Fields(orderColumns), ""), ",")
+	var set []string
+	var vals []any
+	for i, c := range cols {
+		switch c {
+		case "id", "merchant_id", "area", "created_at":
+			continue
+		}
+		vals = append(vals, args[i])
+		set = append(set, fmt.Sprintf("%s = $%d", c, len(vals)))
+	}
+	vals = append(vals, o.ID)
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE orders SET `+strings.Join(set, ", ")+fmt.Sprintf(` WHERE id = $%d`, len(vals))), vals...); err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return rampway.Errorf(rampway.ECONFLICT, "order %s: deposit address already in use", o.ID)
+		}
+		return fmt.Errorf("update order: %w", err)
+	}
+	return nil
 }
 
 // OrderEvents implements rampway.OrderStore.

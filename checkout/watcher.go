@@ -1,0 +1,254 @@
+package checkout
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/rampway/rampway"
+)
+
+// transferTopic is keccak256("Transfer(address,address,uint256)"), ERC-20's Transfer event.
+var transferTopic = common.HexToHash("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
+
+const (
+	// watchBatch bounds the blocks one step scans (a watcher far behind catches up in steps).
+	watchBatch = 100
+	// maxReorg bounds how far back a reorganisation is followed.
+	maxReorg = 128
+	// lateWindow is how long after expiry a payment is still recognised (and refunded).
+	lateWindow = 24 * time.Hour
+)
+
+// WatchClient is what a watcher asks of a node: per block, one block read and one log query,
+// whatever the number of open orders.
+type WatchClient interface {
+	BlockNumber(ctx context.Context) (uint64, error)
+	BlockByNumber(ctx context.Context, number *big.Int) (*types.Block, error)
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
+	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
+}
+
+// WatchStore is what a watcher keeps its findings in.
+type WatchStore interface {
+	rampway.DepositStore
+}
+
+// Watcher follows one network's blocks, records payments to open orders' deposit addresses,
+// credits them once they are deep enough, and undoes what a reorganisation removed.
+type Watcher struct {
+	store  WatchStore
+	net    *rampway.Network
+	client WatchClient
+	log    *slog.Logger
+	now    func() time.Time
+	hashes map[uint64]common.Hash // canonical hashes of recently scanned blocks
+}
+
+// NewWatcher returns a watcher of net.
+func NewWatcher(store WatchStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) *Watcher {
+	if now == nil {
+		now = time.Now
+	}
+	return &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}}
+}
+
+func (w *Watcher) at() time.Time { return w.now().UTC().Truncate(time.Microsecond) }
+
+// Run steps every poll until ctx ends.
+func (w *Watcher) Run(ctx context.Context, poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		if err := w.Step(ctx); err != nil && ctx.Err() == nil {
+			w.log.Error("watch step", "network", w.net.Name, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Step scans the blocks since the last step (at most watchBatch) and then confirms or drops
+// the payments waiting for confirmations. Starting from nothing, it begins at the head.
+func (w *Watcher) Step(ctx context.Context) error {
+	head, err := w.client.BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	cur, curHash, ok, err := w.store.WatchCursor(ctx, w.net.Name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		start := head
+		if start > 0 {
+			start--
+		}
+		h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(start))
+		if err != nil {
+			return fmt.Errorf("header %d: %w", start, err)
+		}
+		cur, curHash = start, h.Hash()
+		if err := w.store.SetWatchCursor(ctx, w.net.Name, cur, curHash, w.at()); err != nil {
+			return err
+		}
+	}
+	if head > cur {
+		if err := w.scan(ctx, cur, curHash, min(head, cur+watchBatch)); err != nil {
+			return err
+		}
+	}
+	return w.confirm(ctx, head)
+}
+
+// scan processes blocks cur+1..end.
+func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end uint64) error {
+	orders, err := w.store.WatchedOrders(ctx, w.net.Name, w.at().Add(-lateWindow))
+	if err != nil {
+		return err
+	}
+	byAddr := make(map[common.Address]*rampway.Order, len(orders))
+	for _, o := range orders {
+		byAddr[o.DepositAddress] = o
+	}
+	var tokens []common.Address
+	for _, t := range w.net.Tokens {
+		tokens = append(tokens, t.Contract)
+	}
+	for n := cur + 1; n <= end; n++ {
+		b, err := w.client.BlockByNumber(ctx, new(big.Int).SetUint64(n))
+		if err != nil {
+			return fmt.Errorf("block %d: %w", n, err)
+		}
+		if b.ParentHash() != curHash {
+			return w.rewind(ctx, cur)
+		}
+		var found []*rampway.InboundTransfer
+		for _, tx := range b.Transactions() {
+			if tx.To() == nil || tx.Value().Sign() <= 0 {
+				continue
+			}
+			if o, ok := byAddr[*tx.To()]; ok && o.Asset.IsNative() {
+				found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: tx.Hash(), LogIndex: -1, OrderID: o.ID,
+					To: *tx.To(), Amount: tx.Value(), BlockNumber: n, BlockHash: b.Hash()})
+			}
+		}
+		if len(tokens) > 0 {
+			hash := b.Hash()
+			logs, err := w.client.FilterLogs(ctx, ethereum.FilterQuery{BlockHash: &hash, Addresses: tokens, Topics: [][]common.Hash{{transferTopic}}})
+			if err != nil {
+				return fmt.Errorf("logs of block %d: %w", n, err)
+			}
+			for _, l := range logs {
+				if len(l.Topics) != 3 || len(l.Data) != 32 || l.Removed {
+					continue
+				}
+				to := common.BytesToAddress(l.Topics[2].Bytes())
+				if o, ok := byAddr[to]; ok && !o.Asset.IsNative() && o.Asset.Contract == l.Address {
+					found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: l.TxHash, LogIndex: int64(l.Index), OrderID: o.ID,
+						Token: l.Address, To: to, Amount: new(big.Int).SetBytes(l.Data), BlockNumber: n, BlockHash: b.Hash()})
+				}
+			}
+		}
+		for _, t := range found {
+			isNew, err := w.store.RecordTransfer(ctx, t, w.at())
+			if err != nil {
+				return fmt.Errorf("record transfer %s: %w", t.TxHash.Hex(), err)
+			}
+			if isNew {
+				w.log.Info("payment seen", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex(), "amount", t.Amount.String(), "block", n)
+			}
+		}
+		cur, curHash = n, b.Hash()
+		w.hashes[n] = curHash
+		delete(w.hashes, n-min(n, maxReorg*2))
+		if err := w.store.SetWatchCursor(ctx, w.net.Name, cur, curHash, w.at()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewind handles a reorganisation found above block cur: it finds the newest block this
+// watcher saw that is still canonical, drops the payments seen above it, and moves the cursor
+// there, so the next step rescans the new branch (payments still in it are seen again).
+func (w *Watcher) rewind(ctx context.Context, cur uint64) error {
+	fork := cur
+	for depth := 0; fork > 0 && depth < maxReorg; depth++ {
+		known, ok := w.hashes[fork]
+		if !ok {
+			// Not seen by this process (it restarted): go back as deep as confirmations reach.
+			fork -= min(fork, uint64(w.net.Confirmations)+1)
+			break
+		}
+		h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(fork))
+		if err != nil {
+			return fmt.Errorf("header %d: %w", fork, err)
+		}
+		if h.Hash() == known {
+			break
+		}
+		fork--
+	}
+	pending, err := w.store.PendingTransfers(ctx, w.net.Name)
+	if err != nil {
+		return err
+	}
+	for _, t := range pending {
+		if t.BlockNumber > fork {
+			if err := w.store.DropTransfer(ctx, t.Network, t.TxHash, t.LogIndex, w.at()); err != nil {
+				return err
+			}
+		}
+	}
+	h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(fork))
+	if err != nil {
+		return fmt.Errorf("header %d: %w", fork, err)
+	}
+	w.log.Warn("chain reorganised: rescanning", "network", w.net.Name, "from_block", fork+1, "was_at", cur)
+	w.hashes[fork] = h.Hash()
+	return w.store.SetWatchCursor(ctx, w.net.Name, fork, h.Hash(), w.at())
+}
+
+// confirm credits the payments deep enough in the canonical chain and drops those whose
+// block left it.
+func (w *Watcher) confirm(ctx context.Context, head uint64) error {
+	pending, err := w.store.PendingTransfers(ctx, w.net.Name)
+	if err != nil {
+		return err
+	}
+	need := uint64(max(w.net.Confirmations, 1))
+	for _, t := range pending {
+		if head+1 < t.BlockNumber+need {
+			continue
+		}
+		canon, ok := w.hashes[t.BlockNumber]
+		if !ok {
+			h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(t.BlockNumber))
+			if err != nil {
+				return fmt.Errorf("header %d: %w", t.BlockNumber, err)
+			}
+			canon = h.Hash()
+		}
+		if canon != t.BlockHash {
+			if err := w.store.DropTransfer(ctx, t.Network, t.TxHash, t.LogIndex, w.at()); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.store.ConfirmTransfer(ctx, t.Network, t.TxHash, t.LogIndex, w.at()); err != nil {
+			return fmt.Errorf("confirm transfer %s: %w", t.TxHash.Hex(), err)
+		}
+		w.log.Info("payment confirmed", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex())
+	}
+	return nil
+}

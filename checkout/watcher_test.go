@@ -1,0 +1,256 @@
+package checkout_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"log/slog"
+	"math/big"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/sqlite"
+)
+
+type watchEnv struct {
+	t      *testing.T
+	chain  *devchain.Chain
+	client *ethclient.Client
+	store  *sqlstore.Store
+	payer  *ecdsa.PrivateKey
+	net    rampway.Network
+	mid    string
+}
+
+func newWatchEnv(t *testing.T) *watchEnv {
+	payer, _ := crypto.GenerateKey()
+	c := devchaintest.Start(t, devchain.Funding{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: big.NewInt(1e18), TokenUnits: big.NewInt(1e9)})
+	cl, err := ethclient.Dial(c.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "w.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
+	if err := store.CreateMerchant(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	net := c.Network("devnet")
+	net.Confirmations = 2
+	return &watchEnv{t: t, chain: c, client: cl, store: store, payer: payer, net: net, mid: m.ID}
+}
+
+// order stores an order for amount of the asset, at a fresh deposit address.
+func (e *watchEnv) order(asset rampway.Asset, amount int64) *rampway.Order {
+	e.t.Helper()
+	key, _ := crypto.GenerateKey()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	i, _ := e.store.NextDepositIndex(e.t.Context())
+	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: "u", MerchantRedirectURL: "https://x.example", Network: "devnet", Asset: asset,
+		CryptoAmount: big.NewInt(amount), CryptoReceived: new(big.Int), PaymentValue: new(big.Int), NetworkFee: new(big.Int), ServiceFee: new(big.Int),
+		DepositAddress: crypto.PubkeyToAddress(key.PublicKey), DepositIndex: i, ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(e.t.Context(), o); err != nil {
+		e.t.Fatal(err)
+	}
+	return o
+}
+
+// pay sends value (native) or a token transfer from the payer, unmined.
+func (e *watchEnv) pay(o *rampway.Order, amount int64) {
+	e.t.Helper()
+	ctx := context.Background()
+	from := crypto.PubkeyToAddress(e.payer.PublicKey)
+	nonce, err := e.client.PendingNonceAt(ctx, from)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	head, _ := e.client.HeaderByNumber(ctx, nil)
+	tx := &types.DynamicFeeTx{ChainID: e.chain.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1e9),
+		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)), Gas: 100_000}
+	if o.Asset.IsNative() {
+		tx.To, tx.Value = &o.DepositAddress, big.NewInt(amount)
+	} else {
+		token := o.Asset.Contract
+		tx.To = &token
+		tx.Data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+			append(common.LeftPadBytes(o.DepositAddress.Bytes(), 32), common.LeftPadBytes(big.NewInt(amount).Bytes(), 32)...)...)
+	}
+	signed, err := types.SignNewTx(e.payer, types.LatestSignerForChainID(e.chain.ChainID()), tx)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.client.SendTransaction(ctx, signed); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *watchEnv) mine() {
+	e.t.Helper()
+	if _, err := e.chain.Mine(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *watchEnv) status(o *rampway.Order) (rampway.OrderStatus, string) {
+	e.t.Helper()
+	got, err := e.store.Order(e.t.Context(), o.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return got.Status, got.CryptoReceived.String()
+}
+
+func (e *watchEnv) want(o *rampway.Order, status rampway.OrderStatus, received string) {
+	e.t.Helper()
+	if s, r := e.status(o); s != status || r != received {
+		e.t.Fatalf("order %s is %s with %s received, want %s with %s", o.ID, s, r, status, received)
+	}
+}
+
+func TestWatcherCreditsPayments(t *testing.T) {
+	e := newWatchEnv(t)
+	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	step := func() {
+		t.Helper()
+		if err := w.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step() // starts at the head
+	eth, dusd := e.net.Native, e.net.Tokens[0]
+	full := e.order(eth, 1e16)
+	under := e.order(eth, 1e16)
+	over := e.order(eth, 1e16)
+	token := e.order(dusd, 10_000_000)
+	late := e.order(eth, 1e16)
+	if _, err := e.store.Transition(t.Context(), late.ID, rampway.StatusExpired, time.Now(), nil); err != nil {
+		t.Fatal(err)
+	}
+	other := e.order(eth, 1e16) // receives the token instead of ETH: not a payment of its asset
+
+	e.pay(full, 1e16)
+	e.pay(under, 4e15)
+	e.pay(over, 3e16)
+	e.pay(token, 10_000_000)
+	e.pay(late, 1e16)
+	otherAsToken := *other
+	otherAsToken.Asset = dusd
+	e.pay(&otherAsToken, 5)
+	e.mine()
+	step()
+	for _, o := range []*rampway.Order{full, under, over, token} {
+		e.want(o, rampway.StatusDepositProcessing, "0")
+	}
+	e.want(late, rampway.StatusExpired, "0")
+	e.want(other, rampway.StatusCreated, "0")
+
+	e.mine() // the payments are now 2 blocks deep
+	step()
+	e.want(full, rampway.StatusDepositSuccess, "10000000000000000")
+	e.want(under, rampway.StatusUnderpaid, "4000000000000000")
+	e.want(over, rampway.StatusDepositSuccess, "30000000000000000")
+	e.want(token, rampway.StatusDepositSuccess, "10000000")
+	e.want(late, rampway.StatusRefundPending, "10000000000000000")
+
+	// A top-up completes the underpaid order.
+	e.pay(under, 6e15)
+	e.mine()
+	step()
+	e.want(under, rampway.StatusDepositProcessing, "4000000000000000")
+	e.mine()
+	step()
+	e.want(under, rampway.StatusDepositSuccess, "10000000000000000")
+
+	// A restarted watcher rescanning the same blocks credits nothing twice.
+	cur, _, _, _ := e.store.WatchCursor(t.Context(), "devnet")
+	back, _ := e.client.HeaderByNumber(t.Context(), big.NewInt(int64(cur-5)))
+	if err := e.store.SetWatchCursor(t.Context(), "devnet", cur-5, back.Hash(), time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w2 := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	for range 3 {
+		if err := w2.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	e.want(full, rampway.StatusDepositSuccess, "10000000000000000")
+	e.want(under, rampway.StatusDepositSuccess, "10000000000000000")
+
+	events, _ := e.store.OrderEvents(t.Context(), full.ID)
+	var names []string
+	for _, ev := range events {
+		names = append(names, ev.Name)
+	}
+	if len(names) != 3 || names[0] != rampway.EventCreated || names[1] != rampway.EventDepositProcessing || names[2] != rampway.EventDepositSuccess {
+		t.Fatalf("events %v", names)
+	}
+}
+
+// A payment whose block is reorganised away is dropped (the order goes back to CREATED); seen
+// again in the new branch, it is credited once.
+func TestWatcherReorg(t *testing.T) {
+	e := newWatchEnv(t)
+	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	step := func() {
+		t.Helper()
+		if err := w.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	o := e.order(e.net.Native, 1e16)
+	parent, _ := e.client.HeaderByNumber(t.Context(), nil)
+	e.pay(o, 1e16)
+	e.mine()
+	step()
+	e.want(o, rampway.StatusDepositProcessing, "0")
+
+	// A longer side chain from before the payment's block, without the payment.
+	if err := e.chain.Fork(parent.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		e.mine()
+	}
+	step()
+	step()
+	events, _ := e.store.OrderEvents(t.Context(), o.ID)
+	status, received := e.status(o)
+	t.Logf("after the reorg: %s, %s received, %d events", status, received, len(events))
+	switch status {
+	case rampway.StatusCreated: // the payment is gone
+		if received != "0" || events[len(events)-1].Name != rampway.EventDepositFailure {
+			t.Fatalf("dropped payment: received %s, last event %s", received, events[len(events)-1].Name)
+		}
+		// Paid again, it completes.
+		e.pay(o, 1e16)
+		e.mine()
+		step()
+		e.mine()
+		step()
+		e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
+	case rampway.StatusDepositSuccess, rampway.StatusDepositProcessing: // the node put the payment in the new branch
+		e.mine()
+		step()
+		e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
+	default:
+		t.Fatalf("after the reorg the order is %s", status)
+	}
+}

@@ -1,0 +1,76 @@
+package rampway
+
+import (
+	"context"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Inbound transfer statuses.
+const (
+	TransferSeen      = "seen"      // in a block, not yet deep enough
+	TransferConfirmed = "confirmed" // credited to its order
+	TransferDropped   = "dropped"   // its block left the canonical chain
+)
+
+// InboundTransfer is a payment seen arriving at an order's deposit address: a native value
+// transfer (LogIndex -1) or an ERC-20 Transfer log.
+type InboundTransfer struct {
+	Network  string
+	TxHash   common.Hash
+	LogIndex int64
+	OrderID  string
+	// Token is the ERC-20 contract; the zero address for the native coin.
+	Token       common.Address
+	To          common.Address
+	Amount      *big.Int
+	BlockNumber uint64
+	BlockHash   common.Hash
+	Status      string
+	CreatedAt   time.Time
+}
+
+// DepositStore keeps what the deposit watchers saw.
+type DepositStore interface {
+	// WatchCursor returns the last block a network's watcher processed; ok is false before
+	// the first.
+	WatchCursor(ctx context.Context, network string) (number uint64, hash common.Hash, ok bool, err error)
+	// SetWatchCursor records the last processed block.
+	SetWatchCursor(ctx context.Context, network string, number uint64, hash common.Hash, at time.Time) error
+	// RecordTransfer stores a transfer seen in a block (or revives a dropped one seen again,
+	// in its new block) and, in the same transaction, moves its order from CREATED or
+	// UNDERPAID to DEPOSIT_PROCESSING. It reports false when the transfer was already known.
+	RecordTransfer(ctx context.Context, t *InboundTransfer, at time.Time) (bool, error)
+	// PendingTransfers returns a network's transfers still waiting for confirmations.
+	PendingTransfers(ctx context.Context, network string) ([]*InboundTransfer, error)
+	// ConfirmTransfer marks a seen transfer confirmed and credits its order, moving it as
+	// AfterCredit says, in one transaction. A transfer that is not "seen" is left alone, so a
+	// transfer is never credited twice.
+	ConfirmTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
+	// DropTransfer marks a seen transfer dropped (its block was reorganised away) and moves an
+	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID).
+	DropTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
+	// WatchedOrders returns the orders of a network a payment may still arrive for: CREATED,
+	// DEPOSIT_PROCESSING, UNDERPAID, and EXPIRED after expiredSince (late payments).
+	WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*Order, error)
+}
+
+// AfterCredit says where an order goes once a confirmed transfer is credited to it (with
+// CryptoReceived already including it), and the failure reason to record, if any. ok is
+// false when the order stays where it is.
+func AfterCredit(o *Order) (to OrderStatus, reason string, ok bool) {
+	switch o.Status {
+	case StatusDepositProcessing, StatusUnderpaid:
+		if o.CryptoReceived.Cmp(o.CryptoAmount) >= 0 {
+			return StatusDepositSuccess, "", true
+		}
+		if o.Status == StatusDepositProcessing {
+			return StatusUnderpaid, "", true
+		}
+	case StatusExpired:
+		return StatusRefundPending, "paid after the order expired", true
+	}
+	return "", "", false
+}

@@ -1,0 +1,216 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+const transferColumns = `network, tx_hash, log_index, order_id, token, to_address, amount, block_number, block_hash, status, created_at`
+
+func scanTransfer(row interface{ Scan(...any) error }) (*rampway.InboundTransfer, error) {
+	var (
+		t                                  rampway.InboundTransfer
+		txHash, token, to, amount, blkHash string
+		blk                                int64
+		created                            dbTime
+	)
+	if err := row.Scan(&t.Network, &txHash, &t.LogIndex, &t.OrderID, &token, &to, &amount, &blk, &blkHash, &t.Status, &created); err != nil {
+		return nil, err
+	}
+	t.TxHash, t.BlockHash = common.HexToHash(txHash), common.HexToHash(blkHash)
+	if token != "" {
+		t.Token = common.HexToAddress(token)
+	}
+	t.To = common.HexToAddress(to)
+	var err error
+	if t.Amount, err = parseBig(amount, "amount"); err != nil {
+		return nil, err
+	}
+	t.BlockNumber, t.CreatedAt = uint64(blk), created.T
+	return &t, nil
+}
+
+// WatchCursor implements rampway.DepositStore.
+func (s *Store) WatchCursor(ctx context.Context, network string) (uint64, common.Hash, bool, error) {
+	var n int64
+	var h string
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT block_number, block_hash FROM watch_cursors WHERE network = $1`), network).Scan(&n, &h)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, common.Hash{}, false, nil
+	}
+	if err != nil {
+		return 0, common.Hash{}, false, fmt.Errorf("read watch cursor: %w", err)
+	}
+	return uint64(n), common.HexToHash(h), true, nil
+}
+
+// SetWatchCursor implements rampway.DepositStore.
+func (s *Store) SetWatchCursor(ctx context.Context, network string, number uint64, hash common.Hash, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO watch_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash, updated_at = excluded.updated_at`),
+		network, int64(number), hash.Hex(), s.t(at))
+	if err != nil {
+		return fmt.Errorf("set watch cursor: %w", err)
+	}
+	return nil
+}
+
+// RecordTransfer implements rampway.DepositStore.
+func (s *Store) RecordTransfer(ctx context.Context, t *rampway.InboundTransfer, at time.Time) (bool, error) {
+	recorded := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var status string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT status FROM inbound_transfers WHERE network = $1 AND tx_hash = $2 AND log_index = $3`+s.d.ForUpdate),
+			t.Network, t.TxHash.Hex(), t.LogIndex).Scan(&status)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			token := ""
+			if t.Token != (common.Address{}) {
+				token = t.Token.Hex()
+			}
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO inbound_transfers (`+transferColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'seen', $10, $10)`),
+				t.Network, t.TxHash.Hex(), t.LogIndex, t.OrderID, token, t.To.Hex(), bigText(t.Amount), int64(t.BlockNumber), t.BlockHash.Hex(), s.t(at))
+		case err != nil:
+		case status == rampway.TransferDropped:
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET status = 'seen', block_number = $1, block_hash = $2, updated_at = $3
+				WHERE network = $4 AND tx_hash = $5 AND log_index = $6`), int64(t.BlockNumber), t.BlockHash.Hex(), s.t(at), t.Network, t.TxHash.Hex(), t.LogIndex)
+		default:
+			return nil // already known
+		}
+		if err != nil {
+			return fmt.Errorf("record transfer: %w", err)
+		}
+		recorded = true
+		o, err := s.lockOrder(ctx, tx, t.OrderID)
+		if err != nil {
+			return err
+		}
+		if o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid {
+			_, err = s.transitionTx(ctx, tx, o, rampway.StatusDepositProcessing, at, nil)
+		}
+		return err
+	})
+	return recorded, err
+}
+
+// PendingTransfers implements rampway.DepositStore.
+func (s *Store) PendingTransfers(ctx context.Context, network string) ([]*rampway.InboundTransfer, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+transferColumns+` FROM inbound_transfers WHERE network = $1 AND status = 'seen' ORDER BY block_number, tx_hash, log_index`), network)
+	if err != nil {
+		return nil, fmt.Errorf("pending transfers: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.InboundTransfer
+	for rows.Next() {
+		t, err := scanTransfer(rows)
+		if err != nil {
+			return nil, fmt.Errorf("pending transfers: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// lockSeenTransfer reads a transfer for update; ok is false unless it is "seen".
+func (s *Store) lockSeenTransfer(ctx context.Context, tx *sql.Tx, network string, txHash common.Hash, logIndex int64) (*rampway.InboundTransfer, bool, error) {
+	t, err := scanTransfer(tx.QueryRowContext(ctx, s.q(`SELECT `+transferColumns+` FROM inbound_transfers WHERE network = $1 AND tx_hash = $2 AND log_index = $3`+s.d.ForUpdate),
+		network, txHash.Hex(), logIndex))
+	if err != nil {
+		return nil, false, notFound(err, "transfer")
+	}
+	return t, t.Status == rampway.TransferSeen, nil
+}
+
+func (s *Store) setTransferStatus(ctx context.Context, tx *sql.Tx, t *rampway.InboundTransfer, status string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET status = $1, updated_at = $2 WHERE network = $3 AND tx_hash = $4 AND log_index = $5`),
+		status, s.t(at), t.Network, t.TxHash.Hex(), t.LogIndex)
+	if err != nil {
+		return fmt.Errorf("set transfer status: %w", err)
+	}
+	return nil
+}
+
+// ConfirmTransfer implements rampway.DepositStore.
+func (s *Store) ConfirmTransfer(ctx context.Context, network string, txHash common.Hash, logIndex int64, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		t, seen, err := s.lockSeenTransfer(ctx, tx, network, txHash, logIndex)
+		if err != nil || !seen {
+			return err
+		}
+		if err := s.setTransferStatus(ctx, tx, t, rampway.TransferConfirmed, at); err != nil {
+			return err
+		}
+		o, err := s.lockOrder(ctx, tx, t.OrderID)
+		if err != nil {
+			return err
+		}
+		o.CryptoReceived = new(big.Int).Add(o.CryptoReceived, t.Amount)
+		to, reason, ok := rampway.AfterCredit(o)
+		if !ok {
+			return s.updateOrder(ctx, tx, o, at) // credited; the status stays
+		}
+		_, err = s.transitionTx(ctx, tx, o, to, at, func(o *rampway.Order) {
+			if reason != "" {
+				o.FailureReason = reason
+			}
+		})
+		return err
+	})
+}
+
+// DropTransfer implements rampway.DepositStore.
+func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.Hash, logIndex int64, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		t, seen, err := s.lockSeenTransfer(ctx, tx, network, txHash, logIndex)
+		if err != nil || !seen {
+			return err
+		}
+		if err := s.setTransferStatus(ctx, tx, t, rampway.TransferDropped, at); err != nil {
+			return err
+		}
+		o, err := s.lockOrder(ctx, tx, t.OrderID)
+		if err != nil || o.Status != rampway.StatusDepositProcessing {
+			return err
+		}
+		var inFlight int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM inbound_transfers WHERE order_id = $1 AND status = 'seen'`), o.ID).Scan(&inFlight); err != nil {
+			return fmt.Errorf("count transfers: %w", err)
+		}
+		if inFlight > 0 {
+			return nil
+		}
+		back := rampway.StatusCreated
+		if o.CryptoReceived.Sign() > 0 {
+			back = rampway.StatusUnderpaid
+		}
+		_, err = s.transitionTx(ctx, tx, o, back, at, nil)
+		return err
+	})
+}
+
+// WatchedOrders implements rampway.DepositStore.
+func (s *Store) WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*rampway.Order, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
+		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR (status = 'EXPIRED' AND expires_at >= $2))`), network, s.t(expiredSince))
+	if err != nil {
+		return nil, fmt.Errorf("watched orders: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, fmt.Errorf("watched orders: %w", err)
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
