@@ -47,6 +47,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DepositIndexes", testDepositIndexes},
 		{"Idempotency", testIdempotency},
 		{"DueOrders", testDueOrders},
+		{"Deposits", testDeposits},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
