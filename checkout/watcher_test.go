@@ -30,6 +30,7 @@ type watchEnv struct {
 	payer  *ecdsa.PrivateKey
 	net    rampway.Network
 	mid    string
+	nonce  uint64 // the payer's next nonce: counted here, as the node's pending view can lag
 }
 
 func newWatchEnv(t *testing.T) *watchEnv {
@@ -75,11 +76,8 @@ func (e *watchEnv) order(asset rampway.Asset, amount int64) *rampway.Order {
 func (e *watchEnv) pay(o *rampway.Order, amount int64) {
 	e.t.Helper()
 	ctx := context.Background()
-	from := crypto.PubkeyToAddress(e.payer.PublicKey)
-	nonce, err := e.client.PendingNonceAt(ctx, from)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	nonce := e.nonce
+	e.nonce++
 	head, _ := e.client.HeaderByNumber(ctx, nil)
 	tx := &types.DynamicFeeTx{ChainID: e.chain.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1e9),
 		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)), Gas: 100_000}

@@ -28,13 +28,9 @@ type decodeOptions struct {
 // (with line and column), a value of the wrong type (naming the field), an unknown field
 // (strict), or data after the object.
 func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return errTooLarge(tooLarge.Limit)
-		}
-		return rampway.Errorf(rampway.EINVALID, "Could not read the request body")
+		return err
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -62,6 +58,19 @@ func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
 		return rampway.Errorf(rampway.EINVALID, "Request body must hold exactly one JSON object")
 	}
 	return nil
+}
+
+// readBody reads the whole request body: 413 past the server's limit.
+func readBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, errTooLarge(tooLarge.Limit)
+		}
+		return nil, rampway.Errorf(rampway.EINVALID, "Could not read the request body")
+	}
+	return body, nil
 }
 
 func errTooLarge(limit int64) error {

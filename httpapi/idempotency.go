@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -29,13 +28,9 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 		if len(key) > 255 || bytes.IndexFunc([]byte(key), func(c rune) bool { return c < 0x21 || c > 0x7e }) >= 0 {
 			return rampway.Errorf(rampway.EINVALID, "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces")
 		}
-		body, err := io.ReadAll(r.Body)
+		body, err := readBody(r)
 		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				return errTooLarge(tooLarge.Limit)
-			}
-			return rampway.Errorf(rampway.EINVALID, "Could not read the request body")
+			return err
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h := sha256.New()

@@ -63,7 +63,7 @@ func send(t *testing.T, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Ad
 	t.Helper()
 	ctx := context.Background()
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := c.PendingNonceAt(ctx, from)
+	nonce, err := c.NonceAt(ctx, from, nil) // each send waits for its receipt, so the latest state is current
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestDevChain(t *testing.T) {
 	defer c.Close()
 	ctx := context.Background()
 	to := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
-	nonce, _ := c.PendingNonceAt(ctx, crypto.PubkeyToAddress(payer.PublicKey))
+	nonce, _ := c.NonceAt(ctx, crypto.PubkeyToAddress(payer.PublicKey), nil)
 	tip := big.NewInt(1e9)
 	head, _ := c.HeaderByNumber(ctx, nil)
 	tx, _ := types.SignNewTx(payer, types.LatestSignerForChainID(big.NewInt(1337)), &types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: nonce,
