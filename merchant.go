@@ -95,6 +95,7 @@ type Store interface {
 	OrderStore
 	IdempotencyStore
 	DepositStore
+	ExecutionStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

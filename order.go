@@ -232,4 +232,6 @@ type OrderStore interface {
 	// DueOrders returns up to limit orders in one of statuses whose expiry is before t,
 	// oldest expiry first.
 	DueOrders(ctx context.Context, statuses []OrderStatus, t time.Time, limit int) ([]*Order, error)
+	// OrdersByStatus returns up to limit orders of a network in status, oldest first.
+	OrdersByStatus(ctx context.Context, network string, status OrderStatus, limit int) ([]*Order, error)
 }

@@ -339,7 +339,7 @@ secrets:
 func TestServeMigrateAdminWithConfig(t *testing.T) {
 	cfgPath := writeConfig(t, filepath.Join(t.TempDir(), "prod.db"))
 	var out bytes.Buffer
-	if err := run(t.Context(), []string{"migrate", "--config", cfgPath}, noEnv, &out); err != nil || !strings.Contains(out.String(), "applied 5 migration(s)") {
+	if err := run(t.Context(), []string{"migrate", "--config", cfgPath}, noEnv, &out); err != nil || !strings.Contains(out.String(), "applied 6 migration(s)") {
 		t.Fatalf("migrate: %v %s", err, out.String())
 	}
 	out.Reset()

@@ -198,19 +198,6 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 
 // WatchedOrders implements rampway.DepositStore.
 func (s *Store) WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*rampway.Order, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
+	return s.queryOrders(ctx, "watched orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
 		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR (status = 'EXPIRED' AND expires_at >= $2))`), network, s.t(expiredSince))
-	if err != nil {
-		return nil, fmt.Errorf("watched orders: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, fmt.Errorf("watched orders: %w", err)
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
 }

@@ -190,20 +190,7 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 	args = append(args, limit(f.Limit))
 	q := `SELECT ` + orderColumns + ` FROM orders WHERE ` + strings.Join(where, " AND ") +
 		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args))
-	rows, err := s.db.QueryContext(ctx, s.q(q), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list orders: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list orders: %w", err)
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return s.queryOrders(ctx, "list orders", s.q(q), args...)
 }
 
 // Transition implements rampway.OrderStore: the one way an order's status changes.
@@ -315,16 +302,27 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	args = append(args, s.t(t), limit(n))
 	q := `SELECT ` + orderColumns + ` FROM orders WHERE status IN (` + strings.Join(ph, ", ") + `)` +
 		fmt.Sprintf(` AND expires_at < $%d ORDER BY expires_at, id LIMIT $%d`, len(args)-1, len(args))
-	rows, err := s.db.QueryContext(ctx, s.q(q), args...)
+	return s.queryOrders(ctx, "due orders", s.q(q), args...)
+}
+
+// OrdersByStatus implements rampway.OrderStore.
+func (s *Store) OrdersByStatus(ctx context.Context, network string, status rampway.OrderStatus, n int) ([]*rampway.Order, error) {
+	return s.queryOrders(ctx, "orders by status", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND status = $2 ORDER BY updated_at, id LIMIT $3`),
+		network, string(status), limit(n))
+}
+
+// queryOrders runs a query of orderColumns and scans every row; what names the query in errors.
+func (s *Store) queryOrders(ctx context.Context, what, query string, args ...any) ([]*rampway.Order, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("due orders: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []*rampway.Order
 	for rows.Next() {
 		o, err := scanOrder(rows)
 		if err != nil {
-			return nil, fmt.Errorf("due orders: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		out = append(out, o)
 	}
