@@ -130,6 +130,14 @@ func NextStep(area Area, from, to OrderStatus) (Transition, error) {
 // Transitions returns the allowed steps of an area (for docs and tests).
 func Transitions(area Area) []Transition { return slices.Clone(transitions[area]) }
 
+// OrderStatuses are all the order states.
+var OrderStatuses = []OrderStatus{StatusCreated, StatusDepositProcessing, StatusUnderpaid, StatusDepositSuccess,
+	StatusOnrampProcessing, StatusOnrampSuccess, StatusSmartContractProcessing, StatusSuccess, StatusExpired,
+	StatusCancelled, StatusFailed, StatusRefundPending, StatusRefunded}
+
+// Valid reports whether s is one of the order states.
+func (s OrderStatus) Valid() bool { return slices.Contains(OrderStatuses, s) }
+
 // Terminal reports whether nothing more happens to an order in this status.
 func (s OrderStatus) Terminal() bool {
 	return s == StatusSuccess || s == StatusCancelled || s == StatusRefunded

@@ -4,9 +4,7 @@ import (
 	"testing"
 )
 
-var allStatuses = []OrderStatus{StatusCreated, StatusDepositProcessing, StatusUnderpaid, StatusDepositSuccess, StatusOnrampProcessing,
-	StatusOnrampSuccess, StatusSmartContractProcessing, StatusSuccess, StatusExpired, StatusCancelled, StatusFailed,
-	StatusRefundPending, StatusRefunded}
+var allStatuses = OrderStatuses
 
 // Every pair of states is tried in every area: exactly the listed steps are allowed.
 func TestStateMachine(t *testing.T) {
@@ -82,7 +80,13 @@ func TestStateMachine(t *testing.T) {
 	if _, err := NextStep("nope", StatusCreated, StatusExpired); err == nil {
 		t.Error("unknown area accepted")
 	}
+	if OrderStatus("PAID").Valid() || OrderStatus("created").Valid() {
+		t.Error("an unknown status is valid")
+	}
 	for _, s := range allStatuses {
+		if !s.Valid() {
+			t.Errorf("%s is not valid", s)
+		}
 		terminal := s == StatusSuccess || s == StatusCancelled || s == StatusRefunded
 		if s.Terminal() != terminal {
 			t.Errorf("%s.Terminal() = %v", s, s.Terminal())

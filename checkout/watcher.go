@@ -35,15 +35,10 @@ type WatchClient interface {
 	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
 }
 
-// WatchStore is what a watcher keeps its findings in.
-type WatchStore interface {
-	rampway.DepositStore
-}
-
 // Watcher follows one network's blocks, records payments to open orders' deposit addresses,
 // credits them once they are deep enough, and undoes what a reorganisation removed.
 type Watcher struct {
-	store  WatchStore
+	store  rampway.DepositStore
 	net    *rampway.Network
 	client WatchClient
 	log    *slog.Logger
@@ -52,7 +47,7 @@ type Watcher struct {
 }
 
 // NewWatcher returns a watcher of net.
-func NewWatcher(store WatchStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) *Watcher {
+func NewWatcher(store rampway.DepositStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) *Watcher {
 	if now == nil {
 		now = time.Now
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -242,6 +243,9 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 		q := r.URL.Query()
 		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Area: area, Status: rampway.OrderStatus(q.Get("status")),
 			Before: q.Get("starting_after"), Limit: 20}
+		if f.Status != "" && !f.Status.Valid() {
+			return rampway.FieldErrorf("status", "status %q is not an order status; one of %s", f.Status, statusList)
+		}
 		if v := q.Get("limit"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 100 {
@@ -278,6 +282,15 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 		return nil
 	}
 }
+
+// statusList names every order status, for error messages.
+var statusList = func() string {
+	var names []string
+	for _, s := range rampway.OrderStatuses {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, ", ")
+}()
 
 // checkQueryMerchantID applies the merchant_id rule to GET requests that carry one.
 func checkQueryMerchantID(r *http.Request) error {

@@ -226,6 +226,7 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	}
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?created_from=yesterday", nil), 400, 400, l, "created_from must be an ISO-8601 time")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?limit=1000", nil), 400, 400, l, "limit must be")
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?status=PAID", nil), 400, 400, l, `status "PAID" is not an order status`)
 }
 
 func TestCreateMintOrderFields(t *testing.T) {
