@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -78,21 +77,13 @@ func (e *watchEnv) pay(o *rampway.Order, amount int64) {
 	ctx := context.Background()
 	nonce := e.nonce
 	e.nonce++
-	head, _ := e.client.HeaderByNumber(ctx, nil)
-	tx := &types.DynamicFeeTx{ChainID: e.chain.ChainID(), Nonce: nonce, GasTipCap: big.NewInt(1e9),
-		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)), Gas: 100_000}
-	if o.Asset.IsNative() {
-		tx.To, tx.Value = &o.DepositAddress, big.NewInt(amount)
-	} else {
-		token := o.Asset.Contract
-		tx.To = &token
-		tx.Data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+	to, value, data := o.DepositAddress, big.NewInt(amount), []byte(nil)
+	if !o.Asset.IsNative() {
+		to, value = o.Asset.Contract, nil
+		data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
 			append(common.LeftPadBytes(o.DepositAddress.Bytes(), 32), common.LeftPadBytes(big.NewInt(amount).Bytes(), 32)...)...)
 	}
-	signed, err := types.SignNewTx(e.payer, types.LatestSignerForChainID(e.chain.ChainID()), tx)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	signed := devchaintest.SignTx(e.t, e.client, e.chain.ChainID(), e.payer, nonce, to, value, data, 100_000)
 	if err := e.client.SendTransaction(ctx, signed); err != nil {
 		e.t.Fatal(err)
 	}

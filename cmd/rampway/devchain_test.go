@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/contract"
 )
 
@@ -68,21 +69,11 @@ func send(t *testing.T, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Ad
 		t.Fatal(err)
 	}
 	chainID, _ := c.ChainID(ctx)
-	tip := big.NewInt(1e9)
-	head, err := c.HeaderByNumber(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: value, Data: data})
 	if err != nil {
 		t.Fatalf("estimate gas: %v", err)
 	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas * 2, To: &to, Value: value, Data: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := devchaintest.SignTx(t, c, chainID, key, nonce, to, value, data, gas*2)
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -124,10 +115,7 @@ func TestDevChain(t *testing.T) {
 	ctx := context.Background()
 	to := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
 	nonce, _ := c.NonceAt(ctx, crypto.PubkeyToAddress(payer.PublicKey), nil)
-	tip := big.NewInt(1e9)
-	head, _ := c.HeaderByNumber(ctx, nil)
-	tx, _ := types.SignNewTx(payer, types.LatestSignerForChainID(big.NewInt(1337)), &types.DynamicFeeTx{ChainID: big.NewInt(1337), Nonce: nonce,
-		GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: 21000, To: &to, Value: big.NewInt(12345)})
+	tx := devchaintest.SignTx(t, c, big.NewInt(1337), payer, nonce, to, big.NewInt(12345), nil, 21000)
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,13 @@
 package devchaintest
 
 import (
+	"context"
+	"crypto/ecdsa"
+	"math/big"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway/chain/devchain"
@@ -24,4 +29,27 @@ func Start(tb testing.TB, fund ...devchain.Funding) *devchain.Chain {
 	}
 	tb.Cleanup(func() { c.Close() })
 	return c
+}
+
+// HeadReader is what SignTx reads fees from (an ethclient.Client, for one).
+type HeadReader interface {
+	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
+}
+
+// SignTx signs an EIP-1559 transaction for chain chainID from key, with a 1 gwei tip and a
+// fee cap of twice the current base fee plus the tip.
+func SignTx(tb testing.TB, c HeadReader, chainID *big.Int, key *ecdsa.PrivateKey, nonce uint64, to common.Address, value *big.Int, data []byte, gas uint64) *types.Transaction {
+	tb.Helper()
+	head, err := c.HeaderByNumber(context.Background(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tip := big.NewInt(1e9)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tx
 }
