@@ -23,7 +23,9 @@ type InboundTransfer struct {
 	LogIndex int64
 	OrderID  string
 	// Token is the ERC-20 contract; the zero address for the native coin.
-	Token       common.Address
+	Token common.Address
+	// From is the payer: the transaction's sender (native) or the Transfer's from (token).
+	From        common.Address
 	To          common.Address
 	Amount      *big.Int
 	BlockNumber uint64
@@ -73,4 +75,28 @@ func AfterCredit(o *Order) (to OrderStatus, reason string, ok bool) {
 		return StatusRefundPending, "paid after the order expired", true
 	}
 	return "", "", false
+}
+
+// Excess returns the part of a confirmed transfer of amount that order o does not need (o as
+// it is before the credit), and why it is refunded: beyond the price while o waits for
+// payment, or all of it once o no longer takes payments (expired, paid in full, closed).
+func Excess(o *Order, amount *big.Int) (*big.Int, string) {
+	switch o.Status {
+	case StatusCreated, StatusDepositProcessing, StatusUnderpaid:
+		owed := new(big.Int).Sub(o.CryptoAmount, o.CryptoReceived)
+		if owed.Sign() < 0 {
+			owed.SetInt64(0)
+		}
+		excess := new(big.Int).Sub(amount, owed)
+		if excess.Sign() <= 0 {
+			return new(big.Int), ""
+		}
+		return excess, "overpaid: the amount beyond the price is refunded"
+	case StatusExpired:
+		return new(big.Int).Set(amount), "paid after the order expired"
+	case StatusDepositSuccess, StatusSmartContractProcessing, StatusSuccess:
+		return new(big.Int).Set(amount), "paid after the order was paid in full"
+	default:
+		return new(big.Int).Set(amount), "paid after the order was closed"
+	}
 }

@@ -2,6 +2,7 @@ package rampway
 
 import (
 	"context"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,39 +15,109 @@ const (
 	ExecutionFailed    = "failed"    // reverted (never sent again)
 )
 
-// SignedTx is a signed transaction as it is stored before it is broadcast.
-type SignedTx struct {
-	Hash common.Hash
-	Raw  []byte
+// Kinds of the transactions rampway signs.
+const (
+	TxApprove = "approve" // ERC-20 approve before a token-paid call
+	TxCall    = "call"    // the registered function
+	TxSweep   = "sweep"   // a deposit moved to the treasury
+	TxGas     = "gas"     // native coin for a deposit address's token sweep
+)
+
+// Chain transaction statuses.
+const (
+	TxPending  = "pending"  // waiting for it (or a replacement of its nonce) to be mined deep enough
+	TxMined    = "mined"    // mined at the confirmation depth
+	TxReplaced = "replaced" // another transaction of the same nonce was mined
+)
+
+// ChainTx is a transaction rampway signed. It is stored before it is broadcast; a stuck one is
+// replaced by another of the same nonce with higher fees, and every one of them is kept.
+type ChainTx struct {
+	Hash    common.Hash
+	Network string
+	Wallet  common.Address
+	Nonce   uint64
+	Kind    string
+	// OrderID is the order the transaction serves, if any.
+	OrderID string
+	Raw     []byte
+	// SentBlock is the chain head when it was signed: a re-price is due some blocks later.
+	SentBlock uint64
+	Status    string
+	CreatedAt time.Time
 }
 
 // Execution is the on-chain call of a paid order, from the hot wallet. A token-paid call
-// comes after an approve of exactly the value; both are signed and stored together.
+// comes after an approve of exactly the value, at the nonce before; both are in chain_txs.
 type Execution struct {
 	OrderID string
 	Network string
 	Wallet  common.Address
-	// Nonce is the call's nonce (the approve, when there is one, has Nonce-1).
-	Nonce     uint64
-	Approve   *SignedTx
-	Call      SignedTx
+	// Nonce is the call's nonce.
+	Nonce uint64
+	// TxHash is the call's hash: the first signed one, then the one that was mined.
+	TxHash    common.Hash
 	Status    string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
 
-// ExecutionStore keeps executions. Nonces are assigned here, per (network, wallet), so that
-// several instances never hand out the same one.
+// ExecutionStore keeps executions and the transactions rampway signs. Nonces are assigned
+// here, per (network, wallet), so that several instances never hand out the same one.
 type ExecutionStore interface {
-	// StartExecution reserves n nonces of (network, wallet) (never below chainNonce), has sign
-	// build the transactions with the first of them, and in one transaction stores the signed
-	// transactions and moves the order from DEPOSIT_SUCCESS to SMARTCONTRACT_PROCESSING with
-	// the call's hash. An order is started at most once: ECONFLICT otherwise.
-	StartExecution(ctx context.Context, orderID, network string, wallet common.Address, n int, chainNonce uint64,
-		sign func(firstNonce uint64) (approve *SignedTx, call SignedTx, err error), at time.Time) (*Execution, error)
-	// SentExecutions returns a network's executions waiting for their receipt.
-	SentExecutions(ctx context.Context, network string) ([]*Execution, error)
-	// FinishExecution records the outcome and moves the order to SUCCESS, or to FAILED with
-	// reason, in one transaction. An execution already finished is left alone.
-	FinishExecution(ctx context.Context, orderID string, ok bool, reason string, at time.Time) error
+	// StartExecution reserves nonces of (network, wallet) (never below chainNonce), has sign
+	// build the transactions with consecutive nonces from the first one it is given (the call
+	// last), and in one transaction stores them and moves the order from DEPOSIT_SUCCESS to
+	// SMARTCONTRACT_PROCESSING with the call's hash. An order is started at most once:
+	// ECONFLICT otherwise, and then nothing is stored.
+	StartExecution(ctx context.Context, orderID, network string, wallet common.Address, chainNonce uint64,
+		sign func(firstNonce uint64) ([]*ChainTx, error), at time.Time) (*Execution, error)
+	// Execution returns an order's execution and its transactions. ENOTFOUND.
+	Execution(ctx context.Context, orderID string) (*Execution, []*ChainTx, error)
+	// FinishExecution records the outcome of the call mined as callHash: the order moves to
+	// SUCCESS, or to FAILED with reason and a refund record, in one transaction, and the
+	// order's transactions are settled. An execution already finished is left alone.
+	FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error
+
+	// PendingTxs returns a network's transactions waiting to be mined deep enough, by wallet,
+	// nonce and age.
+	PendingTxs(ctx context.Context, network string) ([]*ChainTx, error)
+	// AddTx stores a replacement of a pending transaction (same network, wallet and nonce).
+	AddTx(ctx context.Context, tx *ChainTx) error
+	// SettleTx marks the transaction mined and the others of its nonce replaced.
+	SettleTx(ctx context.Context, network string, hash common.Hash, at time.Time) error
+}
+
+// Refund statuses.
+const (
+	RefundPending = "pending"
+	RefundSent    = "sent"
+	RefundDone    = "done"
+)
+
+// Refund is money owed back to a payer: an overpayment's excess, a payment after expiry, or
+// what was paid for an order that failed.
+type Refund struct {
+	ID      string
+	OrderID string
+	// Cause identifies it within the order: "failed", or "transfer:<tx hash>:<log index>".
+	Cause   string
+	Network string
+	// Token is the ERC-20 contract; the zero address for the native coin.
+	Token common.Address
+	// To is the payer's address (the sender of the payment), when known.
+	To        common.Address
+	Amount    *big.Int
+	Reason    string
+	Status    string
+	CreatedAt time.Time
+}
+
+// PrefixRefund starts refund ids.
+const PrefixRefund = "rfd"
+
+// RefundStore lists refund records.
+type RefundStore interface {
+	// Refunds returns an order's refund records, oldest first.
+	Refunds(ctx context.Context, orderID string) ([]*Refund, error)
 }

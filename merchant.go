@@ -96,6 +96,7 @@ type Store interface {
 	IdempotencyStore
 	DepositStore
 	ExecutionStore
+	RefundStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

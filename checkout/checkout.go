@@ -14,6 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/contract"
@@ -25,6 +27,8 @@ type EVM interface {
 	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
 	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
+	// SimulateV1 runs a token-paid call after its approve (chain.Simulate).
+	SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error)
 }
 
 // Chains gives the configured networks and their nodes.
@@ -54,10 +58,16 @@ type Config struct {
 	DevMode bool
 }
 
+// Store is what the checkout use cases keep orders in.
+type Store interface {
+	rampway.OrderStore
+	rampway.RefundStore
+}
+
 // Service is the checkout use cases.
 type Service struct {
 	cfg       Config
-	store     rampway.OrderStore
+	store     Store
 	functions *contract.Registry
 	chains    Chains
 	prices    pricing.Source
@@ -66,7 +76,7 @@ type Service struct {
 }
 
 // New returns a Service. now is the clock (time.Now when nil).
-func New(cfg Config, store rampway.OrderStore, functions *contract.Registry, chains Chains, prices pricing.Source, deriver Deriver, now func() time.Time) *Service {
+func New(cfg Config, store Store, functions *contract.Registry, chains Chains, prices pricing.Source, deriver Deriver, now func() time.Time) *Service {
 	if cfg.OrderExpiry <= 0 {
 		cfg.OrderExpiry = 30 * time.Minute
 	}

@@ -51,18 +51,11 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 
 // RunExpiry calls ExpireDue every interval until ctx ends.
 func (s *Service) RunExpiry(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if n, err := s.ExpireDue(ctx); err != nil && ctx.Err() == nil {
-			log.Error("expire orders", "error", err)
-		} else if n > 0 {
+	runEvery(ctx, interval, log, "expire orders", func(ctx context.Context) error {
+		n, err := s.ExpireDue(ctx)
+		if n > 0 {
 			log.Info("orders expired", "count", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+		return err
+	})
 }

@@ -139,6 +139,11 @@ func (s *Service) Order(ctx context.Context, merchantID string, area rampway.Are
 	return o, err
 }
 
+// Refunds returns what is owed back for an order (an order the caller may see).
+func (s *Service) Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error) {
+	return s.store.Refunds(ctx, o.ID)
+}
+
 // Orders lists the merchant's orders in an area, newest first.
 func (s *Service) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error) {
 	if f.Before != "" && !rampway.ValidID(rampway.PrefixOrder, f.Before) {

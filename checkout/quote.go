@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/pricing"
 )
@@ -207,23 +208,49 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM) error {
 }
 
 // simulate runs the call from the hot wallet at the gas limit and returns the revert reason,
-// or "" when it would succeed. A token-paid call is not simulated here: it pulls the token,
-// which needs the approve first (the executor's own pre-flight catches its reverts).
+// or "" when it would succeed. A token-paid call is simulated after its approve
+// (eth_simulateV1); a node without eth_simulateV1 leaves it to the executor's pre-flight.
 func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []byte) (string, error) {
-	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		return "", nil
-	}
 	to := q.Function.Contract
+	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
+		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, []chain.Call{
+			{To: pa.Contract, Value: new(big.Int), Data: erc20Call(selApprove, to, q.Value), Gas: approveGas},
+			{To: to, Value: new(big.Int), Data: calldata, Gas: q.GasLimit},
+		})
+		switch {
+		case errors.Is(err, chain.ErrSimulateUnsupported):
+			return "", nil
+		case err != nil:
+			return "", unavailable(q.Network.Name, err)
+		}
+		return reason, nil
+	}
 	_, err := evm.CallContract(ctx, ethereum.CallMsg{From: s.cfg.HotWallet, To: &to, Gas: q.GasLimit, Value: q.Value, Data: calldata}, nil)
 	if err == nil {
 		return "", nil
 	}
-	var de rpc.DataError
-	msg := err.Error()
-	if errors.As(err, &de) || strings.HasPrefix(msg, "execution reverted") || strings.Contains(msg, "out of gas") || strings.Contains(msg, "insufficient funds") {
-		return msg, nil
+	if reason, reverted := revertOf(err); reverted {
+		return reason, nil
+	}
+	if strings.Contains(err.Error(), "insufficient funds") {
+		return err.Error(), nil
 	}
 	return "", unavailable(q.Network.Name, err)
+}
+
+// revertOf tells a call that the EVM refused (a revert, with its reason, or out of gas) from a
+// node that could not be asked.
+func revertOf(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	var de rpc.DataError
+	msg := err.Error()
+	if errors.As(err, &de) || strings.HasPrefix(msg, "execution reverted") || strings.Contains(msg, "out of gas") ||
+		strings.Contains(msg, "gas required exceeds") {
+		return msg, true
+	}
+	return "", false
 }
 
 func unavailable(network string, err error) error {

@@ -58,18 +58,7 @@ func (w *Watcher) at() time.Time { return w.now().UTC().Truncate(time.Microsecon
 
 // Run steps every poll until ctx ends.
 func (w *Watcher) Run(ctx context.Context, poll time.Duration) {
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	for {
-		if err := w.Step(ctx); err != nil && ctx.Err() == nil {
-			w.log.Error("watch step", "network", w.net.Name, "error", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	runEvery(ctx, poll, w.log.With("network", w.net.Name), "watch step", w.Step)
 }
 
 // Step scans the blocks since the last step (at most watchBatch) and then confirms or drops
@@ -119,6 +108,7 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 	for _, t := range w.net.Tokens {
 		tokens = append(tokens, t.Contract)
 	}
+	signer := types.LatestSignerForChainID(w.net.ChainID)
 	for n := cur + 1; n <= end; n++ {
 		b, err := w.client.BlockByNumber(ctx, new(big.Int).SetUint64(n))
 		if err != nil {
@@ -133,8 +123,12 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 				continue
 			}
 			if o, ok := byAddr[*tx.To()]; ok && o.Asset.IsNative() {
+				from, err := types.Sender(signer, tx) // only for matches: a signature recovery each
+				if err != nil {
+					return fmt.Errorf("sender of %s: %w", tx.Hash().Hex(), err)
+				}
 				found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: tx.Hash(), LogIndex: -1, OrderID: o.ID,
-					To: *tx.To(), Amount: tx.Value(), BlockNumber: n, BlockHash: b.Hash()})
+					From: from, To: *tx.To(), Amount: tx.Value(), BlockNumber: n, BlockHash: b.Hash()})
 			}
 		}
 		if len(tokens) > 0 {
@@ -150,7 +144,7 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 				to := common.BytesToAddress(l.Topics[2].Bytes())
 				if o, ok := byAddr[to]; ok && !o.Asset.IsNative() && o.Asset.Contract == l.Address {
 					found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: l.TxHash, LogIndex: int64(l.Index), OrderID: o.ID,
-						Token: l.Address, To: to, Amount: new(big.Int).SetBytes(l.Data), BlockNumber: n, BlockHash: b.Hash()})
+						Token: l.Address, From: common.BytesToAddress(l.Topics[1].Bytes()), To: to, Amount: new(big.Int).SetBytes(l.Data), BlockNumber: n, BlockHash: b.Hash()})
 				}
 			}
 		}

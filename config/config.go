@@ -32,6 +32,11 @@ const (
 	EnvEncryptionKey = "RAMPWAY_ENCRYPTION_KEY"
 	EnvDatabaseDSN   = "RAMPWAY_DATABASE_DSN"
 	EnvDepositXPub   = "RAMPWAY_DEPOSIT_XPUB"
+	// EnvHotWalletKey is the hot wallet's hex private key; it is only ever read from the
+	// environment, never from the file.
+	EnvHotWalletKey = "RAMPWAY_HOT_WALLET_KEY"
+	// EnvHotWalletPassphrase unlocks checkout.hot_wallet_keystore.
+	EnvHotWalletPassphrase = "RAMPWAY_HOT_WALLET_PASSPHRASE"
 )
 
 // Config is the whole configuration.
@@ -59,6 +64,13 @@ type Checkout struct {
 	DepositXPub string `yaml:"deposit_xpub"`
 	// HotWalletAddress is the wallet that executes calls (quotes simulate from it).
 	HotWalletAddress string `yaml:"hot_wallet_address"`
+	// HotWalletKeystore is a go-ethereum keystore file of the hot wallet, unlocked with
+	// env RAMPWAY_HOT_WALLET_PASSPHRASE. With it (or env RAMPWAY_HOT_WALLET_KEY) this instance
+	// executes paid orders; without either it serves the API only.
+	HotWalletKeystore string `yaml:"hot_wallet_keystore"`
+	// ExecutorRepriceBlocks is how many blocks an execution may wait unmined before it is
+	// re-priced (both EIP-1559 fee caps +12.5%); default 3.
+	ExecutorRepriceBlocks int `yaml:"executor_reprice_blocks"`
 	// Prices are fixed USD prices per asset symbol ("3000.50"), used to convert network fees
 	// into tokens.
 	Prices map[string]string `yaml:"prices"`
@@ -113,6 +125,10 @@ type Secrets struct {
 	HashSecret string `yaml:"hash_secret"`
 	// EncryptionKey encrypts webhook secrets at rest; env RAMPWAY_ENCRYPTION_KEY. Optional.
 	EncryptionKey string `yaml:"encryption_key"`
+	// HotWalletKey is the hot wallet's hex private key: env RAMPWAY_HOT_WALLET_KEY only.
+	HotWalletKey string `yaml:"-"`
+	// HotWalletPassphrase unlocks checkout.hot_wallet_keystore: env only.
+	HotWalletPassphrase string `yaml:"-"`
 }
 
 // Log configures logging.
@@ -137,7 +153,7 @@ func Default() Config {
 		},
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
-		Checkout: Checkout{OrderExpiry: 30 * time.Minute},
+		Checkout: Checkout{OrderExpiry: 30 * time.Minute, ExecutorRepriceBlocks: 3},
 	}
 }
 
@@ -179,11 +195,13 @@ func Parse(r io.Reader, getenv func(string) string) (Config, error) {
 // ApplyEnv overrides secrets and the DSN with the environment variables that are set.
 func (c *Config) ApplyEnv(getenv func(string) string) {
 	for env, dst := range map[string]*string{
-		EnvAdminToken:    &c.Admin.Token,
-		EnvHashSecret:    &c.Secrets.HashSecret,
-		EnvEncryptionKey: &c.Secrets.EncryptionKey,
-		EnvDatabaseDSN:   &c.Database.DSN,
-		EnvDepositXPub:   &c.Checkout.DepositXPub,
+		EnvAdminToken:          &c.Admin.Token,
+		EnvHashSecret:          &c.Secrets.HashSecret,
+		EnvEncryptionKey:       &c.Secrets.EncryptionKey,
+		EnvDatabaseDSN:         &c.Database.DSN,
+		EnvDepositXPub:         &c.Checkout.DepositXPub,
+		EnvHotWalletKey:        &c.Secrets.HotWalletKey,
+		EnvHotWalletPassphrase: &c.Secrets.HotWalletPassphrase,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v

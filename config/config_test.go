@@ -155,3 +155,40 @@ func TestNetworks(t *testing.T) {
 		t.Fatalf("unbounded asset got bounds: %+v", dev)
 	}
 }
+
+func TestHotWalletKeyFromEnvironmentOnly(t *testing.T) {
+	const fixture = "testdata/invalid/checkout-reprice.yaml" // valid but for the reprice blocks
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := strings.Replace(string(data), "executor_reprice_blocks: 0", "executor_reprice_blocks: 5", 1)
+	// The fixture's hot_wallet_address is 0x1c7D...; this key belongs to another address.
+	const otherKey = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+	for _, tc := range []struct {
+		name, key, want string
+	}{
+		{"not a key", "0x1234", "secrets.hot_wallet_key: (RAMPWAY_HOT_WALLET_KEY) is not a 32-byte hex private key"},
+		{"another wallet's key", otherKey, "checkout.hot_wallet_address: is 0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238 but RAMPWAY_HOT_WALLET_KEY is the key of 0x2c7536E3605D9C16a7a3D7b1898e529396a65c23"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(valid), func(k string) string {
+				if k == EnvHotWalletKey {
+					return tc.key
+				}
+				return ""
+			})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), strings.TrimPrefix(tc.key, "0x")) {
+				t.Fatalf("the error shows the key: %v", err)
+			}
+		})
+	}
+	// A key in the file is not read: hot_wallet_key is not a file field.
+	inFile := strings.Replace(valid, "secrets:\n", "secrets:\n  hot_wallet_key: "+otherKey+"\n", 1)
+	if _, err := Parse(strings.NewReader(inFile), func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "hot_wallet_key") {
+		t.Fatalf("a hot wallet key in the file: got %v, want it refused", err)
+	}
+}

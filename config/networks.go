@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
 )
 
@@ -185,6 +186,22 @@ func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
 		}
 		if _, err := rampway.ParseAddress("hot_wallet_address", k.HotWalletAddress); err != nil {
 			bad("checkout.hot_wallet_address", "is required with networks: a 0x address (EIP-55 when mixed case)")
+		}
+	}
+	if k.ExecutorRepriceBlocks < 1 || k.ExecutorRepriceBlocks > 1000 {
+		bad("checkout.executor_reprice_blocks", "must be between 1 and 1000, not %d", k.ExecutorRepriceBlocks)
+	}
+	if k.HotWalletKeystore != "" && c.Secrets.HotWalletKey != "" {
+		bad("checkout.hot_wallet_keystore", "and %s are both set: keep one", EnvHotWalletKey)
+	}
+	if k.HotWalletKeystore != "" && c.Secrets.HotWalletPassphrase == "" {
+		bad("checkout.hot_wallet_keystore", "needs its passphrase in %s", EnvHotWalletPassphrase)
+	}
+	if c.Secrets.HotWalletKey != "" {
+		if s, err := chain.ParseKey(c.Secrets.HotWalletKey); err != nil {
+			bad("secrets.hot_wallet_key", "(%s) is not a 32-byte hex private key", EnvHotWalletKey)
+		} else if a, err := rampway.ParseAddress("hot_wallet_address", k.HotWalletAddress); err == nil && a != s.Address() {
+			bad("checkout.hot_wallet_address", "is %s but %s is the key of %s", k.HotWalletAddress, EnvHotWalletKey, s.Address().Hex())
 		}
 	}
 	for sym, p := range k.Prices {

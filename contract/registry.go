@@ -198,15 +198,32 @@ func (r *Registry) Active(ctx context.Context, merchantID, id string) (*rampway.
 	if f.Status != rampway.ContractFunctionActive {
 		return nil, nil, rampway.FieldErrorf("contractExecution.smartContractFunctionId", "smartContractFunctionId %q is disabled", id)
 	}
+	fn, err := r.parse(f)
+	return f, fn, err
+}
+
+// ForOrder returns the function of a paid order, parsed, whatever its status: an order paid
+// before the merchant disabled its function is still executed.
+func (r *Registry) ForOrder(ctx context.Context, o *rampway.Order) (*rampway.ContractFunction, *Function, error) {
+	f, err := r.Get(ctx, o.MerchantID, o.FunctionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	fn, err := r.parse(f)
+	return f, fn, err
+}
+
+// parse returns f parsed, from the cache when it was parsed before.
+func (r *Registry) parse(f *rampway.ContractFunction) (*Function, error) {
 	if fn, ok := r.parsed.Load(f.ID); ok {
-		return f, fn.(*Function), nil
+		return fn.(*Function), nil
 	}
 	fn, err := ParseFunction([]byte(f.ABI))
 	if err != nil {
-		return nil, nil, fmt.Errorf("stored function %s: %w", f.ID, err)
+		return nil, fmt.Errorf("stored function %s: %w", f.ID, err)
 	}
 	r.parsed.Store(f.ID, fn)
-	return f, fn, nil
+	return fn, nil
 }
 
 // FunctionFragment returns the entry of the first function called name in a contract's full

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -187,11 +188,21 @@ type OrderView struct {
 	GasLimit                uint64            `json:"gas_limit"`
 	ExecutionTxHash         *string           `json:"execution_tx_hash"`
 	FailureReason           *string           `json:"failure_reason"`
+	Refunds                 []RefundView      `json:"refunds"`
 	User                    map[string]string `json:"user"`
 	GatewayURL              string            `json:"gateway_url"`
 	ExpiresAt               string            `json:"expires_at"`
 	CreatedAt               string            `json:"created_at"`
 	UpdatedAt               string            `json:"updated_at"`
+}
+
+// RefundView is money owed back to the payer of an order.
+type RefundView struct {
+	Amount    string `json:"amount"`
+	Reason    string `json:"reason"`
+	Status    string `json:"status"`
+	ToAddress string `json:"to_address"`
+	CreatedAt string `json:"created_at"`
 }
 
 func optional(s string) *string {
@@ -201,7 +212,11 @@ func optional(s string) *string {
 	return &s
 }
 
-func (s *Server) orderView(o *rampway.Order) OrderView {
+func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, error) {
+	refunds, err := s.checkout.Refunds(ctx, o)
+	if err != nil {
+		return OrderView{}, err
+	}
 	d := o.Asset.Decimals
 	v := OrderView{OrderID: o.ID, Status: string(o.Status), MerchantID: o.MerchantID, MerchantUserID: o.MerchantUserID,
 		MerchantTxnID: o.MerchantTxnID, MerchantRedirectURL: o.MerchantRedirectURL, MerchantWebhookURL: o.MerchantWebhookURL,
@@ -218,7 +233,15 @@ func (s *Server) orderView(o *rampway.Order) OrderView {
 	if v.User == nil {
 		v.User = map[string]string{}
 	}
-	return v
+	v.Refunds = make([]RefundView, len(refunds))
+	for i, r := range refunds {
+		v.Refunds[i] = RefundView{Amount: rampway.FormatUnits(r.Amount, d), Reason: r.Reason, Status: r.Status,
+			CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
+		if r.To != ([20]byte{}) {
+			v.Refunds[i].ToAddress = r.To.Hex()
+		}
+	}
+	return v, nil
 }
 
 func (s *Server) handleGetOrder(area rampway.Area) handlerFunc {
@@ -230,7 +253,11 @@ func (s *Server) handleGetOrder(area rampway.Area) handlerFunc {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, s.orderView(o))
+		v, err := s.orderView(r.Context(), o)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, v)
 		return nil
 	}
 }
@@ -276,7 +303,11 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 			if i == limit {
 				break
 			}
-			out.Data = append(out.Data, s.orderView(o))
+			v, err := s.orderView(r.Context(), o)
+			if err != nil {
+				return err
+			}
+			out.Data = append(out.Data, v)
 		}
 		writeJSON(w, http.StatusOK, out)
 		return nil

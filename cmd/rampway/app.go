@@ -90,6 +90,28 @@ func (c chains) EVM(name string) (checkout.EVM, bool) {
 	return cl, true
 }
 
+// hotWallet loads the hot wallet's key from the environment or its keystore file; nil when
+// neither is configured.
+func hotWallet(cfg config.Config) (chain.Signer, error) {
+	var s *chain.KeySigner
+	var err error
+	switch {
+	case cfg.Secrets.HotWalletKey != "":
+		s, err = chain.ParseKey(cfg.Secrets.HotWalletKey)
+	case cfg.Checkout.HotWalletKeystore != "":
+		s, err = chain.LoadKeystore(cfg.Checkout.HotWalletKeystore, cfg.Secrets.HotWalletPassphrase)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if want := common.HexToAddress(cfg.Checkout.HotWalletAddress); s.Address() != want {
+		return nil, fmt.Errorf("hot wallet: the key is of %s, not of checkout.hot_wallet_address %s", s.Address().Hex(), want.Hex())
+	}
+	return s, nil
+}
+
 // app is a running API server.
 type app struct {
 	cfg       config.Config
@@ -99,7 +121,9 @@ type app struct {
 	merchants *merchant.Service
 	functions *contract.Registry
 	checkout  *checkout.Service
-	srv       *http.Server
+	// signer is the hot wallet; nil when this instance only serves the API.
+	signer chain.Signer
+	srv    *http.Server
 	ln        net.Listener
 }
 
@@ -119,6 +143,9 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 	}
 	for _, n := range a.networks.List() {
 		log.Info("network ready", "network", n.Name, "chain_id", n.ChainID.String(), "rpc", chain.Redact(n.RPCURLs[0]), "assets", len(n.Tokens)+1)
+	}
+	if a.signer, err = hotWallet(cfg); err != nil {
+		return nil, err
 	}
 	a.merchants = newMerchantService(cfg, a.store)
 	a.functions = contract.NewRegistry(a.store, a.networks, nil)
@@ -171,6 +198,18 @@ func (a *app) serve(ctx context.Context) error {
 		cl, _ := a.networks.Client(n.Name)
 		w := checkout.NewWatcher(a.store, n, cl, a.log.With("worker", "watcher"), nil)
 		workers.Go(func() { w.Run(wctx, watchPoll) })
+	}
+	if a.signer == nil && len(a.networks.List()) > 0 {
+		a.log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
+	}
+	for _, n := range a.networks.List() {
+		if a.signer == nil {
+			break
+		}
+		cl, _ := a.networks.Client(n.Name)
+		x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
+			a.signer, a.log.With("worker", "executor"), nil)
+		workers.Go(func() { x.Run(wctx, watchPoll) })
 	}
 	stopWorkers := func() {
 		stopWork()

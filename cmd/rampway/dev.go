@@ -194,6 +194,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(keys.hotWallet.PublicKey).Hex()
+	cfg.Secrets.HotWalletKey = hex.EncodeToString(crypto.FromECDSA(keys.hotWallet))
 	cfg.Checkout.Prices = devPrices
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)

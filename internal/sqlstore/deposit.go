@@ -13,23 +13,24 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const transferColumns = `network, tx_hash, log_index, order_id, token, to_address, amount, block_number, block_hash, status, created_at`
+const transferColumns = `network, tx_hash, log_index, order_id, token, from_address, to_address, amount, block_number, block_hash, status, created_at`
 
 func scanTransfer(row interface{ Scan(...any) error }) (*rampway.InboundTransfer, error) {
 	var (
-		t                                  rampway.InboundTransfer
-		txHash, token, to, amount, blkHash string
-		blk                                int64
-		created                            dbTime
+		t                               rampway.InboundTransfer
+		txHash, token, from, to, amount string
+		blkHash                         string
+		blk                             int64
+		created                         dbTime
 	)
-	if err := row.Scan(&t.Network, &txHash, &t.LogIndex, &t.OrderID, &token, &to, &amount, &blk, &blkHash, &t.Status, &created); err != nil {
+	if err := row.Scan(&t.Network, &txHash, &t.LogIndex, &t.OrderID, &token, &from, &to, &amount, &blk, &blkHash, &t.Status, &created); err != nil {
 		return nil, err
 	}
 	t.TxHash, t.BlockHash = common.HexToHash(txHash), common.HexToHash(blkHash)
 	if token != "" {
 		t.Token = common.HexToAddress(token)
 	}
-	t.To = common.HexToAddress(to)
+	t.From, t.To = addressOrZero(from), common.HexToAddress(to)
 	var err error
 	if t.Amount, err = parseBig(amount, "amount"); err != nil {
 		return nil, err
@@ -76,8 +77,8 @@ func (s *Store) RecordTransfer(ctx context.Context, t *rampway.InboundTransfer, 
 			if t.Token != (common.Address{}) {
 				token = t.Token.Hex()
 			}
-			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO inbound_transfers (`+transferColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'seen', $10, $10)`),
-				t.Network, t.TxHash.Hex(), t.LogIndex, t.OrderID, token, t.To.Hex(), bigText(t.Amount), int64(t.BlockNumber), t.BlockHash.Hex(), s.t(at))
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO inbound_transfers (`+transferColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'seen', $11, $11)`),
+				t.Network, t.TxHash.Hex(), t.LogIndex, t.OrderID, token, t.From.Hex(), t.To.Hex(), bigText(t.Amount), int64(t.BlockNumber), t.BlockHash.Hex(), s.t(at))
 		case err != nil:
 		case status == rampway.TransferDropped:
 			_, err = tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET status = 'seen', block_number = $1, block_hash = $2, updated_at = $3
@@ -151,6 +152,12 @@ func (s *Store) ConfirmTransfer(ctx context.Context, network string, txHash comm
 		o, err := s.lockOrder(ctx, tx, t.OrderID)
 		if err != nil {
 			return err
+		}
+		if excess, reason := rampway.Excess(o, t.Amount); excess.Sign() > 0 {
+			if err := s.insertRefund(ctx, tx, &rampway.Refund{OrderID: o.ID, Cause: fmt.Sprintf("transfer:%s:%d", t.TxHash.Hex(), t.LogIndex),
+				Network: o.Network, Token: t.Token, To: t.From, Amount: excess, Reason: reason, CreatedAt: at}); err != nil {
+				return err
+			}
 		}
 		o.CryptoReceived = new(big.Int).Add(o.CryptoReceived, t.Amount)
 		to, reason, ok := rampway.AfterCredit(o)

@@ -12,30 +12,96 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const executionColumns = `order_id, network, wallet, nonce, approve_tx_hash, approve_raw, tx_hash, raw_tx, status, created_at, updated_at`
+const executionColumns = `order_id, network, wallet, nonce, tx_hash, status, created_at, updated_at`
 
 func scanExecution(row interface{ Scan(...any) error }) (*rampway.Execution, error) {
 	var (
-		e                       rampway.Execution
-		wallet, approveHash, th string
-		approveRaw              []byte
-		nonce                   int64
-		created, updated        dbTime
+		e                rampway.Execution
+		wallet, th       string
+		nonce            int64
+		created, updated dbTime
 	)
-	if err := row.Scan(&e.OrderID, &e.Network, &wallet, &nonce, &approveHash, &approveRaw, &th, &e.Call.Raw, &e.Status, &created, &updated); err != nil {
+	if err := row.Scan(&e.OrderID, &e.Network, &wallet, &nonce, &th, &e.Status, &created, &updated); err != nil {
 		return nil, err
 	}
-	e.Wallet, e.Nonce, e.Call.Hash = common.HexToAddress(wallet), uint64(nonce), common.HexToHash(th)
-	if approveHash != "" {
-		e.Approve = &rampway.SignedTx{Hash: common.HexToHash(approveHash), Raw: approveRaw}
-	}
+	e.Wallet, e.Nonce, e.TxHash = common.HexToAddress(wallet), uint64(nonce), common.HexToHash(th)
 	e.CreatedAt, e.UpdatedAt = created.T, updated.T
 	return &e, nil
 }
 
+const chainTxColumns = `hash, network, wallet, nonce, kind, order_id, raw, sent_block, status, created_at`
+
+func scanChainTx(row interface{ Scan(...any) error }) (*rampway.ChainTx, error) {
+	var (
+		t             rampway.ChainTx
+		hash, wallet  string
+		nonce, sentAt int64
+		created       dbTime
+	)
+	if err := row.Scan(&hash, &t.Network, &wallet, &nonce, &t.Kind, &t.OrderID, &t.Raw, &sentAt, &t.Status, &created); err != nil {
+		return nil, err
+	}
+	t.Hash, t.Wallet, t.Nonce, t.SentBlock, t.CreatedAt = common.HexToHash(hash), common.HexToAddress(wallet), uint64(nonce), uint64(sentAt), created.T
+	return &t, nil
+}
+
+func (s *Store) insertChainTx(ctx context.Context, tx *sql.Tx, t *rampway.ChainTx) error {
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO chain_txs (`+chainTxColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`),
+		t.Hash.Hex(), t.Network, t.Wallet.Hex(), int64(t.Nonce), t.Kind, t.OrderID, t.Raw, int64(t.SentBlock), t.Status, s.t(t.CreatedAt))
+	if err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return rampway.Errorf(rampway.ECONFLICT, "transaction %s is already stored", t.Hash.Hex())
+		}
+		return fmt.Errorf("insert chain tx: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) queryChainTxs(ctx context.Context, q querier, what, query string, args ...any) ([]*rampway.ChainTx, error) {
+	rows, err := q.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []*rampway.ChainTx
+	for rows.Next() {
+		t, err := scanChainTx(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// reserveNonces returns the next nonce of (network, wallet), at least chainNonce, and moves
+// the counter n further. The row stays locked until tx ends.
+func (s *Store) reserveNonces(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce uint64, n func(first uint64) (int, error)) error {
+	var next int64
+	err := tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&next)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		next = int64(chainNonce)
+		_, err = tx.ExecContext(ctx, s.q(`INSERT INTO wallet_nonces (network, wallet, next) VALUES ($1, $2, $3)`), network, wallet.Hex(), next)
+	case err == nil && uint64(next) < chainNonce:
+		next = int64(chainNonce) // the wallet was used outside rampway
+	}
+	if err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	used, err := n(uint64(next))
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE wallet_nonces SET next = $1 WHERE network = $2 AND wallet = $3`), next+int64(used), network, wallet.Hex()); err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	return nil
+}
+
 // StartExecution implements rampway.ExecutionStore.
-func (s *Store) StartExecution(ctx context.Context, orderID, network string, wallet common.Address, n int, chainNonce uint64,
-	sign func(uint64) (*rampway.SignedTx, rampway.SignedTx, error), at time.Time) (*rampway.Execution, error) {
+func (s *Store) StartExecution(ctx context.Context, orderID, network string, wallet common.Address, chainNonce uint64,
+	sign func(uint64) ([]*rampway.ChainTx, error), at time.Time) (*rampway.Execution, error) {
 	var out *rampway.Execution
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		o, err := s.lockOrder(ctx, tx, orderID)
@@ -45,38 +111,40 @@ func (s *Store) StartExecution(ctx context.Context, orderID, network string, wal
 		if o.Status != rampway.StatusDepositSuccess {
 			return rampway.Errorf(rampway.ECONFLICT, "order %s is %s, not DEPOSIT_SUCCESS", orderID, o.Status)
 		}
-		var next int64
-		err = tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&next)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			next = int64(chainNonce)
-			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO wallet_nonces (network, wallet, next) VALUES ($1, $2, $3)`), network, wallet.Hex(), next)
-		case err == nil && uint64(next) < chainNonce:
-			next = int64(chainNonce) // the wallet was used outside rampway
-		}
-		if err != nil {
-			return fmt.Errorf("nonce: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE wallet_nonces SET next = $1 WHERE network = $2 AND wallet = $3`), next+int64(n), network, wallet.Hex()); err != nil {
-			return fmt.Errorf("nonce: %w", err)
-		}
-		approve, call, err := sign(uint64(next))
+		var txs []*rampway.ChainTx
+		err = s.reserveNonces(ctx, tx, network, wallet, chainNonce, func(first uint64) (int, error) {
+			var err error
+			if txs, err = sign(first); err != nil {
+				return 0, err
+			}
+			for i, t := range txs {
+				if t.Nonce != first+uint64(i) || t.Wallet != wallet || t.Network != network {
+					return 0, fmt.Errorf("start execution: transaction %d is not nonce %d of %s on %s", i, first+uint64(i), wallet.Hex(), network)
+				}
+			}
+			return len(txs), nil
+		})
 		if err != nil {
 			return err
 		}
-		e := &rampway.Execution{OrderID: orderID, Network: network, Wallet: wallet, Nonce: uint64(next) + uint64(n) - 1, Approve: approve,
-			Call: call, Status: rampway.ExecutionSent, CreatedAt: at, UpdatedAt: at}
-		var ah string
-		var ar []byte
-		if approve != nil {
-			ah, ar = approve.Hash.Hex(), approve.Raw
+		if len(txs) == 0 {
+			return errors.New("start execution: nothing signed")
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO executions (`+executionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`),
-			orderID, network, wallet.Hex(), int64(e.Nonce), ah, ar, call.Hash.Hex(), call.Raw, e.Status, s.t(at)); err != nil {
+		call := txs[len(txs)-1]
+		e := &rampway.Execution{OrderID: orderID, Network: network, Wallet: wallet, Nonce: call.Nonce, TxHash: call.Hash,
+			Status: rampway.ExecutionSent, CreatedAt: at, UpdatedAt: at}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO executions (`+executionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`),
+			orderID, network, wallet.Hex(), int64(e.Nonce), e.TxHash.Hex(), e.Status, s.t(at)); err != nil {
 			if s.d.IsUniqueViolation(err) {
 				return rampway.Errorf(rampway.ECONFLICT, "order %s is already executed", orderID)
 			}
 			return fmt.Errorf("insert execution: %w", err)
+		}
+		for _, t := range txs {
+			t.OrderID, t.Status, t.CreatedAt = orderID, rampway.TxPending, at
+			if err := s.insertChainTx(ctx, tx, t); err != nil {
+				return err
+			}
 		}
 		if _, err := s.transitionTx(ctx, tx, o, rampway.StatusSmartContractProcessing, at, func(o *rampway.Order) { o.ExecutionTxHash = call.Hash.Hex() }); err != nil {
 			return err
@@ -87,26 +155,18 @@ func (s *Store) StartExecution(ctx context.Context, orderID, network string, wal
 	return out, err
 }
 
-// SentExecutions implements rampway.ExecutionStore.
-func (s *Store) SentExecutions(ctx context.Context, network string) ([]*rampway.Execution, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+executionColumns+` FROM executions WHERE network = $1 AND status = 'sent' ORDER BY nonce`), network)
+// Execution implements rampway.ExecutionStore.
+func (s *Store) Execution(ctx context.Context, orderID string) (*rampway.Execution, []*rampway.ChainTx, error) {
+	e, err := scanExecution(s.db.QueryRowContext(ctx, s.q(`SELECT `+executionColumns+` FROM executions WHERE order_id = $1`), orderID))
 	if err != nil {
-		return nil, fmt.Errorf("sent executions: %w", err)
+		return nil, nil, notFound(err, "execution")
 	}
-	defer rows.Close()
-	var out []*rampway.Execution
-	for rows.Next() {
-		e, err := scanExecution(rows)
-		if err != nil {
-			return nil, fmt.Errorf("sent executions: %w", err)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	txs, err := s.queryChainTxs(ctx, s.db, "execution txs", `SELECT `+chainTxColumns+` FROM chain_txs WHERE order_id = $1 ORDER BY nonce, created_at, hash`, orderID)
+	return e, txs, err
 }
 
 // FinishExecution implements rampway.ExecutionStore.
-func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, reason string, at time.Time) error {
+func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		e, err := scanExecution(tx.QueryRowContext(ctx, s.q(`SELECT `+executionColumns+` FROM executions WHERE order_id = $1`+s.d.ForUpdate), orderID))
 		if err != nil {
@@ -119,18 +179,65 @@ func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, re
 		if !ok {
 			status, to = rampway.ExecutionFailed, rampway.StatusFailed
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE executions SET status = $1, updated_at = $2 WHERE order_id = $3`), status, s.t(at), orderID); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE executions SET status = $1, tx_hash = $2, updated_at = $3 WHERE order_id = $4`),
+			status, callHash.Hex(), s.t(at), orderID); err != nil {
 			return fmt.Errorf("finish execution: %w", err)
+		}
+		if err := s.settleTx(ctx, tx, e.Network, callHash, at); err != nil {
+			return err
 		}
 		o, err := s.lockOrder(ctx, tx, orderID)
 		if err != nil {
 			return err
 		}
 		_, err = s.transitionTx(ctx, tx, o, to, at, func(o *rampway.Order) {
+			o.ExecutionTxHash = callHash.Hex()
 			if !ok {
 				o.FailureReason = reason
 			}
 		})
 		return err
 	})
+}
+
+// PendingTxs implements rampway.ExecutionStore.
+func (s *Store) PendingTxs(ctx context.Context, network string) ([]*rampway.ChainTx, error) {
+	return s.queryChainTxs(ctx, s.db, "pending txs", `SELECT `+chainTxColumns+` FROM chain_txs WHERE network = $1 AND status = 'pending'
+		ORDER BY wallet, nonce, created_at, hash`, network)
+}
+
+// AddTx implements rampway.ExecutionStore.
+func (s *Store) AddTx(ctx context.Context, t *rampway.ChainTx) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM chain_txs WHERE network = $1 AND wallet = $2 AND nonce = $3 AND status = 'pending'`),
+			t.Network, t.Wallet.Hex(), int64(t.Nonce)).Scan(&n); err != nil {
+			return fmt.Errorf("add tx: %w", err)
+		}
+		if n == 0 {
+			return rampway.Errorf(rampway.ECONFLICT, "nonce %d of %s on %s is not pending", t.Nonce, t.Wallet.Hex(), t.Network)
+		}
+		t.Status = rampway.TxPending
+		return s.insertChainTx(ctx, tx, t)
+	})
+}
+
+// SettleTx implements rampway.ExecutionStore.
+func (s *Store) SettleTx(ctx context.Context, network string, hash common.Hash, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.settleTx(ctx, tx, network, hash, at) })
+}
+
+// settleTx marks hash mined and the other pending transactions of its nonce replaced.
+func (s *Store) settleTx(ctx context.Context, tx *sql.Tx, network string, hash common.Hash, at time.Time) error {
+	var wallet string
+	var nonce int64
+	err := tx.QueryRowContext(ctx, s.q(`SELECT wallet, nonce FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&wallet, &nonce)
+	if err != nil {
+		return notFound(err, "transaction")
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE chain_txs SET status = CASE WHEN hash = $1 THEN 'mined' ELSE 'replaced' END, updated_at = $2
+		WHERE network = $3 AND wallet = $4 AND nonce = $5 AND (status = 'pending' OR hash = $1)`), hash.Hex(), s.t(at), network, wallet, nonce); err != nil {
+		return fmt.Errorf("settle tx: %w", err)
+	}
+	return nil
 }

@@ -236,6 +236,12 @@ func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, 
 		Name: step.Event, From: step.From, To: step.To, CreatedAt: at}); err != nil {
 		return nil, err
 	}
+	if to == rampway.StatusFailed {
+		// What the order was paid is owed back: recorded with the failure, never forgotten.
+		if err := s.refundFailed(ctx, tx, o, at); err != nil {
+			return nil, err
+		}
+	}
 	return o, nil
 }
 

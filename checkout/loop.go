@@ -1,0 +1,24 @@
+package checkout
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// runEvery calls step at once and then every interval until ctx ends, logging its errors.
+// The background workers (expiry, watchers, executors, sweepers) all run this way.
+func runEvery(ctx context.Context, interval time.Duration, log *slog.Logger, what string, step func(context.Context) error) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := step(ctx); err != nil && ctx.Err() == nil {
+			log.Error(what, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+)
+
+// journey is a merchant's server and a paying user against a running `rampway dev`: it only
+// speaks HTTP to the API and JSON-RPC to the chain.
+type journey struct {
+	t     *testing.T
+	dj    devJSON
+	c     *ethclient.Client
+	payer *ecdsa.PrivateKey
+	mu    sync.Mutex // the payer's nonce, counted here (a node's pending view can lag)
+	nonce uint64
+}
+
+func newJourney(t *testing.T, dj devJSON) *journey {
+	c, err := ethclient.Dial(dj.Chain.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	payer, err := crypto.HexToECDSA(strings.TrimPrefix(dj.Chain.PayerPrivateKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.PendingNonceAt(t.Context(), crypto.PubkeyToAddress(payer.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &journey{t: t, dj: dj, c: c, payer: payer, nonce: n}
+}
+
+// order creates an order for the example of function i with function_args edited.
+func (j *journey) order(t *testing.T, i int, args map[string]any) map[string]any {
+	t.Helper()
+	f := j.dj.SmartContractFunctions[i]
+	ex := f.Example
+	ex.FunctionArgs = args
+	symbol, contractAddr := "ETH", any(nil)
+	if ex.Payment != nil {
+		symbol = ex.Payment.PayableCryptoSymbol
+		if a := ex.Payment.PayableCryptoContractAddress; a != "" {
+			contractAddr = a
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"merchant_id": j.dj.Merchant.MerchantID, "crypto_symbol": symbol, "crypto_network": j.dj.Chain.Network,
+		"crypto_contract_address": contractAddr, "contractExecution": ex, "merchant_user_id": "user-1",
+		"merchant_redirect_url": "http://127.0.0.1:3000/done", "merchant_txn_id": t.Name()})
+	code, o := post(t, j.dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", j.dj.Merchant.APIKey, string(body))
+	if code != 201 {
+		t.Fatalf("order: %d %v", code, o)
+	}
+	return j.get(t, o["order_id"].(string))
+}
+
+func (j *journey) get(t *testing.T, id string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, j.dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
+	req.Header.Set("X-API-KEY", j.dj.Merchant.APIKey)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
+		t.Fatalf("get order: %d %v", res.StatusCode, err)
+	}
+	return v
+}
+
+// pay sends amount (in the order's asset, decimal text) to the order's deposit address.
+func (j *journey) pay(t *testing.T, o map[string]any, amount string) {
+	t.Helper()
+	decimals := uint8(18)
+	token := common.Address{}
+	if a, ok := o["crypto_contract_address"].(string); ok {
+		token, decimals = common.HexToAddress(a), 6
+	}
+	units, err := rampway.ParseUnits(amount, decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, value, data := common.HexToAddress(o["deposit_address"].(string)), units, []byte(nil)
+	if token != (common.Address{}) {
+		data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+			append(common.LeftPadBytes(to.Bytes(), 32), common.LeftPadBytes(units.Bytes(), 32)...)...)
+		to, value = token, nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	tx := devchaintest.SignTx(t, j.c, big.NewInt(int64(j.dj.Chain.ChainID)), j.payer, j.nonce, to, value, data, 100_000)
+	if err := j.c.SendTransaction(context.Background(), tx); err != nil {
+		t.Fatalf("pay: %v", err)
+	}
+	j.nonce++
+}
+
+// wait polls the order until it is in status, failing on a terminal other one or after limit.
+func (j *journey) wait(t *testing.T, id, status string, limit time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		v := j.get(t, id)
+		if v["status"] == status {
+			return v
+		}
+		if s := v["status"]; (s == "SUCCESS" || s == "FAILED" || s == "EXPIRED") && s != status {
+			t.Fatalf("order %s is %v (reason %v), want %s", id, s, v["failure_reason"], status)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s still %v after %s, want %s", id, v["status"], limit, status)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func sub(t *testing.T, a, b string, decimals uint8) string {
+	x, err1 := rampway.ParseUnits(a, decimals)
+	y, err2 := rampway.ParseUnits(b, decimals)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return rampway.FormatUnits(new(big.Int).Sub(x, y), decimals)
+}
+
+// TestJourneyAreaA is the whole of area A on a running dev server: quote, order, payment by
+// the user, confirmation, execution from the hot wallet, the minted token at the recipient.
+func TestJourneyAreaA(t *testing.T) {
+	dj, _ := startDev(t, t.TempDir())
+	j := newJourney(t, dj)
+	nft := bindings.NewDemoNFT()
+	nftAddr := common.HexToAddress(dj.Contracts.NFT)
+	inst := nft.Instance(j.c, nftAddr)
+	balance := func(t *testing.T, who common.Address) int64 {
+		b, err := bind.Call(inst, &bind.CallOpts{Context: context.Background()}, nft.PackBalanceOf(who), nft.UnpackBalanceOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Int64()
+	}
+	for _, tc := range []struct {
+		name     string
+		function int
+		quantity string
+		pay      func(t *testing.T, o map[string]any) // the user's payments
+		refunded string                               // the excess owed back, if any
+	}{
+		{"native", 0, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, ""},
+		{"token", 1, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, ""},
+		{"underpaid then topped up", 0, "1", func(t *testing.T, o map[string]any) {
+			j.pay(t, o, "0.001")
+			j.wait(t, o["order_id"].(string), "UNDERPAID", 20*time.Second)
+			j.pay(t, o, sub(t, o["crypto_amount"].(string), "0.001", 18))
+		}, ""},
+		{"overpaid", 1, "1", func(t *testing.T, o map[string]any) {
+			j.pay(t, o, o["crypto_amount"].(string))
+			j.pay(t, o, "3.5")
+		}, "3.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			key, _ := crypto.GenerateKey()
+			recipient := crypto.PubkeyToAddress(key.PublicKey) // a fresh wallet: it owns nothing yet
+			o := j.order(t, tc.function, map[string]any{"to": recipient.Hex(), "quantity": tc.quantity})
+			if o["status"] != "CREATED" || o["deposit_address"] == "" {
+				t.Fatalf("new order: %v", o)
+			}
+			tc.pay(t, o)
+			done := j.wait(t, o["order_id"].(string), "SUCCESS", 60*time.Second)
+			hash, _ := done["execution_tx_hash"].(string)
+			rec, err := j.c.TransactionReceipt(context.Background(), common.HexToHash(hash))
+			if err != nil || rec.Status != 1 || rec.Logs[0].Address != nftAddr {
+				t.Fatalf("execution tx %q: %v %+v", hash, err, rec)
+			}
+			if got := balance(t, recipient); got != mustInt(t, tc.quantity) {
+				t.Fatalf("recipient owns %d tokens, want %s", got, tc.quantity)
+			}
+			refunds, _ := done["refunds"].([]any)
+			switch {
+			case tc.refunded == "" && len(refunds) != 0:
+				t.Fatalf("refunds %v, want none", refunds)
+			case tc.refunded != "":
+				if len(refunds) != 1 || refunds[0].(map[string]any)["amount"] != tc.refunded ||
+					refunds[0].(map[string]any)["to_address"] != dj.Chain.PayerAddress {
+					t.Fatalf("refunds %v, want %s to the payer %s", refunds, tc.refunded, dj.Chain.PayerAddress)
+				}
+			}
+		})
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		t.Fatalf("not an integer: %q", s)
+	}
+	return n.Int64()
+}
