@@ -124,7 +124,7 @@ type app struct {
 	// signer is the hot wallet; nil when this instance only serves the API.
 	signer chain.Signer
 	srv    *http.Server
-	ln        net.Listener
+	ln     net.Listener
 }
 
 // startApp opens the store and listens; serve starts answering.
