@@ -187,10 +187,15 @@ func (x *Executor) revertReason(ctx context.Context, t *rampway.ChainTx, rec *ty
 	if rec.GasUsed >= tx.Gas() {
 		return fmt.Sprintf("the smart-contract call ran out of gas (gas limit %d)", tx.Gas())
 	}
-	parent := new(big.Int).Sub(rec.BlockNumber, big.NewInt(1))
-	_, err := x.client.CallContract(ctx, ethereum.CallMsg{From: t.Wallet, To: tx.To(), Gas: tx.Gas(), Value: tx.Value(), Data: tx.Data()}, parent)
-	if reason, reverted := revertOf(err); reverted {
-		return "the smart-contract call reverted: " + reason
+	// The state just before the transaction is not at hand without a tracer: try the state
+	// before its block, then after it (what an earlier transaction of the block changed, such
+	// as the last token of a collection going to someone else).
+	msg := ethereum.CallMsg{From: t.Wallet, To: tx.To(), Gas: tx.Gas(), Value: tx.Value(), Data: tx.Data()}
+	for _, at := range []*big.Int{new(big.Int).Sub(rec.BlockNumber, big.NewInt(1)), rec.BlockNumber} {
+		_, err := x.client.CallContract(ctx, msg, at)
+		if reason, reverted := revertOf(err); reverted {
+			return "the smart-contract call reverted: " + reason
+		}
 	}
 	return "the smart-contract call reverted"
 }

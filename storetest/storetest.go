@@ -48,6 +48,9 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Idempotency", testIdempotency},
 		{"DueOrders", testDueOrders},
 		{"Deposits", testDeposits},
+		{"Executions", testExecutions},
+		{"ConcurrentNonces", testConcurrentNonces},
+		{"Refunds", testRefunds},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -77,17 +77,18 @@ func (s *Store) queryChainTxs(ctx context.Context, q querier, what, query string
 // reserveNonces returns the next nonce of (network, wallet), at least chainNonce, and moves
 // the counter n further. The row stays locked until tx ends.
 func (s *Store) reserveNonces(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce uint64, n func(first uint64) (int, error)) error {
-	var next int64
-	err := tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&next)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		next = int64(chainNonce)
-		_, err = tx.ExecContext(ctx, s.q(`INSERT INTO wallet_nonces (network, wallet, next) VALUES ($1, $2, $3)`), network, wallet.Hex(), next)
-	case err == nil && uint64(next) < chainNonce:
-		next = int64(chainNonce) // the wallet was used outside rampway
-	}
-	if err != nil {
+	// The first use of a wallet inserts its row; a racing first use waits for it (PostgreSQL's
+	// ON CONFLICT waits for the other insert to commit), so both then lock the same row.
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO wallet_nonces (network, wallet, next) VALUES ($1, $2, $3) ON CONFLICT (network, wallet) DO NOTHING`),
+		network, wallet.Hex(), int64(chainNonce)); err != nil {
 		return fmt.Errorf("nonce: %w", err)
+	}
+	var next int64
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&next); err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	if uint64(next) < chainNonce {
+		next = int64(chainNonce) // the wallet was used outside rampway
 	}
 	used, err := n(uint64(next))
 	if err != nil {

@@ -19,6 +19,14 @@ import (
 // ends.
 func Start(tb testing.TB, fund ...devchain.Funding) *devchain.Chain {
 	tb.Helper()
+	c, _ := StartOwned(tb, fund...)
+	return c
+}
+
+// StartOwned is Start that also returns the key of the demo contracts' owner (it may set the
+// NFT's supply cap, for one).
+func StartOwned(tb testing.TB, fund ...devchain.Funding) (*devchain.Chain, *ecdsa.PrivateKey) {
+	tb.Helper()
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		tb.Fatal(err)
@@ -28,7 +36,7 @@ func Start(tb testing.TB, fund ...devchain.Funding) *devchain.Chain {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { c.Close() })
-	return c
+	return c, key
 }
 
 // HeadReader is what SignTx reads fees from (an ethclient.Client, for one).

@@ -1,0 +1,411 @@
+package checkout_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"log/slog"
+	"math/big"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/sqlite"
+)
+
+type execEnv struct {
+	t          *testing.T
+	chain      *devchain.Chain
+	owner      *ecdsa.PrivateKey
+	ownerNonce uint64
+	client     *ethclient.Client
+	store      *sqlstore.Store
+	reg        *contract.Registry
+	net        *rampway.Network
+	hot        *chain.KeySigner
+	mid        string
+	native     *rampway.ContractFunction // DemoNFT.mint, paid in ETH
+	token      *rampway.ContractFunction // DemoNFT.mintWithToken, paid in DUSD
+	nft        *bindings.DemoNFT
+}
+
+func newExecEnv(t *testing.T) *execEnv {
+	hotKey, _ := crypto.GenerateKey()
+	hot := chain.NewKeySigner(hotKey)
+	c, owner := devchaintest.StartOwned(t, devchain.Funding{Address: hot.Address(), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), TokenUnits: big.NewInt(1e12)})
+	cl, err := ethclient.Dial(c.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "x.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	devnet := c.Network("devnet")
+	devnet.Confirmations = 1
+	nets, err := chain.Dial(t.Context(), []rampway.Network{devnet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nets.Close)
+	net, _ := nets.Network("devnet")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
+	if err := store.CreateMerchant(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	e := &execEnv{t: t, chain: c, owner: owner, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
+		mid: m.ID, nft: bindings.NewDemoNFT()}
+	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {
+		t.Fatal(err)
+	}
+	e.native = e.register("mint", "ETH")
+	e.token = e.register("mintWithToken", "DUSD")
+	return e
+}
+
+func (e *execEnv) register(name, payable string) *rampway.ContractFunction {
+	e.t.Helper()
+	frag, err := contract.FunctionFragment(devchain.NFTABI(), name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	f, err := e.reg.Register(e.t.Context(), e.mid, contract.RegisterParams{Network: "devnet", ContractAddress: e.chain.Contracts().NFT.Hex(),
+		ABI: frag, DefaultGasLimit: 200_000, PayableSymbol: payable})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return f
+}
+
+// paidOrder stores an order of f minting quantity to `to`, moved to DEPOSIT_SUCCESS as the
+// watcher would once its payment is confirmed.
+func (e *execEnv) paidOrder(f *rampway.ContractFunction, to common.Address, quantity int64) *rampway.Order {
+	e.t.Helper()
+	ctx := e.t.Context()
+	asset, _ := e.net.Asset(f.PayableSymbol)
+	value := new(big.Int).Mul(big.NewInt(devchain.NFTPriceWei), big.NewInt(quantity))
+	if !asset.IsNative() {
+		value = new(big.Int).Mul(big.NewInt(devchain.NFTTokenPrice), big.NewInt(quantity))
+	}
+	args, _ := json.Marshal(map[string]any{"to": to.Hex(), "quantity": quantity})
+	key, _ := crypto.GenerateKey()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	i, _ := e.store.NextDepositIndex(ctx)
+	amount := new(big.Int).Add(value, big.NewInt(1000)) // the fees
+	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: "u", MerchantRedirectURL: "https://x.example", Network: "devnet", Asset: asset,
+		CryptoAmount: amount, CryptoReceived: new(big.Int), FunctionID: f.ID, FunctionArgs: args, PaymentValue: value, GasLimit: f.DefaultGasLimit,
+		NetworkFee: big.NewInt(1000), ServiceFee: new(big.Int), DepositAddress: crypto.PubkeyToAddress(key.PublicKey), DepositIndex: i,
+		ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(ctx, o); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
+		if _, err := e.store.Transition(ctx, o.ID, s, now, func(o *rampway.Order) { o.CryptoReceived = amount }); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return o
+}
+
+func (e *execEnv) executor(client checkout.ExecClient) *checkout.Executor {
+	if client == nil {
+		client = e.client
+	}
+	return checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, client, e.hot, slog.New(slog.DiscardHandler), nil)
+}
+
+func (e *execEnv) step(x *checkout.Executor) {
+	e.t.Helper()
+	if err := x.Step(e.t.Context()); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *execEnv) mine() {
+	e.t.Helper()
+	if _, err := e.chain.Mine(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *execEnv) order(o *rampway.Order) *rampway.Order {
+	e.t.Helper()
+	got, err := e.store.Order(e.t.Context(), o.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return got
+}
+
+func (e *execEnv) txs(o *rampway.Order) []*rampway.ChainTx {
+	e.t.Helper()
+	_, txs, err := e.store.Execution(e.t.Context(), o.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return txs
+}
+
+func (e *execEnv) balance(who common.Address) int64 {
+	e.t.Helper()
+	b, err := bind.Call(e.nft.Instance(e.client, e.chain.Contracts().NFT), nil, e.nft.PackBalanceOf(who), e.nft.UnpackBalanceOf)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b.Int64()
+}
+
+// capSupply lets only n more tokens be minted.
+func (e *execEnv) capSupply(n int64) {
+	e.t.Helper()
+	inst := e.nft.Instance(e.client, e.chain.Contracts().NFT)
+	minted, err := bind.Call(inst, nil, e.nft.PackTotalMinted(), e.nft.UnpackTotalMinted)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tx := devchaintest.SignTx(e.t, e.client, e.chain.ChainID(), e.owner, e.ownerNonce, e.chain.Contracts().NFT, nil,
+		e.nft.PackSetMaxSupply(new(big.Int).Add(minted, big.NewInt(n))), 100_000)
+	e.ownerNonce++
+	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	e.mine()
+}
+
+func (e *execEnv) wantStatus(o *rampway.Order, want rampway.OrderStatus) *rampway.Order {
+	e.t.Helper()
+	got := e.order(o)
+	if got.Status != want {
+		e.t.Fatalf("order %s is %s (%s), want %s", o.ID, got.Status, got.FailureReason, want)
+	}
+	return got
+}
+
+func (e *execEnv) wantRefund(o *rampway.Order, amount *big.Int, reason string) {
+	e.t.Helper()
+	rs, err := e.store.Refunds(e.t.Context(), o.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Amount.Cmp(amount) != 0 || !strings.Contains(rs[0].Reason, reason) || rs[0].Status != rampway.RefundPending {
+		e.t.Fatalf("refunds of %s: %+v, want one pending of %s for %q", o.ID, rs, amount, reason)
+	}
+}
+
+func newRecipient() common.Address {
+	k, _ := crypto.GenerateKey()
+	return crypto.PubkeyToAddress(k.PublicKey)
+}
+
+func TestExecutorNativeAndTokenPaid(t *testing.T) {
+	e := newExecEnv(t)
+	r1, r2 := newRecipient(), newRecipient()
+	a := e.paidOrder(e.native, r1, 2)
+	b := e.paidOrder(e.token, r2, 1)
+	x := e.executor(nil)
+	e.step(x)
+	for _, o := range []*rampway.Order{a, b} {
+		if got := e.wantStatus(o, rampway.StatusSmartContractProcessing); got.ExecutionTxHash == "" {
+			t.Fatalf("order %s has no tx hash while processing", o.ID)
+		}
+	}
+	if kinds := []int{len(e.txs(a)), len(e.txs(b))}; kinds[0] != 1 || kinds[1] != 2 || e.txs(b)[0].Kind != rampway.TxApprove {
+		t.Fatalf("transactions: native %d, token %d (%+v), want 1 and approve + call", kinds[0], kinds[1], e.txs(b))
+	}
+	e.mine()
+	e.step(x)
+	for _, o := range []*rampway.Order{a, b} {
+		got := e.wantStatus(o, rampway.StatusSuccess)
+		rec, err := e.client.TransactionReceipt(t.Context(), common.HexToHash(got.ExecutionTxHash))
+		if err != nil || rec.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("execution of %s: %v %+v", o.ID, err, rec)
+		}
+		for _, tx := range e.txs(o) {
+			if tx.Status != rampway.TxMined {
+				t.Fatalf("tx %s of %s is %s after success", tx.Hash.Hex(), o.ID, tx.Status)
+			}
+		}
+	}
+	if e.balance(r1) != 2 || e.balance(r2) != 1 {
+		t.Fatalf("recipients own %d and %d, want 2 and 1", e.balance(r1), e.balance(r2))
+	}
+	// Nothing more happens however often it steps.
+	for range 3 {
+		e.mine()
+		e.step(x)
+	}
+	if e.balance(r1) != 2 || e.balance(r2) != 1 {
+		t.Fatalf("executed again: recipients own %d and %d", e.balance(r1), e.balance(r2))
+	}
+}
+
+// Two orders race for the last token: both pass the pre-flight, both are sent, one reverts on
+// chain. That one ends FAILED with a refund record, after exactly one attempt.
+func TestExecutorRevertOnChainFailsOnce(t *testing.T) {
+	e := newExecEnv(t)
+	e.capSupply(1)
+	r := newRecipient()
+	a, b := e.paidOrder(e.native, r, 1), e.paidOrder(e.native, r, 1)
+	x := e.executor(nil)
+	e.step(x)
+	e.wantStatus(a, rampway.StatusSmartContractProcessing)
+	e.wantStatus(b, rampway.StatusSmartContractProcessing)
+	for range 4 {
+		e.mine()
+		e.step(x)
+	}
+	won, lost := e.order(a), e.order(b)
+	if won.Status != rampway.StatusSuccess {
+		won, lost = lost, won
+	}
+	if won.Status != rampway.StatusSuccess || lost.Status != rampway.StatusFailed || !strings.Contains(lost.FailureReason, "sold out") {
+		t.Fatalf("orders: %s (%s) and %s (%s), want one SUCCESS and one FAILED for sold out", won.Status, won.FailureReason, lost.Status, lost.FailureReason)
+	}
+	e.wantRefund(lost, lost.CryptoReceived, "sold out")
+	if txs := e.txs(lost); len(txs) != 1 || txs[0].Status != rampway.TxMined {
+		t.Fatalf("the failed order's transactions: %+v, want its one call, mined", txs)
+	}
+	rec, err := e.client.TransactionReceipt(t.Context(), common.HexToHash(lost.ExecutionTxHash))
+	if err != nil || rec.Status != types.ReceiptStatusFailed {
+		t.Fatalf("the failed order's call: %v %+v", err, rec)
+	}
+	if e.balance(r) != 1 {
+		t.Fatalf("recipient owns %d", e.balance(r))
+	}
+}
+
+// A call that the pre-flight shows would revert is never sent.
+func TestExecutorPreflightRevert(t *testing.T) {
+	e := newExecEnv(t)
+	e.capSupply(0)
+	a := e.paidOrder(e.native, newRecipient(), 1)
+	b := e.paidOrder(e.token, newRecipient(), 1)
+	x := e.executor(nil)
+	e.step(x)
+	for _, o := range []*rampway.Order{a, b} {
+		got := e.wantStatus(o, rampway.StatusFailed)
+		if !strings.Contains(got.FailureReason, "would revert") || !strings.Contains(got.FailureReason, "sold out") {
+			t.Fatalf("failure reason %q", got.FailureReason)
+		}
+		if _, _, err := e.store.Execution(t.Context(), o.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+			t.Fatalf("execution of %s: %v, want none", o.ID, err)
+		}
+		e.wantRefund(o, got.CryptoReceived, "sold out")
+	}
+}
+
+// lossyClient is a node that says it took a transaction and then loses it (or a process that
+// crashed after storing a transaction and before sending it).
+type lossyClient struct {
+	*ethclient.Client
+	mu   sync.Mutex
+	lose func(*types.Transaction) bool
+	lost []common.Hash
+}
+
+func (c *lossyClient) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lose(tx) {
+		c.lost = append(c.lost, tx.Hash())
+		return nil
+	}
+	return c.Client.SendTransaction(ctx, tx)
+}
+
+// A process that stored an execution and died before sending it: the next one sends it, once.
+func TestExecutorSendsWhatACrashedProcessStored(t *testing.T) {
+	e := newExecEnv(t)
+	r := newRecipient()
+	o := e.paidOrder(e.token, r, 1)
+	crashed := e.executor(&lossyClient{Client: e.client, lose: func(*types.Transaction) bool { return true }})
+	e.step(crashed)
+	e.wantStatus(o, rampway.StatusSmartContractProcessing)
+	e.mine()
+	if rec, err := e.client.TransactionReceipt(t.Context(), common.HexToHash(e.order(o).ExecutionTxHash)); err == nil {
+		t.Fatalf("the call was mined before any broadcast: %+v", rec)
+	}
+	restarted := e.executor(nil)
+	e.step(restarted) // broadcasts the stored approve and call
+	e.mine()
+	e.step(restarted)
+	e.wantStatus(o, rampway.StatusSuccess)
+	if txs := e.txs(o); len(txs) != 2 || e.balance(r) != 1 {
+		t.Fatalf("transactions %d, recipient owns %d: want 2 (approve + call) and 1", len(txs), e.balance(r))
+	}
+}
+
+// A transaction the node lost is re-priced after RepriceAfter blocks: the replacement, with
+// both fee caps at least 10% higher, is mined; both hashes stay recorded.
+func TestExecutorRepricesStuckTransaction(t *testing.T) {
+	e := newExecEnv(t)
+	r := newRecipient()
+	o := e.paidOrder(e.native, r, 1)
+	first := true
+	x := e.executor(&lossyClient{Client: e.client, lose: func(*types.Transaction) bool { lose := first; first = false; return lose }})
+	e.step(x)
+	stuck := e.order(o).ExecutionTxHash
+	for range 3 {
+		e.mine()
+		e.step(x)
+	}
+	got := e.wantStatus(o, rampway.StatusSuccess)
+	if got.ExecutionTxHash == stuck {
+		t.Fatal("the order shows the lost transaction, not its replacement")
+	}
+	txs := e.txs(o)
+	if len(txs) != 2 || txs[0].Hash.Hex() != stuck || txs[0].Status != rampway.TxReplaced || txs[1].Status != rampway.TxMined || txs[0].Nonce != txs[1].Nonce {
+		t.Fatalf("transactions: %+v", txs)
+	}
+	var a, b types.Transaction
+	if err := a.UnmarshalBinary(txs[0].Raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.UnmarshalBinary(txs[1].Raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]*big.Int{{a.GasTipCap(), b.GasTipCap()}, {a.GasFeeCap(), b.GasFeeCap()}} {
+		if min := new(big.Int).Div(new(big.Int).Mul(p[0], big.NewInt(110)), big.NewInt(100)); p[1].Cmp(min) < 0 {
+			t.Fatalf("replacement fee %s is not 10%% above %s", p[1], p[0])
+		}
+	}
+	if e.balance(r) != 1 {
+		t.Fatalf("recipient owns %d", e.balance(r))
+	}
+}
+
+// A hot wallet without the funds for a call leaves the order paid and waiting: our liquidity,
+// not the user's failure.
+func TestExecutorWaitsForLiquidity(t *testing.T) {
+	e := newExecEnv(t)
+	poorKey, _ := crypto.GenerateKey()
+	o := e.paidOrder(e.native, newRecipient(), 1)
+	x := checkout.NewExecutor(checkout.ExecutorConfig{}, e.store, e.reg, e.net, e.client, chain.NewKeySigner(poorKey), slog.New(slog.DiscardHandler), nil)
+	if err := x.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balance too low") {
+		t.Fatalf("step: %v, want the hot wallet's balance reported", err)
+	}
+	e.wantStatus(o, rampway.StatusDepositSuccess)
+	if rs, _ := e.store.Refunds(t.Context(), o.ID); len(rs) != 0 {
+		t.Fatalf("refunds %+v", rs)
+	}
+}
