@@ -119,14 +119,14 @@ func (x *Executor) follow(ctx context.Context, head uint64) error {
 		group := txs[:n]
 		txs = txs[n:]
 		latest := group[len(group)-1]
-		if !x.sent[latest.Hash] {
+		resent := !x.sent[latest.Hash]
+		if resent {
 			x.broadcast(ctx, latest) // stored by a process that may not have sent it
+		}
+		if !newBlock && !resent {
 			continue
 		}
-		if !newBlock {
-			continue
-		}
-		if err := x.followNonce(ctx, head, group); err != nil {
+		if err := x.followNonce(ctx, head, group, !resent); err != nil {
 			return err
 		}
 	}
@@ -134,8 +134,9 @@ func (x *Executor) follow(ctx context.Context, head uint64) error {
 	return nil
 }
 
-// followNonce handles the transactions of one nonce, latest last.
-func (x *Executor) followNonce(ctx context.Context, head uint64, group []*rampway.ChainTx) error {
+// followNonce handles the transactions of one nonce, latest last: settles the one mined deep
+// enough, or re-prices the latest when it has waited too long (and was not just sent again).
+func (x *Executor) followNonce(ctx context.Context, head uint64, group []*rampway.ChainTx, mayReprice bool) error {
 	for _, t := range group {
 		rec, err := x.client.TransactionReceipt(ctx, t.Hash)
 		if errors.Is(err, ethereum.NotFound) {
@@ -150,7 +151,7 @@ func (x *Executor) followNonce(ctx context.Context, head uint64, group []*rampwa
 		return x.settle(ctx, t, rec)
 	}
 	latest := group[len(group)-1]
-	if head < latest.SentBlock+x.cfg.RepriceAfter {
+	if !mayReprice || head < latest.SentBlock+x.cfg.RepriceAfter {
 		return nil
 	}
 	return x.reprice(ctx, head, latest)

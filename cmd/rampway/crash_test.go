@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/contract"
+)
+
+// buildBinary builds rampway into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "rampway")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// server is a `rampway serve` process.
+type server struct {
+	cmd  *exec.Cmd
+	out  *lockedBuffer
+	base string
+	done chan error
+}
+
+var listening = regexp.MustCompile(`"msg":"listening","addr":"([^"]+)"`)
+
+func startServer(t *testing.T, bin, cfgPath string, env ...string) *server {
+	t.Helper()
+	s := &server{cmd: exec.Command(bin, "serve", "--config", cfgPath), out: &lockedBuffer{}, done: make(chan error, 1)}
+	s.cmd.Env = append(os.Environ(), env...)
+	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait() }()
+	t.Cleanup(func() { _ = s.cmd.Process.Kill(); <-s.done })
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listening.FindStringSubmatch(s.out.String()); m != nil {
+			s.base = "http://" + m[1]
+			return s
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("serve exited: %v\n%s", err, s.out)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("serve not listening after 30s\n%s", s.out)
+	return nil
+}
+
+// kill ends the process with SIGKILL: no shutdown code runs.
+func (s *server) kill(t *testing.T) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+	s.done <- nil // for the cleanup
+}
+
+func call(t *testing.T, method, url, auth string, body any) map[string]any {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		r = strings.NewReader(string(raw))
+	}
+	req, _ := http.NewRequest(method, url, r)
+	req.Header.Set("Content-Type", "application/json")
+	if strings.HasPrefix(auth, "Bearer ") {
+		req.Header.Set("Authorization", auth)
+	} else if auth != "" {
+		req.Header.Set("X-API-KEY", auth)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	data, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(data, &v); err != nil || res.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %s", method, url, res.StatusCode, data)
+	}
+	return v
+}
+
+// A real `rampway serve` process is killed with SIGKILL twice: once with a payment seen but not
+// yet confirmed, once with the execution broadcast but not mined. Each restart carries on from
+// the database: the payment is credited once, the order executed once.
+func TestSIGKILLExecutesOnce(t *testing.T) {
+	bin := buildBinary(t)
+	hotKey, _ := crypto.GenerateKey()
+	payerKey, _ := crypto.GenerateKey()
+	hot, payer := crypto.PubkeyToAddress(hotKey.PublicKey), crypto.PubkeyToAddress(payerKey.PublicKey)
+	ether := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	ch := devchaintest.Start(t, devchain.Funding{Address: hot, Wei: ether}, devchain.Funding{Address: payer, Wei: ether})
+	c, err := ethclient.Dial(ch.RPCURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	mnemonic, _ := hd.NewMnemonic()
+	seed, _ := hd.FromMnemonic(mnemonic, "")
+	xpub, _ := seed.XPub()
+	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
+	cfg := fmt.Sprintf(`http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
+database: {driver: sqlite, path: %q}
+admin: {token: prod-admin-token-0123456789abcdef0123}
+secrets: {hash_secret: prod-hash-secret-0123456789abcdef0123}
+networks:
+  - name: devnet
+    chain_id: %d
+    rpc_urls: [%q]
+    confirmations: 2
+    native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
+checkout:
+  deposit_xpub: %s
+  hot_wallet_address: %q
+  prices: {ETH: "3000"}
+`, filepath.Join(t.TempDir(), "rampway.db"), devchain.ChainID, ch.RPCURL(), xpub, hot.Hex())
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := "RAMPWAY_HOT_WALLET_KEY=" + hex.EncodeToString(crypto.FromECDSA(hotKey))
+	srv := startServer(t, bin, cfgPath, env)
+
+	// Onboarding through the admin API, as an operator would.
+	admin := "Bearer prod-admin-token-0123456789abcdef0123"
+	m := call(t, "POST", srv.base+"/admin/merchants", admin, map[string]any{"name": "Crash Test Shop"})
+	mid := m["merchant_id"].(string)
+	key := call(t, "POST", srv.base+"/admin/merchants/"+mid+"/api-keys", admin, map[string]any{})["api_key"].(string)
+	frag, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
+	f := call(t, "POST", srv.base+"/admin/merchants/"+mid+"/contract-functions", admin, map[string]any{"network": "devnet",
+		"contract_address": ch.Contracts().NFT.Hex(), "abi": json.RawMessage(frag), "default_gas_limit": 200000, "payable_symbol": "ETH"})
+	recipient := common.HexToAddress("0x000000000000000000000000000000000000c0de")
+	o := call(t, "POST", srv.base+"/mint/merchant/hosted/nftCheckout/order", key, map[string]any{"merchant_id": mid, "crypto_symbol": "ETH",
+		"crypto_network": "devnet", "merchant_user_id": "u1", "merchant_redirect_url": "https://shop.example/done",
+		"contractExecution": map[string]any{"smartContractFunctionId": f["smartContractFunctionId"], "function_args": map[string]any{"to": recipient.Hex(), "quantity": "1"},
+			"payment": map[string]any{"payableCryptoSymbol": "ETH", "totalValue": rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
+			"network_params": map[string]any{"networkName": "devnet"}}})
+	id := o["order_id"].(string)
+	get := func(base string) map[string]any {
+		return call(t, "GET", base+"/mint/merchant/hosted/nftCheckout/order/"+id, key, nil)
+	}
+	wait := func(s *server, status string) map[string]any {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			v := get(s.base)
+			if v["status"] == status {
+				return v
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("order still %v, want %s\n%s", v["status"], status, s.out)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	mine := func() {
+		t.Helper()
+		if _, err := ch.Mine(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The user pays; one block: seen, not yet confirmed (2 confirmations).
+	amount, _ := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	pay := devchaintest.SignTx(t, c, ch.ChainID(), payerKey, 0, common.HexToAddress(get(srv.base)["deposit_address"].(string)), amount, nil, 21_000)
+	if err := c.SendTransaction(t.Context(), pay); err != nil {
+		t.Fatal(err)
+	}
+	mine()
+	wait(srv, "DEPOSIT_PROCESSING")
+	srv.kill(t)
+
+	// Restarted: the next block confirms the payment, credited once; the call is broadcast.
+	srv = startServer(t, bin, cfgPath, env)
+	mine()
+	v := wait(srv, "SMARTCONTRACT_PROCESSING")
+	if v["crypto_amount_received"] != o["crypto_amount"] {
+		t.Fatalf("received %v after the restart, paid %v", v["crypto_amount_received"], o["crypto_amount"])
+	}
+	hash := common.HexToHash(v["execution_tx_hash"].(string))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, pending, err := c.TransactionByHash(context.Background(), hash); err == nil && pending {
+			break // in the pool, not mined: the moment to die
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("execution %s never reached the node\n%s", hash.Hex(), srv.out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	srv.kill(t)
+	mine() // the call is mined while rampway is down
+	mine()
+
+	srv = startServer(t, bin, cfgPath, env)
+	done := wait(srv, "SUCCESS")
+	if done["execution_tx_hash"] != hash.Hex() {
+		t.Fatalf("executed as %v, sent as %s", done["execution_tx_hash"], hash.Hex())
+	}
+	for range 3 { // and nothing more happens
+		mine()
+		time.Sleep(600 * time.Millisecond)
+	}
+	nft := bindings.NewDemoNFT()
+	owned, err := bind.Call(nft.Instance(c, ch.Contracts().NFT), nil, nft.PackBalanceOf(recipient), nft.UnpackBalanceOf)
+	if err != nil || owned.Int64() != 1 {
+		t.Fatalf("recipient owns %v (%v), want exactly 1", owned, err)
+	}
+	if n, err := c.NonceAt(t.Context(), hot, nil); err != nil || n != 1 {
+		t.Fatalf("the hot wallet sent %d transactions (%v), want 1", n, err)
+	}
+	if v := get(srv.base); v["crypto_amount_received"] != o["crypto_amount"] || v["status"] != "SUCCESS" {
+		t.Fatalf("order at the end: %v", v)
+	}
+}
