@@ -38,9 +38,9 @@ type ChainTx struct {
 	Wallet  common.Address
 	Nonce   uint64
 	Kind    string
-	// OrderID is the order the transaction serves, if any.
-	OrderID string
-	Raw     []byte
+	// Ref is what the transaction serves: an order's id (approve, call) or a sweep's (gas, sweep).
+	Ref string
+	Raw []byte
 	// SentBlock is the chain head when it was signed: a re-price is due some blocks later.
 	SentBlock uint64
 	Status    string

@@ -97,6 +97,7 @@ type Store interface {
 	DepositStore
 	ExecutionStore
 	RefundStore
+	SweepStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -25,6 +25,7 @@ type ExecClient interface {
 	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
 	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
 	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
+	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
 	SendTransaction(ctx context.Context, tx *types.Transaction) error
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 	chain.SimulateClient
@@ -115,13 +116,13 @@ func (x *Executor) settleTx(ctx context.Context, t *rampway.ChainTx, rec *types.
 	if !ok {
 		reason = x.revertReason(ctx, t, rec)
 	}
-	if err := x.store.FinishExecution(ctx, t.OrderID, ok, reason, t.Hash, x.at()); err != nil {
-		return fmt.Errorf("finish execution of %s: %w", t.OrderID, err)
+	if err := x.store.FinishExecution(ctx, t.Ref, ok, reason, t.Hash, x.at()); err != nil {
+		return fmt.Errorf("finish execution of %s: %w", t.Ref, err)
 	}
 	if ok {
-		x.log.Info("order executed", "order_id", t.OrderID, "tx", t.Hash.Hex(), "block", rec.BlockNumber.Uint64(), "gas_used", rec.GasUsed)
+		x.log.Info("order executed", "order_id", t.Ref, "tx", t.Hash.Hex(), "block", rec.BlockNumber.Uint64(), "gas_used", rec.GasUsed)
 	} else {
-		x.log.Warn("order execution reverted", "order_id", t.OrderID, "tx", t.Hash.Hex(), "reason", reason)
+		x.log.Warn("order execution reverted", "order_id", t.Ref, "tx", t.Hash.Hex(), "reason", reason)
 	}
 	return nil
 }
@@ -327,14 +328,11 @@ func (x *Executor) tokenBalance(ctx context.Context, token common.Address, liq *
 	if b, ok := liq.tokens[token]; ok {
 		return b, nil
 	}
-	out, err := x.client.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(selBalanceOf[:], common.LeftPadBytes(x.signer.Address().Bytes(), 32)...)}, nil)
+	b, err := erc20Balance(ctx, x.client, token, x.signer.Address())
 	if err != nil {
-		return nil, fmt.Errorf("token balance: %w", err)
+		return nil, err
 	}
-	if len(out) != 32 {
-		return nil, fmt.Errorf("token %s: balanceOf answered %d bytes", token.Hex(), len(out))
-	}
-	liq.tokens[token] = new(big.Int).SetBytes(out)
+	liq.tokens[token] = b
 	return liq.tokens[token], nil
 }
 

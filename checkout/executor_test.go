@@ -34,6 +34,8 @@ type execEnv struct {
 	chain      *devchain.Chain
 	owner      *ecdsa.PrivateKey
 	ownerNonce uint64
+	payer      *ecdsa.PrivateKey // a user with ETH and DUSD
+	payerNonce uint64
 	client     *ethclient.Client
 	store      *sqlstore.Store
 	reg        *contract.Registry
@@ -48,7 +50,10 @@ type execEnv struct {
 func newExecEnv(t *testing.T) *execEnv {
 	hotKey, _ := crypto.GenerateKey()
 	hot := chain.NewKeySigner(hotKey)
-	c, owner := devchaintest.StartOwned(t, devchain.Funding{Address: hot.Address(), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), TokenUnits: big.NewInt(1e12)})
+	payer, _ := crypto.GenerateKey()
+	ether100 := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	c, owner := devchaintest.StartOwned(t, devchain.Funding{Address: hot.Address(), Wei: ether100, TokenUnits: big.NewInt(1e12)},
+		devchain.Funding{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: ether100, TokenUnits: big.NewInt(1e12)})
 	cl, err := ethclient.Dial(c.RPCURL())
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +77,7 @@ func newExecEnv(t *testing.T) *execEnv {
 	if err := store.CreateMerchant(t.Context(), m); err != nil {
 		t.Fatal(err)
 	}
-	e := &execEnv{t: t, chain: c, owner: owner, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
+	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
 		mid: m.ID, nft: bindings.NewDemoNFT()}
 	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {
 		t.Fatal(err)

@@ -110,7 +110,7 @@ func (x *txFollower) broadcast(ctx context.Context, t *rampway.ChainTx) {
 	}
 	err := x.client.SendTransaction(ctx, &tx)
 	if err != nil && !alreadySent(err) {
-		x.log.Warn("broadcast failed; will retry", "order_id", t.OrderID, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
+		x.log.Warn("broadcast failed; will retry", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
 		return
 	}
 	x.sent[t.Hash] = true
@@ -159,12 +159,12 @@ func (x *txFollower) reprice(ctx context.Context, head uint64, t *rampway.ChainT
 	if err != nil {
 		return err
 	}
-	r := &rampway.ChainTx{Hash: signed.Hash(), Network: t.Network, Wallet: t.Wallet, Nonce: t.Nonce, Kind: t.Kind, OrderID: t.OrderID,
+	r := &rampway.ChainTx{Hash: signed.Hash(), Network: t.Network, Wallet: t.Wallet, Nonce: t.Nonce, Kind: t.Kind, Ref: t.Ref,
 		Raw: raw, SentBlock: head, CreatedAt: x.now()}
 	if err := x.store.AddTx(ctx, r); err != nil {
 		return fmt.Errorf("store replacement of %s: %w", t.Hash.Hex(), err)
 	}
-	x.log.Warn("transaction stuck: re-priced", "order_id", t.OrderID, "nonce", t.Nonce, "old_tx", t.Hash.Hex(), "new_tx", r.Hash.Hex(),
+	x.log.Warn("transaction stuck: re-priced", "ref", t.Ref, "nonce", t.Nonce, "old_tx", t.Hash.Hex(), "new_tx", r.Hash.Hex(),
 		"tip", tip.String(), "fee_cap", feeCap.String())
 	x.broadcast(ctx, r)
 	return nil
@@ -200,4 +200,3 @@ func fees(ctx context.Context, client ExecClient) (tip, feeCap *big.Int, err err
 	}
 	return tip, feeCap, nil
 }
-

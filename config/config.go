@@ -37,6 +37,9 @@ const (
 	EnvHotWalletKey = "RAMPWAY_HOT_WALLET_KEY"
 	// EnvHotWalletPassphrase unlocks checkout.hot_wallet_keystore.
 	EnvHotWalletPassphrase = "RAMPWAY_HOT_WALLET_PASSPHRASE"
+	// EnvDepositXPrv is the extended private key of the deposit addresses (the sweeper's); it
+	// is only ever read from the environment.
+	EnvDepositXPrv = "RAMPWAY_DEPOSIT_XPRV"
 )
 
 // Config is the whole configuration.
@@ -68,6 +71,9 @@ type Checkout struct {
 	// env RAMPWAY_HOT_WALLET_PASSPHRASE. With it (or env RAMPWAY_HOT_WALLET_KEY) this instance
 	// executes paid orders; without either it serves the API only.
 	HotWalletKeystore string `yaml:"hot_wallet_keystore"`
+	// TreasuryAddress receives swept deposits. With it and env RAMPWAY_DEPOSIT_XPRV (and a hot
+	// wallet key, for the gas of token sweeps) this instance sweeps; without, deposits stay.
+	TreasuryAddress string `yaml:"treasury_address"`
 	// ExecutorRepriceBlocks is how many blocks an execution may wait unmined before it is
 	// re-priced (both EIP-1559 fee caps +12.5%); default 3.
 	ExecutorRepriceBlocks int `yaml:"executor_reprice_blocks"`
@@ -129,6 +135,8 @@ type Secrets struct {
 	HotWalletKey string `yaml:"-"`
 	// HotWalletPassphrase unlocks checkout.hot_wallet_keystore: env only.
 	HotWalletPassphrase string `yaml:"-"`
+	// DepositXPrv is the deposit addresses' extended private key: env RAMPWAY_DEPOSIT_XPRV only.
+	DepositXPrv string `yaml:"-"`
 }
 
 // Log configures logging.
@@ -202,6 +210,7 @@ func (c *Config) ApplyEnv(getenv func(string) string) {
 		EnvDepositXPub:         &c.Checkout.DepositXPub,
 		EnvHotWalletKey:        &c.Secrets.HotWalletKey,
 		EnvHotWalletPassphrase: &c.Secrets.HotWalletPassphrase,
+		EnvDepositXPrv:         &c.Secrets.DepositXPrv,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/rampway/rampway/chain/hd"
+
 	"bufio"
 	"os"
 	"path/filepath"
@@ -190,5 +192,36 @@ func TestHotWalletKeyFromEnvironmentOnly(t *testing.T) {
 	inFile := strings.Replace(valid, "secrets:\n", "secrets:\n  hot_wallet_key: "+otherKey+"\n", 1)
 	if _, err := Parse(strings.NewReader(inFile), func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "hot_wallet_key") {
 		t.Fatalf("a hot wallet key in the file: got %v, want it refused", err)
+	}
+}
+
+func TestDepositXPrvMustMatchXPub(t *testing.T) {
+	data, err := os.ReadFile("testdata/invalid/checkout-reprice.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := strings.Replace(string(data), "executor_reprice_blocks: 0", "executor_reprice_blocks: 5", 1)
+	m, _ := hd.NewMnemonic() // the fixture's xpub is of the "test ... junk" seed
+	other, _ := hd.FromMnemonic(m, "")
+	for _, tc := range []struct{ name, yaml, xprv, want string }{
+		{"not an xprv", valid, "xprv-nope", "secrets.deposit_xprv: (RAMPWAY_DEPOSIT_XPRV) is not an extended private key"},
+		{"no treasury", valid, other.XPrv(), "checkout.treasury_address: is required to sweep"},
+		{"another seed", strings.Replace(valid, "checkout:\n", "checkout:\n  treasury_address: \"0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238\"\n", 1), other.XPrv(),
+			"secrets.deposit_xprv: (RAMPWAY_DEPOSIT_XPRV) is not the private key of checkout.deposit_xpub"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(tc.yaml), func(k string) string {
+				if k == EnvDepositXPrv {
+					return tc.xprv
+				}
+				return ""
+			})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "xprv9") {
+				t.Fatalf("the error shows the key: %v", err)
+			}
+		})
 	}
 }

@@ -204,6 +204,23 @@ func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
 			bad("checkout.hot_wallet_address", "is %s but %s is the key of %s", k.HotWalletAddress, EnvHotWalletKey, s.Address().Hex())
 		}
 	}
+	if k.TreasuryAddress != "" {
+		if _, err := rampway.ParseAddress("treasury_address", k.TreasuryAddress); err != nil {
+			bad("checkout.treasury_address", "must be a 0x address (EIP-55 when mixed case)")
+		}
+	}
+	if c.Secrets.DepositXPrv != "" {
+		switch s, err := hd.FromXPrv(c.Secrets.DepositXPrv); {
+		case err != nil:
+			bad("secrets.deposit_xprv", "(%s) is not an extended private key", EnvDepositXPrv)
+		case k.TreasuryAddress == "":
+			bad("checkout.treasury_address", "is required to sweep (%s is set)", EnvDepositXPrv)
+		default:
+			if xpub, err := s.XPub(); err != nil || xpub != strings.TrimSpace(k.DepositXPub) {
+				bad("secrets.deposit_xprv", "(%s) is not the private key of checkout.deposit_xpub", EnvDepositXPrv)
+			}
+		}
+	}
 	for sym, p := range k.Prices {
 		if d, err := decimal.NewFromString(p); err != nil || !d.IsPositive() {
 			bad("checkout.prices."+sym, "must be a positive decimal such as \"3000.5\", not %q", p)

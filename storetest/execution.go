@@ -82,7 +82,7 @@ func testExecutions(t *testing.T, open Opener) {
 		t.Fatalf("pending = %+v, %v", pending, err)
 	}
 	// A replacement of a pending nonce is kept with it; a settled nonce takes none.
-	repl := &rampway.ChainTx{Hash: common.HexToHash("0xbeef"), Network: "devnet", Wallet: wallet, Nonce: 7, Kind: rampway.TxCall, OrderID: b.ID, Raw: []byte{9}, SentBlock: 9, CreatedAt: now()}
+	repl := &rampway.ChainTx{Hash: common.HexToHash("0xbeef"), Network: "devnet", Wallet: wallet, Nonce: 7, Kind: rampway.TxCall, Ref: b.ID, Raw: []byte{9}, SentBlock: 9, CreatedAt: now()}
 	if err := s.AddTx(ctx, repl); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func testExecutions(t *testing.T, open Opener) {
 	if got, _ := s.Order(ctx, a.ID); got.Status != rampway.StatusFailed {
 		t.Fatalf("a finished execution finished again: %s", got.Status)
 	}
-	if pending, _ := s.PendingTxs(ctx, "devnet"); len(pending) != 1 || pending[0].OrderID != c.ID {
+	if pending, _ := s.PendingTxs(ctx, "devnet"); len(pending) != 1 || pending[0].Ref != c.ID {
 		t.Fatalf("pending after settling: %+v", pending)
 	}
 	_, _, err = s.Execution(ctx, "ord_unknown")

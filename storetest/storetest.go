@@ -51,6 +51,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Executions", testExecutions},
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},
+		{"Sweeps", testSweeps},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

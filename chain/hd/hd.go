@@ -119,3 +119,18 @@ func (s *Signer) Key(index uint32) (*ecdsa.PrivateKey, error) {
 	}
 	return priv.ToECDSA(), nil
 }
+
+// XPrv returns the extended private key of ChainPath: what the sweeper is configured with.
+func (s *Signer) XPrv() string { return s.chain.String() }
+
+// FromXPrv returns the Signer for an extended private key of ChainPath.
+func FromXPrv(xprv string) (*Signer, error) {
+	k, err := hdkeychain.NewKeyFromString(strings.TrimSpace(xprv))
+	if err != nil {
+		return nil, errors.New("hd: not an extended private key") // never echo the secret
+	}
+	if !k.IsPrivate() {
+		return nil, errors.New("hd: an extended public key was given where the private one belongs")
+	}
+	return &Signer{chain: k}, nil
+}

@@ -67,3 +67,31 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestXPrvRoundTrip(t *testing.T) {
+	s, err := FromMnemonic(testMnemonic, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := FromXPrv(s.XPrv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	xpub, _ := s.XPub()
+	d, _ := FromXPub(xpub)
+	for _, i := range []uint32{0, 7, 1 << 20} {
+		k, err := back.Key(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := d.Address(i); crypto.PubkeyToAddress(k.PublicKey) != a {
+			t.Fatalf("index %d: the xprv's key is not the xpub's address", i)
+		}
+	}
+	if _, err := FromXPrv(xpub); err == nil {
+		t.Fatal("an xpub was taken as an xprv")
+	}
+	if _, err := FromXPrv("xprv-nonsense"); err == nil || strings.Contains(err.Error(), "nonsense") {
+		t.Fatalf("bad xprv: %v", err)
+	}
+}

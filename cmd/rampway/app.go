@@ -112,6 +112,17 @@ func hotWallet(cfg config.Config) (chain.Signer, error) {
 	return s, nil
 }
 
+// depositKeys is the sweeper's key of the deposit addresses; nil when none is configured.
+func depositKeys(cfg config.Config) (*hd.Signer, error) {
+	if cfg.Secrets.DepositXPrv == "" || cfg.Checkout.TreasuryAddress == "" {
+		return nil, nil
+	}
+	return hd.FromXPrv(cfg.Secrets.DepositXPrv)
+}
+
+// sweepPoll is how often each network's sweeper looks for confirmed deposits.
+const sweepPoll = 5 * time.Second
+
 // app is a running API server.
 type app struct {
 	cfg       config.Config
@@ -210,6 +221,16 @@ func (a *app) serve(ctx context.Context) error {
 		x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
 			a.signer, a.log.With("worker", "executor"), nil)
 		workers.Go(func() { x.Run(wctx, watchPoll) })
+	}
+	if keys, err := depositKeys(a.cfg); err != nil {
+		a.log.Error("sweeper not started", "error", err)
+	} else if keys != nil && a.signer != nil {
+		for _, n := range a.networks.List() {
+			cl, _ := a.networks.Client(n.Name)
+			sw := checkout.NewSweeper(checkout.SweeperConfig{Treasury: common.HexToAddress(a.cfg.Checkout.TreasuryAddress),
+				RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, n, cl, a.signer, keys, a.log.With("worker", "sweeper"), nil)
+			workers.Go(func() { sw.Run(wctx, sweepPoll) })
+		}
 	}
 	stopWorkers := func() {
 		stopWork()

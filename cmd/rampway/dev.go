@@ -195,6 +195,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(keys.hotWallet.PublicKey).Hex()
 	cfg.Secrets.HotWalletKey = hex.EncodeToString(crypto.FromECDSA(keys.hotWallet))
+	// Deposits are swept to the deployer's account, the dev chain's own.
+	cfg.Checkout.TreasuryAddress = crypto.PubkeyToAddress(keys.deployer.PublicKey).Hex()
+	if cfg.Secrets.DepositXPrv, err = state.depositXPrv(); err != nil {
+		return err
+	}
 	cfg.Checkout.Prices = devPrices
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)
@@ -228,6 +233,15 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 // devPrices are the dev chain's assets at fixed prices (the price feed says the same of ETH).
 var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+
+// depositXPrv returns the xprv of the dev deposit addresses (depositXPub makes their seed).
+func (st *devState) depositXPrv() (string, error) {
+	s, err := hd.FromMnemonic(st.DepositMnemonic, "")
+	if err != nil {
+		return "", fmt.Errorf("dev: %s: %w", devStateFile, err)
+	}
+	return s.XPrv(), nil
+}
 
 // depositXPub returns the xpub of the dev deposit addresses, making their seed on the first run.
 func (st *devState) depositXPub() (string, error) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -195,6 +196,22 @@ func TestJourneyAreaA(t *testing.T) {
 			if got := balance(t, recipient); got != mustInt(t, tc.quantity) {
 				t.Fatalf("recipient owns %d tokens, want %s", got, tc.quantity)
 			}
+			// The sweeper moves the deposit on to the treasury in the background.
+			deposit := common.HexToAddress(o["deposit_address"].(string))
+			swept := func() bool {
+				if a, ok := o["crypto_contract_address"].(string); ok {
+					out, err := j.c.CallContract(context.Background(), ethereum.CallMsg{To: ptr(common.HexToAddress(a)),
+						Data: append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(deposit.Bytes(), 32)...)}, nil)
+					return err == nil && new(big.Int).SetBytes(out).Sign() == 0
+				}
+				b, err := j.c.BalanceAt(context.Background(), deposit, nil)
+				return err == nil && b.Cmp(big.NewInt(1e15)) < 0 // what is left is the unused part of the gas
+			}
+			for deadline := time.Now().Add(30 * time.Second); !swept(); time.Sleep(200 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("deposit %s not swept after 30s", deposit.Hex())
+				}
+			}
 			refunds, _ := done["refunds"].([]any)
 			switch {
 			case tc.refunded == "" && len(refunds) != 0:
@@ -216,3 +233,5 @@ func mustInt(t *testing.T, s string) int64 {
 	}
 	return n.Int64()
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -206,5 +206,5 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 // WatchedOrders implements rampway.DepositStore.
 func (s *Store) WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*rampway.Order, error) {
 	return s.queryOrders(ctx, "watched orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
-		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR (status = 'EXPIRED' AND expires_at >= $2))`), network, s.t(expiredSince))
+		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR expires_at >= $2)`), network, s.t(expiredSince))
 }

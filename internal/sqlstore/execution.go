@@ -29,7 +29,7 @@ func scanExecution(row interface{ Scan(...any) error }) (*rampway.Execution, err
 	return &e, nil
 }
 
-const chainTxColumns = `hash, network, wallet, nonce, kind, order_id, raw, sent_block, status, created_at`
+const chainTxColumns = `hash, network, wallet, nonce, kind, ref, raw, sent_block, status, created_at`
 
 func scanChainTx(row interface{ Scan(...any) error }) (*rampway.ChainTx, error) {
 	var (
@@ -38,7 +38,7 @@ func scanChainTx(row interface{ Scan(...any) error }) (*rampway.ChainTx, error) 
 		nonce, sentAt int64
 		created       dbTime
 	)
-	if err := row.Scan(&hash, &t.Network, &wallet, &nonce, &t.Kind, &t.OrderID, &t.Raw, &sentAt, &t.Status, &created); err != nil {
+	if err := row.Scan(&hash, &t.Network, &wallet, &nonce, &t.Kind, &t.Ref, &t.Raw, &sentAt, &t.Status, &created); err != nil {
 		return nil, err
 	}
 	t.Hash, t.Wallet, t.Nonce, t.SentBlock, t.CreatedAt = common.HexToHash(hash), common.HexToAddress(wallet), uint64(nonce), uint64(sentAt), created.T
@@ -47,7 +47,7 @@ func scanChainTx(row interface{ Scan(...any) error }) (*rampway.ChainTx, error) 
 
 func (s *Store) insertChainTx(ctx context.Context, tx *sql.Tx, t *rampway.ChainTx) error {
 	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO chain_txs (`+chainTxColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`),
-		t.Hash.Hex(), t.Network, t.Wallet.Hex(), int64(t.Nonce), t.Kind, t.OrderID, t.Raw, int64(t.SentBlock), t.Status, s.t(t.CreatedAt))
+		t.Hash.Hex(), t.Network, t.Wallet.Hex(), int64(t.Nonce), t.Kind, t.Ref, t.Raw, int64(t.SentBlock), t.Status, s.t(t.CreatedAt))
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "transaction %s is already stored", t.Hash.Hex())
@@ -142,7 +142,7 @@ func (s *Store) StartExecution(ctx context.Context, orderID, network string, wal
 			return fmt.Errorf("insert execution: %w", err)
 		}
 		for _, t := range txs {
-			t.OrderID, t.Status, t.CreatedAt = orderID, rampway.TxPending, at
+			t.Ref, t.Status, t.CreatedAt = orderID, rampway.TxPending, at
 			if err := s.insertChainTx(ctx, tx, t); err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ func (s *Store) Execution(ctx context.Context, orderID string) (*rampway.Executi
 	if err != nil {
 		return nil, nil, notFound(err, "execution")
 	}
-	txs, err := s.queryChainTxs(ctx, s.db, "execution txs", `SELECT `+chainTxColumns+` FROM chain_txs WHERE order_id = $1 ORDER BY nonce, created_at, hash`, orderID)
+	txs, err := s.queryChainTxs(ctx, s.db, "execution txs", `SELECT `+chainTxColumns+` FROM chain_txs WHERE ref = $1 ORDER BY nonce, created_at, hash`, orderID)
 	return e, txs, err
 }
 

@@ -8,7 +8,8 @@ CREATE TABLE chain_txs (
     wallet     TEXT NOT NULL,
     nonce      BIGINT NOT NULL,
     kind       TEXT NOT NULL CHECK (kind IN ('approve', 'call', 'sweep', 'gas')),
-    order_id   TEXT NOT NULL DEFAULT '',
+    -- ref is what the transaction serves: an order (approve, call) or a sweep (gas, sweep).
+    ref        TEXT NOT NULL DEFAULT '',
     raw        BYTEA NOT NULL,
     sent_block BIGINT NOT NULL,
     status     TEXT NOT NULL CHECK (status IN ('pending', 'mined', 'replaced')),
@@ -17,15 +18,15 @@ CREATE TABLE chain_txs (
 );
 
 CREATE INDEX chain_txs_pending ON chain_txs (network, status, wallet, nonce);
-CREATE INDEX chain_txs_order ON chain_txs (order_id);
+CREATE INDEX chain_txs_ref ON chain_txs (ref);
 CREATE INDEX chain_txs_nonce ON chain_txs (network, wallet, nonce);
 
 -- Executions keep their signed transactions in chain_txs from now on.
-INSERT INTO chain_txs (hash, network, wallet, nonce, kind, order_id, raw, sent_block, status, created_at, updated_at)
+INSERT INTO chain_txs (hash, network, wallet, nonce, kind, ref, raw, sent_block, status, created_at, updated_at)
 SELECT approve_tx_hash, network, wallet, nonce - 1, 'approve', order_id, approve_raw, 0,
        CASE status WHEN 'sent' THEN 'pending' ELSE 'mined' END, created_at, updated_at
   FROM executions WHERE approve_tx_hash != '';
-INSERT INTO chain_txs (hash, network, wallet, nonce, kind, order_id, raw, sent_block, status, created_at, updated_at)
+INSERT INTO chain_txs (hash, network, wallet, nonce, kind, ref, raw, sent_block, status, created_at, updated_at)
 SELECT tx_hash, network, wallet, nonce, 'call', order_id, raw_tx, 0,
        CASE status WHEN 'sent' THEN 'pending' ELSE 'mined' END, created_at, updated_at
   FROM executions;

@@ -1,0 +1,314 @@
+package checkout
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+)
+
+// tokenSweepGas is the gas limit of an ERC-20 transfer out of a deposit address.
+const tokenSweepGas = 100_000
+
+// SweeperStore is what a sweeper keeps its work in.
+type SweeperStore interface {
+	rampway.ExecutionStore
+	rampway.SweepStore
+}
+
+// DepositKeys gives the private keys of deposit addresses by HD index (hd.Signer).
+type DepositKeys interface {
+	Key(index uint32) (*ecdsa.PrivateKey, error)
+}
+
+// SweeperConfig tunes a sweeper.
+type SweeperConfig struct {
+	// Treasury receives the deposits.
+	Treasury common.Address
+	// RepriceAfter is as ExecutorConfig's; default 3.
+	RepriceAfter uint64
+	// Batch bounds the sweeps started in one step; default 50.
+	Batch int
+}
+
+// Sweeper moves confirmed deposits of one network to the treasury in the background: a native
+// deposit is sent on less its gas; a token deposit first gets gas from the hot wallet, then its
+// tokens are transferred. Its transactions go through the store like executions (nonces per
+// wallet, stored before broadcast, re-priced, followed to depth).
+type Sweeper struct {
+	cfg    SweeperConfig
+	store  SweeperStore
+	net    *rampway.Network
+	client ExecClient
+	hot    chain.Signer
+	keys   DepositKeys
+	log    *slog.Logger
+	now    func() time.Time
+	txs    *txFollower
+
+	mu      sync.Mutex
+	indexes map[common.Address]uint32 // deposit address -> HD index, as learned
+}
+
+// NewSweeper returns a sweeper of net.
+func NewSweeper(cfg SweeperConfig, store SweeperStore, net *rampway.Network, client ExecClient, hot chain.Signer, keys DepositKeys,
+	log *slog.Logger, now func() time.Time) *Sweeper {
+	if cfg.RepriceAfter == 0 {
+		cfg.RepriceAfter = 3
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 50
+	}
+	if now == nil {
+		now = time.Now
+	}
+	w := &Sweeper{cfg: cfg, store: store, net: net, client: client, hot: hot, keys: keys, log: log.With("network", net.Name), now: now,
+		indexes: map[common.Address]uint32{}}
+	w.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxGas, rampway.TxSweep}, signer: w.signer,
+		settle: func(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error {
+			return store.FinishSweepTx(ctx, net.Name, t.Hash, rec.Status == types.ReceiptStatusSuccessful, w.at())
+		}, repriceAfter: cfg.RepriceAfter, log: w.log, now: w.at, sent: map[common.Hash]bool{}}
+	return w
+}
+
+func (w *Sweeper) at() time.Time { return w.now().UTC().Truncate(time.Microsecond) }
+
+// Run steps every poll until ctx ends.
+func (w *Sweeper) Run(ctx context.Context, poll time.Duration) {
+	runEvery(ctx, poll, w.log, "sweep step", w.Step)
+}
+
+// signer is the key of the hot wallet or of a deposit address.
+func (w *Sweeper) signer(addr common.Address) chain.Signer {
+	if addr == w.hot.Address() {
+		return w.hot
+	}
+	w.mu.Lock()
+	i, ok := w.indexes[addr]
+	w.mu.Unlock()
+	if !ok {
+		sweeps, err := w.store.Sweeps(context.Background(), w.net.Name, addr)
+		if err != nil || len(sweeps) == 0 {
+			return nil
+		}
+		i = sweeps[0].Index
+	}
+	s, err := w.depositSigner(addr, i)
+	if err != nil {
+		w.log.Error("deposit key", "address", addr.Hex(), "error", err)
+		return nil
+	}
+	return s
+}
+
+// depositSigner derives the key of deposit address addr at index, checking it is that address.
+func (w *Sweeper) depositSigner(addr common.Address, index uint32) (chain.Signer, error) {
+	k, err := w.keys.Key(index)
+	if err != nil {
+		return nil, err
+	}
+	s := chain.NewKeySigner(k)
+	if s.Address() != addr {
+		return nil, fmt.Errorf("deposit index %d derives %s, not %s: the sweeper's key is not the API's", index, s.Address().Hex(), addr.Hex())
+	}
+	w.mu.Lock()
+	w.indexes[addr] = index
+	w.mu.Unlock()
+	return s, nil
+}
+
+// Step follows the sweeps' transactions, sends the tokens of funded sweeps, and starts new ones.
+func (w *Sweeper) Step(ctx context.Context) error {
+	head, err := w.client.BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	if err := w.txs.follow(ctx, head); err != nil {
+		return err
+	}
+	tip, feeCap, err := fees(ctx, w.client)
+	if err != nil {
+		return err
+	}
+	funded, err := w.store.FundedSweeps(ctx, w.net.Name)
+	if err != nil {
+		return err
+	}
+	for _, sw := range funded {
+		if err := w.sendTokens(ctx, head, sw, tip, feeCap); err != nil {
+			return err
+		}
+	}
+	candidates, err := w.store.SweepCandidates(ctx, w.net.Name, w.cfg.Batch)
+	if err != nil {
+		return err
+	}
+	for _, sw := range candidates {
+		if err := w.start(ctx, head, sw, tip, feeCap); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// signed signs a transaction of from and returns it as the store keeps it.
+func (w *Sweeper) signed(ctx context.Context, s chain.Signer, head uint64, tx *types.DynamicFeeTx) (*rampway.ChainTx, error) {
+	tx.ChainID = w.net.ChainID
+	signed, err := s.SignTx(ctx, types.NewTx(tx), w.net.ChainID)
+	if err != nil {
+		return nil, fmt.Errorf("sign: %w", err)
+	}
+	raw, err := signed.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return &rampway.ChainTx{Hash: signed.Hash(), Network: w.net.Name, Wallet: s.Address(), Nonce: tx.Nonce, Raw: raw, SentBlock: head}, nil
+}
+
+// start begins the sweep of a deposit address's asset.
+func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip, feeCap *big.Int) error {
+	log := w.log.With("address", sw.Address.Hex(), "token", sw.Token.Hex())
+	from, err := w.depositSigner(sw.Address, sw.Index)
+	if err != nil {
+		log.Error("cannot sweep", "error", err)
+		return nil
+	}
+	native, err := w.client.BalanceAt(ctx, sw.Address, nil)
+	if err != nil {
+		return fmt.Errorf("balance: %w", err)
+	}
+	nonce, err := w.client.PendingNonceAt(ctx, sw.Address)
+	if err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	var (
+		kind   = rampway.TxSweep
+		wallet = sw.Address
+		sign   func(uint64) (*rampway.ChainTx, error)
+	)
+	if sw.Token == (common.Address{}) {
+		gas, err := w.client.EstimateGas(ctx, ethereum.CallMsg{From: sw.Address, To: &w.cfg.Treasury, Value: big.NewInt(1)})
+		if err != nil {
+			return fmt.Errorf("estimate gas: %w", err)
+		}
+		cost := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas))
+		sw.Amount = new(big.Int).Sub(native, cost)
+		if sw.Amount.Cmp(cost) > 0 { // worth more than its gas
+			sign = func(n uint64) (*rampway.ChainTx, error) {
+				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &w.cfg.Treasury, Value: sw.Amount})
+			}
+		}
+	} else {
+		if sw.Amount, err = erc20Balance(ctx, w.client, sw.Token, sw.Address); err != nil {
+			return err
+		}
+		need := new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))
+		switch {
+		case sw.Amount.Sign() == 0:
+		case native.Cmp(need) >= 0:
+			sign = func(n uint64) (*rampway.ChainTx, error) {
+				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
+					Value: new(big.Int), Data: erc20Call(selTransfer, w.cfg.Treasury, sw.Amount)})
+			}
+		default:
+			// Gas for the transfer, from the hot wallet, with room for fees to double.
+			kind, wallet = rampway.TxGas, w.hot.Address()
+			if nonce, err = w.client.PendingNonceAt(ctx, wallet); err != nil {
+				return fmt.Errorf("nonce: %w", err)
+			}
+			topUp := new(big.Int).Sub(new(big.Int).Mul(need, big.NewInt(2)), native)
+			sign = func(n uint64) (*rampway.ChainTx, error) {
+				return w.signed(ctx, w.hot, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &sw.Address, Value: topUp})
+			}
+		}
+	}
+	err = w.store.StartSweep(ctx, sw, wallet, nonce, kind, sign, w.at())
+	if rampway.ErrorCode(err) == rampway.ECONFLICT {
+		return nil // another instance got it
+	}
+	if err != nil {
+		return fmt.Errorf("start sweep of %s: %w", sw.Address.Hex(), err)
+	}
+	if sign == nil {
+		log.Info("deposit too small to sweep", "sweep_id", sw.ID, "amount", sw.Amount.String())
+		return nil
+	}
+	log.Info("sweep started", "sweep_id", sw.ID, "kind", kind, "amount", sw.Amount.String())
+	return w.broadcastRef(ctx, sw.ID)
+}
+
+// sendTokens transfers a funded sweep's tokens to the treasury.
+func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep, tip, feeCap *big.Int) error {
+	from, err := w.depositSigner(sw.Address, sw.Index)
+	if err != nil {
+		w.log.Error("cannot sweep", "address", sw.Address.Hex(), "error", err)
+		return nil
+	}
+	amount, err := erc20Balance(ctx, w.client, sw.Token, sw.Address)
+	if err != nil {
+		return err
+	}
+	native, err := w.client.BalanceAt(ctx, sw.Address, nil)
+	if err != nil {
+		return fmt.Errorf("balance: %w", err)
+	}
+	// Fees rose since the gas was sent: pay what the address holds, if that still covers the tip.
+	if limit := new(big.Int).Div(native, big.NewInt(tokenSweepGas)); limit.Cmp(feeCap) < 0 {
+		feeCap = limit
+	}
+	if feeCap.Cmp(tip) < 0 {
+		w.log.Warn("deposit address short of gas for its sweep; waiting", "address", sw.Address.Hex(), "sweep_id", sw.ID)
+		return nil
+	}
+	nonce, err := w.client.PendingNonceAt(ctx, sw.Address)
+	if err != nil {
+		return fmt.Errorf("nonce: %w", err)
+	}
+	err = w.store.SendSweep(ctx, sw.ID, amount, nonce, func(n uint64) (*rampway.ChainTx, error) {
+		return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
+			Value: new(big.Int), Data: erc20Call(selTransfer, w.cfg.Treasury, amount)})
+	}, w.at())
+	if rampway.ErrorCode(err) == rampway.ECONFLICT {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("send sweep %s: %w", sw.ID, err)
+	}
+	return w.broadcastRef(ctx, sw.ID)
+}
+
+// broadcastRef sends the pending transactions stored for a sweep.
+func (w *Sweeper) broadcastRef(ctx context.Context, ref string) error {
+	pending, err := w.store.PendingTxs(ctx, w.net.Name)
+	if err != nil {
+		return err
+	}
+	for _, t := range pending {
+		if t.Ref == ref {
+			w.txs.broadcast(ctx, t)
+		}
+	}
+	return nil
+}
+
+// erc20Balance is who's balance of token.
+func erc20Balance(ctx context.Context, c ExecClient, token, who common.Address) (*big.Int, error) {
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(selBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("token balance: %w", err)
+	}
+	if len(out) != 32 {
+		return nil, fmt.Errorf("token %s: balanceOf answered %d bytes", token.Hex(), len(out))
+	}
+	return new(big.Int).SetBytes(out), nil
+}

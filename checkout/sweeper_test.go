@@ -1,0 +1,152 @@
+package checkout_test
+
+import (
+	"log/slog"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/checkout"
+)
+
+// depositOrder stores an order paying to deposit address index of keys.
+func (e *execEnv) depositOrder(keys *hd.Signer, index uint32, asset rampway.Asset, amount *big.Int) *rampway.Order {
+	e.t.Helper()
+	k, err := keys.Key(index)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: "u", MerchantRedirectURL: "https://x.example", Network: "devnet", Asset: asset, CryptoAmount: amount,
+		CryptoReceived: new(big.Int), FunctionID: e.native.ID, FunctionArgs: []byte(`{}`), PaymentValue: new(big.Int), GasLimit: 100_000,
+		NetworkFee: new(big.Int), ServiceFee: new(big.Int), DepositAddress: crypto.PubkeyToAddress(k.PublicKey), DepositIndex: index,
+		ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(e.t.Context(), o); err != nil {
+		e.t.Fatal(err)
+	}
+	return o
+}
+
+// send pays amount of the asset from the payer to addr, unmined.
+func (e *execEnv) send(asset rampway.Asset, to common.Address, amount *big.Int) {
+	e.t.Helper()
+	target, value, data := to, amount, []byte(nil)
+	if !asset.IsNative() {
+		target, value = asset.Contract, nil
+		data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+			append(common.LeftPadBytes(to.Bytes(), 32), common.LeftPadBytes(amount.Bytes(), 32)...)...)
+	}
+	tx := devchaintest.SignTx(e.t, e.client, e.chain.ChainID(), e.payer, e.payerNonce, target, value, data, 100_000)
+	e.payerNonce++
+	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *execEnv) tokenBalance(who common.Address) *big.Int {
+	e.t.Helper()
+	out, err := e.client.CallContract(e.t.Context(), ethereumCall(e.chain.Contracts().Token, who), nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return new(big.Int).SetBytes(out)
+}
+
+// Confirmed deposits reach the treasury: native ones less their gas; tokens after the hot
+// wallet sends the address gas. Dust is left; nothing is swept twice.
+func TestSweeper(t *testing.T) {
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	eth, _ := e.net.Asset("ETH")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	oneEth := big.NewInt(1e18)
+	a := e.depositOrder(keys, 3, eth, oneEth)
+	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
+	dust := e.depositOrder(keys, 5, eth, big.NewInt(1000))
+	e.send(eth, a.DepositAddress, oneEth)
+	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
+	e.send(eth, dust.DepositAddress, big.NewInt(1000))
+
+	log := slog.New(slog.DiscardHandler)
+	w := checkout.NewWatcher(e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil { // starts at the head
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	sw := checkout.NewSweeper(checkout.SweeperConfig{Treasury: treasury}, e.store, e.net, e.client, e.hot, keys, log, nil)
+	for range 4 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	if err := sw.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.client.BalanceAt(t.Context(), treasury, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sign() <= 0 || got.Cmp(oneEth) >= 0 || new(big.Int).Sub(oneEth, got).Cmp(big.NewInt(1e15)) > 0 {
+		t.Fatalf("treasury got %s wei of the 1 ETH deposit (want it less a little gas)", got)
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+	if left := e.tokenBalance(b.DepositAddress); left.Sign() != 0 {
+		t.Fatalf("%s DUSD left at the deposit address", left)
+	}
+	for _, c := range []struct {
+		o      *rampway.Order
+		status string
+	}{{a, rampway.SweepDone}, {b, rampway.SweepDone}, {dust, rampway.SweepSkipped}} {
+		sweeps, err := e.store.Sweeps(t.Context(), "devnet", c.o.DepositAddress)
+		if err != nil || len(sweeps) != 1 || sweeps[0].Status != c.status {
+			t.Fatalf("sweeps of %s: %+v, %v; want one %s", c.o.DepositAddress.Hex(), sweeps, err, c.status)
+		}
+	}
+	if pending, _ := e.store.PendingTxs(t.Context(), "devnet"); len(pending) != 0 {
+		t.Fatalf("transactions still pending: %+v", pending)
+	}
+	// A new deposit to a swept address is swept by itself.
+	e.send(eth, a.DepositAddress, oneEth)
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	if err := sw.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if sweeps, _ := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress); len(sweeps) != 2 || sweeps[1].Status != rampway.SweepDone {
+		t.Fatalf("sweeps after a second deposit: %+v", sweeps)
+	}
+	// The order was paid already: the second payment is owed back to its sender.
+	e.wantRefund(a, oneEth, "paid after the order was paid in full")
+	if rs, _ := e.store.Refunds(t.Context(), a.ID); rs[0].To != crypto.PubkeyToAddress(e.payer.PublicKey) {
+		t.Fatalf("refund to %s, not the payer", rs[0].To.Hex())
+	}
+}
+
+func ethereumCall(token, who common.Address) ethereum.CallMsg {
+	return ethereum.CallMsg{To: &token, Data: append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(who.Bytes(), 32)...)}
+}

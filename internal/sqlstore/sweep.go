@@ -1,0 +1,212 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+)
+
+const sweepColumns = `id, network, address, deposit_index, token, amount, status, created_at, updated_at`
+
+func scanSweep(row interface{ Scan(...any) error }) (*rampway.Sweep, error) {
+	var (
+		w                   rampway.Sweep
+		addr, token, amount string
+		index               int64
+		created, updated    dbTime
+	)
+	if err := row.Scan(&w.ID, &w.Network, &addr, &index, &token, &amount, &w.Status, &created, &updated); err != nil {
+		return nil, err
+	}
+	w.Address, w.Index, w.Token, w.CreatedAt, w.UpdatedAt = common.HexToAddress(addr), uint32(index), addressOrZero(token), created.T, updated.T
+	var err error
+	w.Amount, err = parseBig(amount, "amount")
+	return &w, err
+}
+
+func tokenText(a common.Address) string {
+	if a == (common.Address{}) {
+		return ""
+	}
+	return a.Hex()
+}
+
+func (s *Store) querySweeps(ctx context.Context, what, query string, args ...any) ([]*rampway.Sweep, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []*rampway.Sweep
+	for rows.Next() {
+		w, err := scanSweep(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// SweepCandidates implements rampway.SweepStore.
+func (s *Store) SweepCandidates(ctx context.Context, network string, limit int) ([]*rampway.Sweep, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT t.to_address, o.deposit_index, t.token FROM inbound_transfers t
+		JOIN orders o ON o.id = t.order_id
+		WHERE t.network = $1 AND t.status = 'confirmed' AND t.sweep_id = '' ORDER BY t.to_address, t.token LIMIT $2`), network, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sweep candidates: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.Sweep
+	for rows.Next() {
+		var addr, token string
+		var index int64
+		if err := rows.Scan(&addr, &index, &token); err != nil {
+			return nil, fmt.Errorf("sweep candidates: %w", err)
+		}
+		out = append(out, &rampway.Sweep{Network: network, Address: common.HexToAddress(addr), Index: uint32(index), Token: addressOrZero(token)})
+	}
+	return out, rows.Err()
+}
+
+// signOne reserves one nonce of wallet, signs with it and stores the transaction for ref.
+func (s *Store) signOne(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce uint64, kind, ref string,
+	sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	var signed *rampway.ChainTx
+	err := s.reserveNonces(ctx, tx, network, wallet, chainNonce, func(first uint64) (int, error) {
+		var err error
+		if signed, err = sign(first); err != nil {
+			return 0, err
+		}
+		if signed.Nonce != first || signed.Wallet != wallet || signed.Network != network {
+			return 0, fmt.Errorf("sweep: the transaction is not nonce %d of %s on %s", first, wallet.Hex(), network)
+		}
+		return 1, nil
+	})
+	if err != nil {
+		return err
+	}
+	signed.Kind, signed.Ref, signed.Status, signed.CreatedAt = kind, ref, rampway.TxPending, at
+	return s.insertChainTx(ctx, tx, signed)
+}
+
+// StartSweep implements rampway.SweepStore.
+func (s *Store) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.Address, chainNonce uint64, kind string,
+	sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		w.ID, w.CreatedAt, w.UpdatedAt = rampway.NewID(rampway.PrefixSweep, at), at, at
+		switch {
+		case sign == nil:
+			w.Status = rampway.SweepSkipped
+		case kind == rampway.TxGas:
+			w.Status = rampway.SweepFunding
+		default:
+			w.Status = rampway.SweepSent
+		}
+		if w.Amount == nil {
+			w.Amount = new(big.Int)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO sweeps (`+sweepColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`),
+			w.ID, w.Network, w.Address.Hex(), int64(w.Index), tokenText(w.Token), bigText(w.Amount), w.Status, s.t(at)); err != nil {
+			return fmt.Errorf("insert sweep: %w", err)
+		}
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET sweep_id = $1, updated_at = $2
+			WHERE network = $3 AND to_address = $4 AND token = $5 AND status = 'confirmed' AND sweep_id = ''`),
+			w.ID, s.t(at), w.Network, w.Address.Hex(), tokenText(w.Token))
+		if err != nil {
+			return fmt.Errorf("claim transfers: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return rampway.Errorf(rampway.ECONFLICT, "nothing left to sweep at %s", w.Address.Hex())
+		}
+		if sign == nil {
+			return nil
+		}
+		return s.signOne(ctx, tx, w.Network, wallet, chainNonce, kind, w.ID, sign, at)
+	})
+}
+
+// FundedSweeps implements rampway.SweepStore.
+func (s *Store) FundedSweeps(ctx context.Context, network string) ([]*rampway.Sweep, error) {
+	return s.querySweeps(ctx, "funded sweeps", `SELECT `+sweepColumns+` FROM sweeps WHERE network = $1 AND status = 'funded' ORDER BY created_at, id`, network)
+}
+
+// Sweeps implements rampway.SweepStore.
+func (s *Store) Sweeps(ctx context.Context, network string, address common.Address) ([]*rampway.Sweep, error) {
+	return s.querySweeps(ctx, "sweeps", `SELECT `+sweepColumns+` FROM sweeps WHERE network = $1 AND address = $2 ORDER BY created_at, id`, network, address.Hex())
+}
+
+func (s *Store) lockSweep(ctx context.Context, tx *sql.Tx, id string) (*rampway.Sweep, error) {
+	w, err := scanSweep(tx.QueryRowContext(ctx, s.q(`SELECT `+sweepColumns+` FROM sweeps WHERE id = $1`+s.d.ForUpdate), id))
+	if err != nil {
+		return nil, notFound(err, "sweep")
+	}
+	return w, nil
+}
+
+func (s *Store) setSweep(ctx context.Context, tx *sql.Tx, w *rampway.Sweep, status string, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE sweeps SET status = $1, amount = $2, updated_at = $3 WHERE id = $4`),
+		status, bigText(w.Amount), s.t(at), w.ID); err != nil {
+		return fmt.Errorf("update sweep: %w", err)
+	}
+	return nil
+}
+
+// SendSweep implements rampway.SweepStore.
+func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		w, err := s.lockSweep(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if w.Status != rampway.SweepFunded {
+			return rampway.Errorf(rampway.ECONFLICT, "sweep %s is %s, not funded", id, w.Status)
+		}
+		w.Amount = amount
+		if err := s.setSweep(ctx, tx, w, rampway.SweepSent, at); err != nil {
+			return err
+		}
+		return s.signOne(ctx, tx, w.Network, w.Address, chainNonce, rampway.TxSweep, w.ID, sign, at)
+	})
+}
+
+// FinishSweepTx implements rampway.SweepStore.
+func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.Hash, ok bool, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var kind, ref string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref)
+		if errors.Is(err, sql.ErrNoRows) {
+			return rampway.Errorf(rampway.ENOTFOUND, "transaction %s not found", hash.Hex())
+		}
+		if err != nil {
+			return fmt.Errorf("sweep tx: %w", err)
+		}
+		if err := s.settleTx(ctx, tx, network, hash, at); err != nil {
+			return err
+		}
+		w, err := s.lockSweep(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		switch {
+		case kind == rampway.TxGas && w.Status == rampway.SweepFunding && ok:
+			return s.setSweep(ctx, tx, w, rampway.SweepFunded, at)
+		case kind == rampway.TxSweep && w.Status == rampway.SweepSent && ok:
+			return s.setSweep(ctx, tx, w, rampway.SweepDone, at)
+		case !ok && (w.Status == rampway.SweepFunding || w.Status == rampway.SweepSent):
+			// Its transfers go back to the candidates, to be swept again.
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET sweep_id = '', updated_at = $1 WHERE sweep_id = $2`), s.t(at), w.ID); err != nil {
+				return fmt.Errorf("release transfers: %w", err)
+			}
+			return s.setSweep(ctx, tx, w, rampway.SweepFailed, at)
+		}
+		return nil // already settled
+	})
+}
