@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/big"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,6 +157,23 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	e.want(over, rampway.StatusDepositSuccess, "30000000000000000")
 	e.want(token, rampway.StatusDepositSuccess, "10000000")
 	e.want(late, rampway.StatusRefundPending, "10000000000000000")
+	// What is not needed is owed back to its sender: the excess, and all of a late payment.
+	for _, r := range []struct {
+		o      *rampway.Order
+		amount int64
+		reason string
+	}{{over, 2e16, "overpaid"}, {late, 1e16, "paid after the order expired"}, {full, 0, ""}} {
+		rs, err := e.store.Refunds(t.Context(), r.o.ID)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case r.amount == 0 && len(rs) != 0:
+			t.Fatalf("refunds of a paid order: %+v", rs)
+		case r.amount != 0 && (len(rs) != 1 || rs[0].Amount.Int64() != r.amount || !strings.Contains(rs[0].Reason, r.reason) ||
+			rs[0].To != crypto.PubkeyToAddress(e.payer.PublicKey)):
+			t.Fatalf("refunds of %s: %+v, want %d to the payer for %q", r.o.ID, rs, r.amount, r.reason)
+		}
+	}
 
 	// A top-up completes the underpaid order.
 	e.pay(under, 6e15)
