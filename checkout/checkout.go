@@ -73,6 +73,7 @@ type Service struct {
 	prices    pricing.Source
 	deriver   Deriver
 	now       func() time.Time
+	fees      feeCache
 }
 
 // New returns a Service. now is the clock (time.Now when nil).

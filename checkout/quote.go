@@ -181,18 +181,11 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 // price fills the fees and the amount: the network fee is the gas limit (plus an approve for
 // token-paid functions) at the current base fee plus tip, in the paying asset, rounded up.
 func (s *Service) price(ctx context.Context, q *Quote, evm EVM) error {
-	head, err := evm.HeaderByNumber(ctx, nil)
+	fd, err := s.fees.get(ctx, q.Network.Name, evm, s.now())
 	if err != nil {
 		return unavailable(q.Network.Name, err)
 	}
-	tip, err := evm.SuggestGasTipCap(ctx)
-	if err != nil {
-		return unavailable(q.Network.Name, err)
-	}
-	perGas := new(big.Int).Set(tip)
-	if head.BaseFee != nil {
-		perGas.Add(perGas, head.BaseFee)
-	}
+	perGas := new(big.Int).Add(fd.tip, fd.baseFee)
 	gas := q.GasLimit
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
 		gas += approveGas
