@@ -28,8 +28,11 @@ type Merchant struct {
 	// Stores keep it encrypted at rest when an encryption key is configured.
 	WebhookSecret      string
 	WebhookSecretSetAt *time.Time
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// ServiceFeeBPS is the merchant's service fee in basis points of the paid value (0 to
+	// 10000); nil means the configured default (checkout.service_fee_bps).
+	ServiceFeeBPS *int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // MerchantUpdate holds the fields to change on a merchant; nil fields are left as they are.
@@ -37,7 +40,11 @@ type MerchantUpdate struct {
 	Name       *string
 	WebhookURL *string
 	Status     *MerchantStatus
-	UpdatedAt  time.Time
+	// SetServiceFeeBPS replaces the merchant's service fee with ServiceFeeBPS, which may be nil
+	// (back to the configured default); without it the fee is left as it is.
+	SetServiceFeeBPS bool
+	ServiceFeeBPS    *int64
+	UpdatedAt        time.Time
 }
 
 // APIKey is a merchant's credential for the merchant API. Only a keyed hash of the key is

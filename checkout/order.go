@@ -48,7 +48,7 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 	if err := s.checkOrderParams(p.Order); err != nil {
 		return nil, err
 	}
-	p.Quote.MerchantID = m.ID
+	p.Quote.MerchantID, p.Quote.ServiceFeeBPS = m.ID, m.ServiceFeeBPS
 	q, err := s.Quote(ctx, p.Quote)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,9 @@ type QuoteParams struct {
 	CryptoNetwork         string
 	CryptoContractAddress string
 	Execution             ExecutionParams
+	// ServiceFeeBPS is the merchant's own service fee in basis points (rampway.Merchant's);
+	// nil means the configured default.
+	ServiceFeeBPS *int64
 }
 
 // Quote is the priced plan of an order.
@@ -158,7 +161,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	if !ok {
 		return nil, fmt.Errorf("no client for network %s", net.Name)
 	}
-	if err := s.price(ctx, q, evm); err != nil {
+	if err := s.price(ctx, q, evm, p.ServiceFeeBPS); err != nil {
 		return nil, err
 	}
 	q.Allowed, q.Message = true, ""
@@ -179,8 +182,9 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 }
 
 // price fills the fees and the amount: the network fee is the gas limit (plus an approve for
-// token-paid functions) at the current base fee plus tip, in the paying asset, rounded up.
-func (s *Service) price(ctx context.Context, q *Quote, evm EVM) error {
+// token-paid functions) at the current base fee plus tip, in the paying asset, rounded up; the
+// service fee is feeBPS basis points of the value (the configured default when nil), rounded up.
+func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) error {
 	fd, err := s.fees.get(ctx, q.Network.Name, evm, s.now())
 	if err != nil {
 		return unavailable(q.Network.Name, err)
@@ -194,7 +198,11 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM) error {
 	if q.NetworkFee, err = pricing.Convert(ctx, s.prices, feeWei, q.Network.Native, q.Asset); err != nil {
 		return &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("No price is available to convert the network fee into %s", q.Asset.Symbol), Err: err}
 	}
-	q.ServiceFee = pricing.BPS(q.Value, s.cfg.ServiceFeeBPS)
+	bps := s.cfg.ServiceFeeBPS
+	if feeBPS != nil {
+		bps = *feeBPS
+	}
+	q.ServiceFee = pricing.BPS(q.Value, bps)
 	q.Amount = new(big.Int).Add(q.Value, q.NetworkFee)
 	q.Amount.Add(q.Amount, q.ServiceFee)
 	return nil

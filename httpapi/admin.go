@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -17,14 +19,17 @@ type MerchantView struct {
 	WebhookURL         string  `json:"webhook_url"`
 	HasWebhookSecret   bool    `json:"has_webhook_secret"`
 	WebhookSecretSetAt *string `json:"webhook_secret_set_at"`
-	CreatedAt          string  `json:"created_at"`
-	UpdatedAt          string  `json:"updated_at"`
+	// ServiceFeeBPS is the merchant's own service fee in basis points; null means the
+	// configured default.
+	ServiceFeeBPS *int64 `json:"service_fee_bps"`
+	CreatedAt     string `json:"created_at"`
+	UpdatedAt     string `json:"updated_at"`
 }
 
 // NewMerchantView returns m's admin view; the webhook secret itself is never shown.
 func NewMerchantView(m *rampway.Merchant) MerchantView {
 	return MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
-		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
+		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt), ServiceFeeBPS: m.ServiceFeeBPS,
 		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
 }
 
@@ -71,8 +76,9 @@ func timePtr(t *time.Time) *string {
 
 func (s *Server) handleCreateMerchant(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
-		Name       *string `json:"name"`
-		WebhookURL *string `json:"webhook_url"`
+		Name          *string         `json:"name"`
+		WebhookURL    *string         `json:"webhook_url"`
+		ServiceFeeBPS json.RawMessage `json:"service_fee_bps"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
@@ -80,7 +86,11 @@ func (s *Server) handleCreateMerchant(w http.ResponseWriter, r *http.Request) er
 	if body.Name == nil {
 		return rampway.FieldErrorf("name", "name is required")
 	}
-	m, err := s.merchants.Create(r.Context(), merchant.CreateParams{Name: *body.Name, WebhookURL: deref(body.WebhookURL)})
+	_, fee, err := serviceFeeBPS(body.ServiceFeeBPS)
+	if err != nil {
+		return err
+	}
+	m, err := s.merchants.Create(r.Context(), merchant.CreateParams{Name: *body.Name, WebhookURL: deref(body.WebhookURL), ServiceFeeBPS: fee})
 	if err != nil {
 		return err
 	}
@@ -125,14 +135,20 @@ func (s *Server) handleListMerchants(w http.ResponseWriter, r *http.Request) err
 
 func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
-		Name       *string `json:"name"`
-		WebhookURL *string `json:"webhook_url"`
-		Status     *string `json:"status"`
+		Name          *string         `json:"name"`
+		WebhookURL    *string         `json:"webhook_url"`
+		Status        *string         `json:"status"`
+		ServiceFeeBPS json.RawMessage `json:"service_fee_bps"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
 	}
-	m, err := s.merchants.Update(r.Context(), r.PathValue("merchant_id"), merchant.UpdateParams{Name: body.Name, WebhookURL: body.WebhookURL, Status: body.Status})
+	setFee, fee, err := serviceFeeBPS(body.ServiceFeeBPS)
+	if err != nil {
+		return err
+	}
+	m, err := s.merchants.Update(r.Context(), r.PathValue("merchant_id"), merchant.UpdateParams{Name: body.Name, WebhookURL: body.WebhookURL, Status: body.Status,
+		SetServiceFeeBPS: setFee, ServiceFeeBPS: fee})
 	if err != nil {
 		return err
 	}
@@ -188,6 +204,38 @@ func (s *Server) handleSetWebhookSecret(w http.ResponseWriter, r *http.Request) 
 	}
 	writeJSON(w, http.StatusCreated, WebhookSecretView{MerchantID: id, WebhookSecret: secret})
 	return nil
+}
+
+// serviceFeeBPS reads service_fee_bps as sent: absent (set is false), null (set, the configured
+// default: fee is nil) or a JSON integer. The range is the merchant service's to check.
+func serviceFeeBPS(raw json.RawMessage) (set bool, fee *int64, err error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return false, nil, nil
+	}
+	if string(raw) == "null" {
+		return true, nil, nil
+	}
+	var v int64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		what := string(raw)
+		switch raw[0] {
+		case '"':
+			what = "a string"
+		case 't', 'f':
+			what = "a boolean"
+		case '[':
+			what = "an array"
+		case '{':
+			what = "an object"
+		default:
+			if len(what) > 32 {
+				what = "a number"
+			}
+		}
+		return false, nil, rampway.FieldErrorf("service_fee_bps", "Field 'service_fee_bps' must be an integer between 0 and %d (basis points) or null, not %s", merchant.MaxServiceFeeBPS, what)
+	}
+	return true, &v, nil
 }
 
 func deref(s *string) string {

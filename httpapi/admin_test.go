@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -132,5 +133,87 @@ func TestAdminAPIKeysAndSecrets(t *testing.T) {
 	m := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200)
 	if !m.HasWebhookSecret || m.WebhookSecretSetAt == nil || strings.Contains(string(e.admin(http.MethodGet, base, nil).body), own) {
 		t.Fatalf("merchant view %+v (must say a secret is set, never show it)", m)
+	}
+}
+
+func TestAdminMerchantServiceFee(t *testing.T) {
+	e := newEnv(t)
+	fee := func(v MerchantView) string {
+		if v.ServiceFeeBPS == nil {
+			return "null"
+		}
+		return strconv.FormatInt(*v.ServiceFeeBPS, 10)
+	}
+	// The view always has the field: null for the configured default.
+	r := e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Default"})
+	if def := decode[MerchantView](t, r, 201); def.ServiceFeeBPS != nil || !strings.Contains(string(r.body), `"service_fee_bps":null`) {
+		t.Fatalf("merchant without a fee: %s", r.body)
+	}
+	if v := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Null", "service_fee_bps": nil}), 201); v.ServiceFeeBPS != nil {
+		t.Fatalf("created with null: fee %s", fee(v))
+	}
+	created := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Fee", "service_fee_bps": 250}), 201)
+	if fee(created) != "250" {
+		t.Fatalf("created with 250: fee %s", fee(created))
+	}
+	base := "/merchants/" + created.MerchantID
+	if got := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200); fee(got) != "250" {
+		t.Fatalf("get: fee %s", fee(got))
+	}
+
+	// PATCH: a new fee, another field (fee kept), 0, null (back to the default).
+	for _, step := range []struct {
+		name string
+		body string
+		want string
+	}{
+		{"set", `{"service_fee_bps": 100}`, "100"},
+		{"other field", `{"name": "Fee Ltd"}`, "100"},
+		{"zero", `{"service_fee_bps": 0}`, "0"},
+		{"the most", `{"service_fee_bps": 10000}`, "10000"},
+		{"null is the default", `{"service_fee_bps": null}`, "null"},
+		{"set again", `{"service_fee_bps": 75}`, "75"},
+	} {
+		got := decode[MerchantView](t, e.admin(http.MethodPatch, base, step.body), 200)
+		if fee(got) != step.want {
+			t.Fatalf("%s: fee %s, want %s", step.name, fee(got), step.want)
+		}
+		if got := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200); fee(got) != step.want {
+			t.Fatalf("%s: stored fee %s, want %s", step.name, fee(got), step.want)
+		}
+	}
+
+	// Anything but an integer from 0 to 10000 (or null) is 400 naming the field, on both.
+	for _, tc := range []struct {
+		name  string
+		value string
+		msg   string
+	}{
+		{"string", `"250"`, "Field 'service_fee_bps' must be an integer between 0 and 10000 (basis points) or null, not a string"},
+		{"fraction", `12.5`, "Field 'service_fee_bps' must be an integer between 0 and 10000 (basis points) or null, not 12.5"},
+		{"exponent", `1e3`, "Field 'service_fee_bps' must be an integer"},
+		{"boolean", `true`, "Field 'service_fee_bps' must be an integer between 0 and 10000 (basis points) or null, not a boolean"},
+		{"object", `{}`, "not an object"},
+		{"huge", `123456789012345678901234567890`, "Field 'service_fee_bps' must be an integer"},
+		{"negative", `-1`, "service_fee_bps must be between 0 and 10000 (basis points), not -1"},
+		{"above 100%", `10001`, "service_fee_bps must be between 0 and 10000 (basis points), not 10001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantEnvelope(t, e.admin(http.MethodPost, "/merchants", `{"name": "Bad", "service_fee_bps": `+tc.value+`}`), 400, 400, "/admin/merchants", tc.msg)
+			wantEnvelope(t, e.admin(http.MethodPatch, base, `{"service_fee_bps": `+tc.value+`}`), 400, 400, "/admin"+base, tc.msg)
+		})
+	}
+	// A refused PATCH changes nothing.
+	if got := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200); fee(got) != "75" || got.Name != "Fee Ltd" {
+		t.Fatalf("after refused updates: %+v", got)
+	}
+	page := decode[ListView[MerchantView]](t, e.admin(http.MethodGet, "/merchants?limit=100", nil), 200)
+	for _, m := range page.Data {
+		if m.MerchantID == created.MerchantID && fee(m) != "75" {
+			t.Fatalf("listed with fee %s, want 75", fee(m))
+		}
+		if m.Name == "Bad" {
+			t.Fatalf("a refused create stored %+v", m)
+		}
 	}
 }

@@ -104,7 +104,8 @@ func (s *Server) handleCryptoQuote(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p.MerchantID = merchantFrom(r.Context()).ID
+	m := merchantFrom(r.Context())
+	p.MerchantID, p.ServiceFeeBPS = m.ID, m.ServiceFeeBPS
 	q, err := s.checkout.Quote(r.Context(), p)
 	if err != nil {
 		return err
@@ -147,6 +148,7 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	qp.ServiceFeeBPS = merchantFrom(r.Context()).ServiceFeeBPS
 	user := map[string]string{}
 	for name, v := range map[string]*string{"user_email_id": body.UserEmailID, "user_first_name": body.UserFirstName, "user_last_name": body.UserLastName} {
 		if v != nil && *v != "" {

@@ -266,3 +266,91 @@ func TestCreateMintOrderFields(t *testing.T) {
 		t.Fatalf("%d orders stored, want the 2 created", len(page.Data))
 	}
 }
+
+// TestMerchantServiceFee: a merchant's own service fee prices its quotes and orders; another
+// merchant keeps the configured default (0 in this env).
+func TestMerchantServiceFee(t *testing.T) {
+	e := newMintEnv(t)
+	// A second merchant, onboarded through the admin API with a fee of 250 bps (2.5%).
+	fm := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Fee Shop", "service_fee_bps": 250}), 201)
+	_, feeKey, err := e.svc.IssueAPIKey(t.Context(), fm.MerchantID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.functions.Register(t.Context(), fm.MerchantID, contract.RegisterParams{Network: "devnet",
+		ContractAddress: e.chain.Contracts().NFT.Hex(), ABI: nftFragment(t, "mint"), DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feeBody := func(total string) map[string]any {
+		return e.body(func(b map[string]any) {
+			b["merchant_id"] = fm.MerchantID
+			ex(b)["smartContractFunctionId"] = f.ID
+			payment(b)["totalValue"] = total
+		})
+	}
+	feeAPI := func(method, path string, body any) resp {
+		return e.do(method, path, body, map[string]string{"X-API-KEY": feeKey})
+	}
+	wei := func(s string) *big.Int {
+		t.Helper()
+		v, err := rampway.ParseUnits(s, 18)
+		if err != nil {
+			t.Fatalf("amount %q: %v", s, err)
+		}
+		return v
+	}
+	quote := func(r resp) *big.Int {
+		t.Helper()
+		return wei(decode[CryptoQuoteView](t, r, 200).CryptoAmount)
+	}
+	// Same function, gas limit and fee data: the quotes differ by the service fee alone.
+	for _, tc := range []struct {
+		total, fee string
+	}{
+		{"0.01", "0.00025"},
+		{"0.000000000000000123", "0.000000000000000004"}, // 3.075 wei, rounded up (a reverting quote still prices)
+	} {
+		def := quote(e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) { payment(b)["totalValue"] = tc.total })))
+		withFee := quote(feeAPI(http.MethodPost, quotePath, feeBody(tc.total)))
+		if diff := new(big.Int).Sub(withFee, def); diff.Cmp(wei(tc.fee)) != 0 {
+			t.Fatalf("totalValue %s: quotes %s (250 bps) and %s (default): differ by %s wei, want the service fee %s", tc.total, withFee, def, diff, tc.fee)
+		}
+	}
+
+	// The orders keep their service fee; crypto_amount is its sum.
+	lookup := func(r resp, api func(string, string, any) resp) OrderView {
+		t.Helper()
+		o := decode[MintOrderView](t, r, 201)
+		return decode[OrderView](t, api(http.MethodGet, mintOrderPath+"/"+o.OrderID, nil), 200)
+	}
+	withFee := lookup(feeAPI(http.MethodPost, mintOrderPath, feeBody("0.01")), feeAPI)
+	def := lookup(e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), e.merchantAPI)
+	for _, tc := range []struct {
+		o   OrderView
+		fee string
+	}{{withFee, "0.00025"}, {def, "0"}} {
+		sum := new(big.Int).Add(wei(tc.o.TotalValue), wei(tc.o.NetworkFee))
+		sum.Add(sum, wei(tc.o.ServiceFee))
+		if tc.o.ServiceFee != tc.fee || tc.o.TotalValue != "0.01" || wei(tc.o.CryptoAmount).Cmp(sum) != 0 {
+			t.Fatalf("order of %s: service_fee %s (want %s), crypto_amount %s = %s + %s + %s?", tc.o.MerchantID,
+				tc.o.ServiceFee, tc.fee, tc.o.CryptoAmount, tc.o.TotalValue, tc.o.NetworkFee, tc.o.ServiceFee)
+		}
+	}
+	if withFee.NetworkFee != def.NetworkFee {
+		t.Fatalf("network fees differ: %s and %s", withFee.NetworkFee, def.NetworkFee)
+	}
+
+	// Back to the default: the next quote and order have no service fee; the order made before
+	// keeps its own.
+	decode[MerchantView](t, e.admin(http.MethodPatch, "/merchants/"+fm.MerchantID, `{"service_fee_bps": null}`), 200)
+	if q := decode[CryptoQuoteView](t, feeAPI(http.MethodPost, quotePath, feeBody("0.01")), 200); q.CryptoAmount != def.CryptoAmount {
+		t.Fatalf("after the reset the quote is %s, want the default merchant's %s", q.CryptoAmount, def.CryptoAmount)
+	}
+	if o := lookup(feeAPI(http.MethodPost, mintOrderPath, feeBody("0.01")), feeAPI); o.ServiceFee != "0" {
+		t.Fatalf("order after the reset: service_fee %s", o.ServiceFee)
+	}
+	if o := decode[OrderView](t, feeAPI(http.MethodGet, mintOrderPath+"/"+withFee.OrderID, nil), 200); o.ServiceFee != "0.00025" {
+		t.Fatalf("the earlier order's service_fee changed to %s", o.ServiceFee)
+	}
+}

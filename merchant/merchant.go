@@ -28,6 +28,8 @@ const (
 	keyPrefixLen   = 8  // characters of the body that stay visible
 	// WebhookSecretPrefix starts every generated webhook secret.
 	WebhookSecretPrefix = "whsec_"
+	// MaxServiceFeeBPS is the highest service fee a merchant may be given: 100%.
+	MaxServiceFeeBPS = 10_000
 )
 
 // Service is the onboarding use cases.
@@ -67,9 +69,12 @@ func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microse
 type CreateParams struct {
 	Name       string
 	WebhookURL string
+	// ServiceFeeBPS is the merchant's own service fee (0 to MaxServiceFeeBPS basis points); nil
+	// leaves it at the configured default.
+	ServiceFeeBPS *int64
 }
 
-// Create onboards a merchant. EINVALID for a bad name or webhook URL.
+// Create onboards a merchant. EINVALID for a bad name, webhook URL or service fee.
 func (s *Service) Create(ctx context.Context, p CreateParams) (*rampway.Merchant, error) {
 	name, err := checkName(p.Name)
 	if err != nil {
@@ -78,9 +83,13 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*rampway.Merchant
 	if err := CheckWebhookURL("webhook_url", p.WebhookURL, s.devMode); err != nil {
 		return nil, err
 	}
+	fee, err := checkServiceFee(p.ServiceFeeBPS)
+	if err != nil {
+		return nil, err
+	}
 	now := s.clock()
 	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: name, Status: rampway.MerchantActive,
-		WebhookURL: p.WebhookURL, CreatedAt: now, UpdatedAt: now}
+		WebhookURL: p.WebhookURL, ServiceFeeBPS: fee, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateMerchant(ctx, m); err != nil {
 		return nil, fmt.Errorf("create merchant: %w", err)
 	}
@@ -115,6 +124,10 @@ type UpdateParams struct {
 	Name       *string
 	WebhookURL *string
 	Status     *string
+	// SetServiceFeeBPS replaces the merchant's service fee with ServiceFeeBPS (0 to
+	// MaxServiceFeeBPS basis points), or with the configured default when ServiceFeeBPS is nil.
+	SetServiceFeeBPS bool
+	ServiceFeeBPS    *int64
 }
 
 // Update changes a merchant. ENOTFOUND, EINVALID.
@@ -142,6 +155,13 @@ func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampw
 			return nil, rampway.FieldErrorf("status", "status must be \"active\" or \"disabled\"")
 		}
 		u.Status = &st
+	}
+	if p.SetServiceFeeBPS {
+		fee, err := checkServiceFee(p.ServiceFeeBPS)
+		if err != nil {
+			return nil, err
+		}
+		u.SetServiceFeeBPS, u.ServiceFeeBPS = true, fee
 	}
 	return s.store.UpdateMerchant(ctx, id, u)
 }
@@ -274,6 +294,19 @@ func checkName(name string) (string, error) {
 		return "", rampway.FieldErrorf("name", "name must not contain control characters")
 	}
 	return name, nil
+}
+
+// checkServiceFee validates a merchant's service fee and returns a copy of it; nil (the
+// configured default) is valid.
+func checkServiceFee(bps *int64) (*int64, error) {
+	if bps == nil {
+		return nil, nil
+	}
+	if *bps < 0 || *bps > MaxServiceFeeBPS {
+		return nil, rampway.FieldErrorf("service_fee_bps", "service_fee_bps must be between 0 and %d (basis points), not %d", MaxServiceFeeBPS, *bps)
+	}
+	v := *bps
+	return &v, nil
 }
 
 // CheckWebhookURL validates a webhook address given in field: "" (none) or an absolute

@@ -3,6 +3,7 @@ package merchant_test
 import (
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,5 +162,61 @@ func TestWebhookSecret(t *testing.T) {
 	own := strings.Repeat("k", 40)
 	if s, err := svc.SetWebhookSecret(ctx, m.ID, own); err != nil || s != own {
 		t.Fatalf("set own secret: %q, %v", s, err)
+	}
+}
+
+func TestServiceFee(t *testing.T) {
+	svc := newService(t, false)
+	ctx := t.Context()
+	bps := func(v int64) *int64 { return &v }
+	feeOf := func(m *rampway.Merchant) string {
+		if m.ServiceFeeBPS == nil {
+			return "default"
+		}
+		return strconv.FormatInt(*m.ServiceFeeBPS, 10)
+	}
+	m, err := svc.Create(ctx, merchant.CreateParams{Name: "a"})
+	if err != nil || m.ServiceFeeBPS != nil {
+		t.Fatalf("created %+v, %v: want the default fee", m, err)
+	}
+	given := bps(250)
+	withFee, err := svc.Create(ctx, merchant.CreateParams{Name: "b", ServiceFeeBPS: given})
+	*given = 1 // the merchant keeps its own copy
+	if err != nil || feeOf(withFee) != "250" {
+		t.Fatalf("created %+v, %v: want 250 bps", withFee, err)
+	}
+	if got, _ := svc.Get(ctx, withFee.ID); feeOf(got) != "250" {
+		t.Fatalf("stored fee %s, want 250", feeOf(got))
+	}
+	for _, bad := range []int64{-1, merchant.MaxServiceFeeBPS + 1} {
+		_, err := svc.Create(ctx, merchant.CreateParams{Name: "c", ServiceFeeBPS: &bad})
+		var e *rampway.Error
+		if !errors.As(err, &e) || e.Code != rampway.EINVALID || e.Field != "service_fee_bps" {
+			t.Fatalf("create with %d bps: %v, want EINVALID naming service_fee_bps", bad, err)
+		}
+		_, err = svc.Update(ctx, m.ID, merchant.UpdateParams{SetServiceFeeBPS: true, ServiceFeeBPS: &bad})
+		if !errors.As(err, &e) || e.Code != rampway.EINVALID || e.Field != "service_fee_bps" {
+			t.Fatalf("update to %d bps: %v, want EINVALID naming service_fee_bps", bad, err)
+		}
+	}
+	for _, step := range []struct {
+		name string
+		p    merchant.UpdateParams
+		want string
+	}{
+		{"set", merchant.UpdateParams{SetServiceFeeBPS: true, ServiceFeeBPS: bps(100)}, "100"},
+		{"other fields leave it", merchant.UpdateParams{Name: new(string("a2"))}, "100"},
+		{"not asked to set", merchant.UpdateParams{ServiceFeeBPS: bps(7)}, "100"},
+		{"zero is a fee", merchant.UpdateParams{SetServiceFeeBPS: true, ServiceFeeBPS: bps(0)}, "0"},
+		{"the most", merchant.UpdateParams{SetServiceFeeBPS: true, ServiceFeeBPS: bps(merchant.MaxServiceFeeBPS)}, "10000"},
+		{"back to the default", merchant.UpdateParams{SetServiceFeeBPS: true}, "default"},
+	} {
+		got, err := svc.Update(ctx, m.ID, step.p)
+		if err != nil || feeOf(got) != step.want {
+			t.Fatalf("%s: %v, fee %s, want %s", step.name, err, feeOf(got), step.want)
+		}
+		if stored, _ := svc.Get(ctx, m.ID); feeOf(stored) != step.want {
+			t.Fatalf("%s: stored fee %s, want %s", step.name, feeOf(stored), step.want)
+		}
 	}
 }

@@ -106,6 +106,10 @@ func sameMerchant(t *testing.T, got, want *rampway.Merchant) {
 		t.Fatalf("WebhookSecretSetAt = %v, want %v", g.WebhookSecretSetAt, w.WebhookSecretSetAt)
 	}
 	g.WebhookSecretSetAt, w.WebhookSecretSetAt = nil, nil
+	if !int64Eq(g.ServiceFeeBPS, w.ServiceFeeBPS) {
+		t.Fatalf("ServiceFeeBPS = %v, want %v", fmtInt64(g.ServiceFeeBPS), fmtInt64(w.ServiceFeeBPS))
+	}
+	g.ServiceFeeBPS, w.ServiceFeeBPS = nil, nil
 	if !g.CreatedAt.Equal(w.CreatedAt) || !g.UpdatedAt.Equal(w.UpdatedAt) {
 		t.Fatalf("times = %v/%v, want %v/%v", g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt)
 	}
@@ -122,6 +126,20 @@ func timeEq(a, b *time.Time) bool {
 	return a.Equal(*b)
 }
 
+func int64Eq(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+func fmtInt64(v *int64) string {
+	if v == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*v)
+}
+
 func testMerchantRoundTrip(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	m := mustMerchant(t, s, "acme")
@@ -132,6 +150,36 @@ func testMerchantRoundTrip(t *testing.T, open Opener) {
 	sameMerchant(t, got, m)
 	if got.WebhookSecret != "" {
 		t.Fatalf("new merchant has a webhook secret %q", got.WebhookSecret)
+	}
+	if got.ServiceFeeBPS != nil {
+		t.Fatalf("new merchant has a service fee of %d bps, want the default (nil)", *got.ServiceFeeBPS)
+	}
+	// A merchant with its own service fee, 0 included (free is not the default).
+	for _, bps := range []int64{250, 0, 10_000} {
+		at := now()
+		fee := bps
+		m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, at), Name: "fee", Status: rampway.MerchantActive,
+			ServiceFeeBPS: &fee, CreatedAt: at, UpdatedAt: at}
+		if err := s.CreateMerchant(t.Context(), m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Merchant(t.Context(), m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameMerchant(t, got, m)
+		if got.ServiceFeeBPS == nil || *got.ServiceFeeBPS != bps {
+			t.Fatalf("service fee %s, want %d", fmtInt64(got.ServiceFeeBPS), bps)
+		}
+		ms, err := s.Merchants(t.Context(), rampway.Page{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(ms, func(x *rampway.Merchant) bool { return x.ID == m.ID }); i < 0 {
+			t.Fatalf("merchant %s not listed", m.ID)
+		} else {
+			sameMerchant(t, ms[i], m)
+		}
 	}
 }
 
@@ -205,6 +253,44 @@ func testMerchantUpdate(t *testing.T, open Opener) {
 	}
 	if got.WebhookURL != "" || got.Name != name {
 		t.Fatalf("after clearing the URL: %+v", got)
+	}
+
+	// The service fee: set, left alone when not asked, changed, back to the default (nil).
+	fee := int64(250)
+	got, err = s.UpdateMerchant(t.Context(), m.ID, rampway.MerchantUpdate{SetServiceFeeBPS: true, ServiceFeeBPS: &fee, UpdatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fee = 9999 // the store keeps its own copy
+	if got.ServiceFeeBPS == nil || *got.ServiceFeeBPS != 250 {
+		t.Fatalf("service fee after setting 250: %s", fmtInt64(got.ServiceFeeBPS))
+	}
+	want.WebhookURL, want.ServiceFeeBPS = "", got.ServiceFeeBPS
+	for _, u := range []rampway.MerchantUpdate{
+		{UpdatedAt: at},
+		{Name: &name, UpdatedAt: at},
+		{ServiceFeeBPS: &fee, UpdatedAt: at}, // without SetServiceFeeBPS: left alone
+	} {
+		if got, err = s.UpdateMerchant(t.Context(), m.ID, u); err != nil {
+			t.Fatal(err)
+		}
+		sameMerchant(t, got, &want)
+		if again, err = s.Merchant(t.Context(), m.ID); err != nil {
+			t.Fatal(err)
+		}
+		sameMerchant(t, again, &want)
+	}
+	zero := int64(0)
+	for _, set := range []*int64{&zero, nil} {
+		if got, err = s.UpdateMerchant(t.Context(), m.ID, rampway.MerchantUpdate{SetServiceFeeBPS: true, ServiceFeeBPS: set, UpdatedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+		want.ServiceFeeBPS = set
+		sameMerchant(t, got, &want)
+		if again, err = s.Merchant(t.Context(), m.ID); err != nil {
+			t.Fatal(err)
+		}
+		sameMerchant(t, again, &want)
 	}
 }
 

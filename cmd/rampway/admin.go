@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -29,10 +30,14 @@ Works directly on the configured database (or a 'rampway dev' data directory) an
 JSON, the same objects the admin HTTP API returns.
 
 Commands:
-  merchants create --name NAME [--webhook-url URL]
+  merchants create --name NAME [--webhook-url URL] [--service-fee-bps N]
   merchants get MERCHANT_ID
   merchants list [--limit N] [--starting-after MERCHANT_ID]
   merchants update MERCHANT_ID [--name NAME] [--webhook-url URL] [--status active|disabled]
+                   [--service-fee-bps N|default]
+                                        --service-fee-bps: the merchant's own service fee,
+                                        0 to 10000 basis points of the paid value; 'default'
+                                        (or none) uses checkout.service_fee_bps
   api-keys create MERCHANT_ID           prints the new key once; earlier keys stay valid
   api-keys list MERCHANT_ID
   api-keys revoke MERCHANT_ID KEY_ID    revoked at once
@@ -150,6 +155,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	abiArg := fset.String("abi", "", "the function's ABI fragment, or @FILE")
 	gasLimit := fset.Uint64("gas-limit", 0, "default gas limit")
 	payable := fset.String("payable-symbol", "", "asset paid to the function")
+	feeArg := fset.String("service-fee-bps", "", "the merchant's service fee in basis points, or default")
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -167,13 +173,33 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		}
 		return nil
 	}
+	// serviceFee reads --service-fee-bps: N, or "default" (nil) for the configured default.
+	serviceFee := func() (*int64, error) {
+		if *feeArg == "default" {
+			return nil, nil
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(*feeArg), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("admin %s %s: --service-fee-bps must be an integer between 0 and %d or \"default\", not %q",
+				group, verb, merchant.MaxServiceFeeBPS, *feeArg)
+		}
+		return &n, nil
+	}
 
 	switch group + " " + verb {
 	case "merchants create":
 		if err := need(0, "no positional arguments"); err != nil {
 			return nil, err
 		}
-		m, err := svc.Create(ctx, merchant.CreateParams{Name: *name, WebhookURL: *webhookURL})
+		p := merchant.CreateParams{Name: *name, WebhookURL: *webhookURL}
+		if set["service-fee-bps"] {
+			fee, err := serviceFee()
+			if err != nil {
+				return nil, err
+			}
+			p.ServiceFeeBPS = fee
+		}
+		m, err := svc.Create(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -213,6 +239,13 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		}
 		if set["status"] {
 			p.Status = status
+		}
+		if set["service-fee-bps"] {
+			fee, err := serviceFee()
+			if err != nil {
+				return nil, err
+			}
+			p.SetServiceFeeBPS, p.ServiceFeeBPS = true, fee
 		}
 		m, err := svc.Update(ctx, pos[0], p)
 		if err != nil {

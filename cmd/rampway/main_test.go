@@ -250,6 +250,27 @@ func TestAdminCLI(t *testing.T) {
 	if err != nil || u["status"] != "disabled" || u["name"] != "CLI Shop" {
 		t.Fatalf("update: %v %v", u, err)
 	}
+	// The service fee: null (the configured default) until set; "default" goes back to it.
+	if fee, ok := m["service_fee_bps"]; !ok || fee != nil {
+		t.Fatalf("created without a fee: service_fee_bps %v (present %v), want null", fee, ok)
+	}
+	for _, step := range []struct {
+		args []string
+		want any
+	}{
+		{[]string{"merchants", "create", "--name", "Fee Shop", "--service-fee-bps", "250"}, 250.0},
+		{[]string{"merchants", "create", "--name", "Default Shop", "--service-fee-bps", "default"}, nil},
+		{[]string{"merchants", "update", id, "--service-fee-bps", "125"}, 125.0},
+		{[]string{"merchants", "update", id, "--name", "CLI Shop"}, 125.0},
+		{[]string{"merchants", "get", id}, 125.0},
+		{[]string{"merchants", "update", id, "--service-fee-bps", "0"}, 0.0},
+		{[]string{"merchants", "update", id, "--service-fee-bps", "default"}, nil},
+	} {
+		v, err := cli(step.args...)
+		if fee, ok := v["service_fee_bps"]; err != nil || !ok || fee != step.want {
+			t.Fatalf("%v: %v, service_fee_bps %v, want %v", step.args, err, v["service_fee_bps"], step.want)
+		}
+	}
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "api-keys", "list", id}, noEnv, &out); err != nil || !strings.Contains(out.String(), `"status": "revoked"`) {
 		t.Fatalf("api-keys list: %v %s", err, out.String())
@@ -267,6 +288,23 @@ func TestAdminCLI(t *testing.T) {
 		if _, err := cli(bad...); err == nil {
 			t.Errorf("admin %v succeeded", bad)
 		}
+	}
+	for _, bad := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"merchants", "create", "--name", "x", "--service-fee-bps", "12.5"}, `--service-fee-bps must be an integer between 0 and 10000 or "default", not "12.5"`},
+		{[]string{"merchants", "create", "--name", "x", "--service-fee-bps", "10001"}, "service_fee_bps must be between 0 and 10000 (basis points), not 10001"},
+		{[]string{"merchants", "update", id, "--service-fee-bps", "-1"}, "service_fee_bps must be between 0 and 10000 (basis points), not -1"},
+		{[]string{"merchants", "update", id, "--service-fee-bps", "lots"}, `--service-fee-bps must be an integer`},
+		{[]string{"merchants", "update", id, "--service-fee-bps", ""}, `--service-fee-bps must be an integer`},
+	} {
+		if _, err := cli(bad.args...); err == nil || !strings.Contains(err.Error(), bad.msg) {
+			t.Errorf("admin %v: %v, want an error with %q", bad.args, err, bad.msg)
+		}
+	}
+	if v, err := cli("merchants", "get", id); err != nil || v["service_fee_bps"] != nil {
+		t.Fatalf("refused fees changed the merchant: %v %v", v, err)
 	}
 	if err := run(t.Context(), []string{"admin", "merchants", "list"}, noEnv, io.Discard); err == nil {
 		t.Error("admin without --config or --data-dir succeeded")

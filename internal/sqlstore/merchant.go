@@ -9,16 +9,17 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, created_at, updated_at`
+const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at`
 
 func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
 	var (
 		m              rampway.Merchant
 		status, secret string
 		setAt          dbTime
+		fee            sql.NullInt64
 		created, upd   dbTime
 	)
-	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &created, &upd); err != nil {
+	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd); err != nil {
 		return nil, err
 	}
 	clear, err := s.box.Open(secret)
@@ -28,14 +29,18 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 	m.Status = rampway.MerchantStatus(status)
 	m.WebhookSecret = clear
 	m.WebhookSecretSetAt = setAt.ptr()
+	if fee.Valid {
+		m.ServiceFeeBPS = &fee.Int64
+	}
 	m.CreatedAt, m.UpdatedAt = created.T, upd.T
 	return &m, nil
 }
 
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
-		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), s.t(m.CreatedAt), s.t(m.UpdatedAt))
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`),
+		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
+		s.t(m.CreatedAt), s.t(m.UpdatedAt))
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
@@ -93,9 +98,16 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 		if u.Status != nil {
 			m.Status = *u.Status
 		}
+		if u.SetServiceFeeBPS {
+			m.ServiceFeeBPS = nil
+			if u.ServiceFeeBPS != nil {
+				fee := *u.ServiceFeeBPS
+				m.ServiceFeeBPS = &fee
+			}
+		}
 		m.UpdatedAt = u.UpdatedAt
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, updated_at = $4 WHERE id = $5`),
-			m.Name, m.WebhookURL, string(m.Status), s.t(m.UpdatedAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, service_fee_bps = $4, updated_at = $5 WHERE id = $6`),
+			m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), s.t(m.UpdatedAt), id); err != nil {
 			return fmt.Errorf("update merchant: %w", err)
 		}
 		out = m
@@ -115,4 +127,12 @@ func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string,
 		return rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
 	}
 	return nil
+}
+
+// nullInt converts an optional integer to a column value (NULL when nil).
+func nullInt(v *int64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
 }
