@@ -105,6 +105,7 @@ type Store interface {
 	ExecutionStore
 	RefundStore
 	SweepStore
+	DeliveryStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

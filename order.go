@@ -45,6 +45,9 @@ const (
 type Transition struct {
 	From, To OrderStatus
 	Event    string
+	// Then is a second event the step emits after Event ("" for none): reaching SUCCESS is
+	// both the last step's success and the order's.
+	Then string
 }
 
 // Webhook event names.
@@ -67,49 +70,49 @@ const (
 
 // common ends shared by the areas.
 var refundPath = []Transition{
-	{StatusFailed, StatusRefundPending, EventRefundPending},
-	{StatusExpired, StatusRefundPending, EventRefundPending}, // paid after expiry: refunded, never executed
-	{StatusRefundPending, StatusRefunded, EventRefunded},
+	{StatusFailed, StatusRefundPending, EventRefundPending, ""},
+	{StatusExpired, StatusRefundPending, EventRefundPending, ""}, // paid after expiry: refunded, never executed
+	{StatusRefundPending, StatusRefunded, EventRefunded, ""},
 }
 
 // transitions are every allowed step, per area. Nothing else may happen to an order.
 var transitions = map[Area][]Transition{
 	AreaMint: append([]Transition{
-		{StatusCreated, StatusDepositProcessing, EventDepositProcessing},     // a payment is seen
-		{StatusCreated, StatusExpired, EventDepositFailure},                  // nothing paid in time
-		{StatusCreated, StatusCancelled, EventCancelled},                     // the user cancelled
-		{StatusDepositProcessing, StatusCreated, EventDepositFailure},        // a reorg dropped the only payment
-		{StatusDepositProcessing, StatusUnderpaid, EventDepositSuccess},      // confirmed, but short
-		{StatusDepositProcessing, StatusDepositSuccess, EventDepositSuccess}, // paid in full, confirmed
-		{StatusUnderpaid, StatusDepositProcessing, EventDepositProcessing},   // a top-up is seen
-		{StatusUnderpaid, StatusDepositSuccess, EventDepositSuccess},         // a top-up confirmed
-		{StatusUnderpaid, StatusFailed, EventDepositFailure},                 // expired underpaid: refund
-		{StatusDepositSuccess, StatusSmartContractProcessing, EventSmartContractProcessing},
-		{StatusDepositSuccess, StatusFailed, EventSmartContractFailure}, // cannot be executed
-		{StatusSmartContractProcessing, StatusSuccess, EventSuccess},
-		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure}, // reverted
+		{StatusCreated, StatusDepositProcessing, EventDepositProcessing, ""},     // a payment is seen
+		{StatusCreated, StatusExpired, EventDepositFailure, ""},                  // nothing paid in time
+		{StatusCreated, StatusCancelled, EventCancelled, ""},                     // the user cancelled
+		{StatusDepositProcessing, StatusCreated, EventDepositFailure, ""},        // a reorg dropped the only payment
+		{StatusDepositProcessing, StatusUnderpaid, EventDepositSuccess, ""},      // confirmed, but short
+		{StatusDepositProcessing, StatusDepositSuccess, EventDepositSuccess, ""}, // paid in full, confirmed
+		{StatusUnderpaid, StatusDepositProcessing, EventDepositProcessing, ""},   // a top-up is seen
+		{StatusUnderpaid, StatusDepositSuccess, EventDepositSuccess, ""},         // a top-up confirmed
+		{StatusUnderpaid, StatusFailed, EventDepositFailure, ""},                 // expired underpaid: refund
+		{StatusDepositSuccess, StatusSmartContractProcessing, EventSmartContractProcessing, ""},
+		{StatusDepositSuccess, StatusFailed, EventSmartContractFailure, ""}, // cannot be executed
+		{StatusSmartContractProcessing, StatusSuccess, EventSmartContractSuccess, EventSuccess},
+		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure, ""}, // reverted
 	}, refundPath...),
 	AreaNFTRamp: append([]Transition{
-		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing},
-		{StatusCreated, StatusExpired, EventOnrampFailure},
-		{StatusCreated, StatusCancelled, EventCancelled},
-		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure}, // declined: the user may try again
-		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess},
-		{StatusOnrampSuccess, StatusSmartContractProcessing, EventSmartContractProcessing},
-		{StatusOnrampSuccess, StatusFailed, EventSmartContractFailure},
-		{StatusSmartContractProcessing, StatusSuccess, EventSuccess},
-		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure},
+		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing, ""},
+		{StatusCreated, StatusExpired, EventOnrampFailure, ""},
+		{StatusCreated, StatusCancelled, EventCancelled, ""},
+		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure, ""}, // declined: the user may try again
+		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess, ""},
+		{StatusOnrampSuccess, StatusSmartContractProcessing, EventSmartContractProcessing, ""},
+		{StatusOnrampSuccess, StatusFailed, EventSmartContractFailure, ""},
+		{StatusSmartContractProcessing, StatusSuccess, EventSmartContractSuccess, EventSuccess},
+		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure, ""},
 	}, refundPath...),
 	AreaDeposit: append([]Transition{
-		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing},
-		{StatusCreated, StatusExpired, EventOnrampFailure},
-		{StatusCreated, StatusCancelled, EventCancelled},
-		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure},
-		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess},
-		{StatusOnrampSuccess, StatusDepositProcessing, EventDepositProcessing}, // transfer to the merchant submitted
-		{StatusOnrampSuccess, StatusFailed, EventDepositFailure},
-		{StatusDepositProcessing, StatusSuccess, EventSuccess},
-		{StatusDepositProcessing, StatusFailed, EventDepositFailure},
+		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing, ""},
+		{StatusCreated, StatusExpired, EventOnrampFailure, ""},
+		{StatusCreated, StatusCancelled, EventCancelled, ""},
+		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure, ""},
+		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess, ""},
+		{StatusOnrampSuccess, StatusDepositProcessing, EventDepositProcessing, ""}, // transfer to the merchant submitted
+		{StatusOnrampSuccess, StatusFailed, EventDepositFailure, ""},
+		{StatusDepositProcessing, StatusSuccess, EventDepositSuccess, EventSuccess},
+		{StatusDepositProcessing, StatusFailed, EventDepositFailure, ""},
 	}, refundPath...),
 }
 

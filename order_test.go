@@ -21,7 +21,7 @@ func TestStateMachine(t *testing.T) {
 			{StatusUnderpaid, StatusFailed}:                       EventDepositFailure,
 			{StatusDepositSuccess, StatusSmartContractProcessing}: EventSmartContractProcessing,
 			{StatusDepositSuccess, StatusFailed}:                  EventSmartContractFailure,
-			{StatusSmartContractProcessing, StatusSuccess}:        EventSuccess,
+			{StatusSmartContractProcessing, StatusSuccess}:        EventSmartContractSuccess,
 			{StatusSmartContractProcessing, StatusFailed}:         EventSmartContractFailure,
 			{StatusFailed, StatusRefundPending}:                   EventRefundPending,
 			{StatusExpired, StatusRefundPending}:                  EventRefundPending,
@@ -35,7 +35,7 @@ func TestStateMachine(t *testing.T) {
 			{StatusOnrampProcessing, StatusOnrampSuccess}:        EventOnrampSuccess,
 			{StatusOnrampSuccess, StatusSmartContractProcessing}: EventSmartContractProcessing,
 			{StatusOnrampSuccess, StatusFailed}:                  EventSmartContractFailure,
-			{StatusSmartContractProcessing, StatusSuccess}:       EventSuccess,
+			{StatusSmartContractProcessing, StatusSuccess}:       EventSmartContractSuccess,
 			{StatusSmartContractProcessing, StatusFailed}:        EventSmartContractFailure,
 			{StatusFailed, StatusRefundPending}:                  EventRefundPending,
 			{StatusExpired, StatusRefundPending}:                 EventRefundPending,
@@ -49,7 +49,7 @@ func TestStateMachine(t *testing.T) {
 			{StatusOnrampProcessing, StatusOnrampSuccess}:  EventOnrampSuccess,
 			{StatusOnrampSuccess, StatusDepositProcessing}: EventDepositProcessing,
 			{StatusOnrampSuccess, StatusFailed}:            EventDepositFailure,
-			{StatusDepositProcessing, StatusSuccess}:       EventSuccess,
+			{StatusDepositProcessing, StatusSuccess}:       EventDepositSuccess,
 			{StatusDepositProcessing, StatusFailed}:        EventDepositFailure,
 			{StatusFailed, StatusRefundPending}:            EventRefundPending,
 			{StatusExpired, StatusRefundPending}:           EventRefundPending,
@@ -69,6 +69,8 @@ func TestStateMachine(t *testing.T) {
 					t.Errorf("%s: %s -> %s refused: %v", area, from, to, err)
 				case ok && step.Event != event:
 					t.Errorf("%s: %s -> %s emits %s, want %s", area, from, to, step.Event, event)
+				case ok && (step.Then == EventSuccess) != (to == StatusSuccess):
+					t.Errorf("%s: %s -> %s then emits %q; reaching SUCCESS, and only that, also emits %s", area, from, to, step.Then, EventSuccess)
 				case !ok && err == nil:
 					t.Errorf("%s: %s -> %s allowed", area, from, to)
 				case !ok && ErrorCode(err) != ECONFLICT:

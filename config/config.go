@@ -54,6 +54,23 @@ type Config struct {
 	// Networks are the EVM chains rampway works on.
 	Networks []Network `yaml:"networks"`
 	Checkout Checkout  `yaml:"checkout"`
+	Webhooks Webhooks  `yaml:"webhooks"`
+}
+
+// Webhooks configures the delivery of order events to merchants.
+type Webhooks struct {
+	// Timeout bounds one attempt: a 2xx within it is success. Default 10s.
+	Timeout time.Duration `yaml:"timeout"`
+	// Workers bounds the attempts in flight; default 64.
+	Workers int `yaml:"workers"`
+	// PerMerchant bounds one merchant's attempts in flight (a dead endpoint holds no more);
+	// default 8.
+	PerMerchant int `yaml:"per_merchant"`
+	// RetryFirst is the wait after the first failed attempt, doubling each time up to RetryMax,
+	// with +-20% jitter, until GiveUpAfter since the event. Defaults 10s, 1h, 72h.
+	RetryFirst  time.Duration `yaml:"retry_first"`
+	RetryMax    time.Duration `yaml:"retry_max"`
+	GiveUpAfter time.Duration `yaml:"give_up_after"`
 }
 
 // Checkout configures quotes and orders.
@@ -162,6 +179,8 @@ func Default() Config {
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
 		Checkout: Checkout{OrderExpiry: 30 * time.Minute, ExecutorRepriceBlocks: 3},
+		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 8, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
+			GiveUpAfter: 72 * time.Hour},
 	}
 }
 
@@ -309,6 +328,20 @@ func (c *Config) Validate() error {
 
 	c.validateNetworks(bad)
 	c.validateCheckout(bad)
+	w := c.Webhooks
+	if w.Timeout < time.Second || w.Timeout > time.Minute {
+		bad("webhooks.timeout", "must be between 1s and 1m, not %v", w.Timeout)
+	}
+	if w.Workers < 1 || w.Workers > 4096 {
+		bad("webhooks.workers", "must be between 1 and 4096, not %d", w.Workers)
+	}
+	if w.PerMerchant < 1 || w.PerMerchant > w.Workers {
+		bad("webhooks.per_merchant", "must be between 1 and webhooks.workers, not %d", w.PerMerchant)
+	}
+	if w.RetryFirst < time.Second || w.RetryMax < w.RetryFirst || w.GiveUpAfter < w.RetryFirst || w.GiveUpAfter > 30*24*time.Hour {
+		bad("webhooks.retry_first", "retry_first (>= 1s) <= retry_max, and give_up_after between retry_first and 720h: got %v, %v, %v",
+			w.RetryFirst, w.RetryMax, w.GiveUpAfter)
+	}
 
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

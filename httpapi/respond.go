@@ -43,7 +43,7 @@ type ErrorBody struct {
 }
 
 // TimeFormat is ISO 8601 in UTC with milliseconds, as in the spec's examples.
-const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+const TimeFormat = rampway.TimeFormat
 
 // handlerFunc is a handler that returns its error for handle to answer.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error

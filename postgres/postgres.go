@@ -24,8 +24,9 @@ var migrations embed.FS
 
 // Dialect is PostgreSQL's sqlstore dialect.
 var Dialect = sqlstore.Dialect{
-	Name:      "postgres",
-	ForUpdate: " FOR UPDATE",
+	Name:       "postgres",
+	ForUpdate:  " FOR UPDATE",
+	SkipLocked: " FOR UPDATE SKIP LOCKED",
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

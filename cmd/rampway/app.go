@@ -18,6 +18,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/checkout"
@@ -30,6 +31,7 @@ import (
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/webhook"
 )
 
 // openStore opens the configured database and applies pending migrations.
@@ -122,6 +124,17 @@ func depositKeys(cfg config.Config) (*hd.Signer, error) {
 
 // sweepPoll is how often each network's sweeper looks for confirmed deposits.
 const sweepPoll = 5 * time.Second
+
+// merchantSecrets gives the webhook dispatcher each merchant's signing secrets.
+type merchantSecrets struct{ store rampway.MerchantStore }
+
+func (m merchantSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+	mc, err := m.store.Merchant(ctx, merchantID)
+	if err != nil || mc.WebhookSecret == "" {
+		return nil, err
+	}
+	return []string{mc.WebhookSecret}, nil
+}
 
 // app is a running API server.
 type app struct {
@@ -232,6 +245,12 @@ func (a *app) serve(ctx context.Context) error {
 			workers.Go(func() { sw.Run(wctx, sweepPoll) })
 		}
 	}
+	wh := a.cfg.Webhooks
+	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant,
+		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
+		UserAgent: "rampway/" + version + " (+webhooks)", AllowPrivate: a.cfg.Mode == config.ModeDev},
+		a.store, webhook.CachedSecrets(merchantSecrets{a.store}, 5*time.Second), a.log.With("worker", "webhooks"), nil)
+	workers.Go(func() { dispatcher.Run(wctx) })
 	stopWorkers := func() {
 		stopWork()
 		workers.Wait()

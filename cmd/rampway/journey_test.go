@@ -4,8 +4,12 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,13 +24,65 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/client"
 )
+
+// receiver is the merchant's webhook endpoint: it verifies each delivery with the client
+// package and keeps the events per order, in arrival order.
+type receiver struct {
+	secret string
+	mu     sync.Mutex
+	events map[string][]string // order_id -> event names
+	bad    []string
+}
+
+func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	ev, err := client.VerifyWebhook(r.secret, body, req.Header.Get(client.SignatureHeader), time.Now())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil || req.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(req.UserAgent(), "rampway/") {
+		r.bad = append(r.bad, fmt.Sprintf("%v %q %q", err, req.Header.Get("Content-Type"), req.UserAgent()))
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	oc, err := ev.Order()
+	if err != nil {
+		r.bad = append(r.bad, err.Error())
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	r.events[oc.OrderID] = append(r.events[oc.OrderID], ev.Name)
+}
+
+// wantEvents waits until the order's events are want, in that order.
+func (r *receiver) wantEvents(t *testing.T, orderID string, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r.mu.Lock()
+		got, bad := slices.Clone(r.events[orderID]), slices.Clone(r.bad)
+		r.mu.Unlock()
+		if len(bad) > 0 {
+			t.Fatalf("deliveries refused by the receiver: %v", bad)
+		}
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) || len(got) > len(want) {
+			t.Fatalf("events of %s: %v, want %v", orderID, got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
 
 // journey is a merchant's server and a paying user against a running `rampway dev`: it only
 // speaks HTTP to the API and JSON-RPC to the chain.
 type journey struct {
 	t     *testing.T
 	dj    devJSON
+	hooks *receiver
+	hook  string // the receiver's URL
 	c     *ethclient.Client
 	payer *ecdsa.PrivateKey
 	mu    sync.Mutex // the payer's nonce, counted here (a node's pending view can lag)
@@ -47,7 +103,10 @@ func newJourney(t *testing.T, dj devJSON) *journey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &journey{t: t, dj: dj, c: c, payer: payer, nonce: n}
+	hooks := &receiver{secret: dj.Merchant.WebhookSecret, events: map[string][]string{}}
+	srv := httptest.NewServer(hooks)
+	t.Cleanup(srv.Close)
+	return &journey{t: t, dj: dj, hooks: hooks, hook: srv.URL + "/hooks", c: c, payer: payer, nonce: n}
 }
 
 // order creates an order for the example of function i with function_args edited.
@@ -65,7 +124,7 @@ func (j *journey) order(t *testing.T, i int, args map[string]any) map[string]any
 	}
 	body, _ := json.Marshal(map[string]any{"merchant_id": j.dj.Merchant.MerchantID, "crypto_symbol": symbol, "crypto_network": j.dj.Chain.Network,
 		"crypto_contract_address": contractAddr, "contractExecution": ex, "merchant_user_id": "user-1",
-		"merchant_redirect_url": "http://127.0.0.1:3000/done", "merchant_txn_id": t.Name()})
+		"merchant_redirect_url": "http://127.0.0.1:3000/done", "merchant_txn_id": t.Name(), "merchant_webhook_url": j.hook})
 	code, o := post(t, j.dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", j.dj.Merchant.APIKey, string(body))
 	if code != 201 {
 		t.Fatalf("order: %d %v", code, o)
@@ -165,18 +224,20 @@ func TestJourneyAreaA(t *testing.T) {
 		quantity string
 		pay      func(t *testing.T, o map[string]any) // the user's payments
 		refunded string                               // the excess owed back, if any
+		events   []string                             // the webhook events, when they are certain
 	}{
-		{"native", 0, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, ""},
-		{"token", 1, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, ""},
+		{"native", 0, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, "", paidEvents},
+		{"token", 1, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, "", paidEvents},
 		{"underpaid then topped up", 0, "1", func(t *testing.T, o map[string]any) {
 			j.pay(t, o, "0.001")
 			j.wait(t, o["order_id"].(string), "UNDERPAID", 20*time.Second)
 			j.pay(t, o, sub(t, o["crypto_amount"].(string), "0.001", 18))
-		}, ""},
+		}, "", []string{"order.created", "order.deposit.processing", "order.deposit.success", "order.deposit.processing",
+			"order.deposit.success", "order.smartcontract.processing", "order.smartcontract.success", "order.success"}},
 		{"overpaid", 1, "1", func(t *testing.T, o map[string]any) {
 			j.pay(t, o, o["crypto_amount"].(string))
 			j.pay(t, o, "3.5")
-		}, "3.5"},
+		}, "3.5", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -212,6 +273,9 @@ func TestJourneyAreaA(t *testing.T) {
 					t.Fatalf("deposit %s not swept after 30s", deposit.Hex())
 				}
 			}
+			if tc.events != nil {
+				j.hooks.wantEvents(t, o["order_id"].(string), tc.events)
+			}
 			refunds, _ := done["refunds"].([]any)
 			switch {
 			case tc.refunded == "" && len(refunds) != 0:
@@ -225,6 +289,10 @@ func TestJourneyAreaA(t *testing.T) {
 		})
 	}
 }
+
+// paidEvents are the webhook events of an order paid at once and executed.
+var paidEvents = []string{"order.created", "order.deposit.processing", "order.deposit.success", "order.smartcontract.processing",
+	"order.smartcontract.success", "order.success"}
 
 func mustInt(t *testing.T, s string) int64 {
 	n, ok := new(big.Int).SetString(s, 10)

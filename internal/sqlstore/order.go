@@ -121,13 +121,16 @@ func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
 	return uint32(v), nil
 }
 
-func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent) error {
-	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`),
-		e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
+// insertEvent records an event of order o (as it is after the event) and its webhook delivery.
+func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, o *rampway.Order) error {
+	var seq int64
+	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`),
+		e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt)).Scan(&seq)
 	if err != nil {
 		return fmt.Errorf("insert order event: %w", err)
 	}
-	return nil
+	return s.insertDelivery(ctx, tx, e, seq, o)
 }
 
 // CreateOrder implements rampway.OrderStore.
@@ -148,7 +151,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
 			return fmt.Errorf("insert order: %w", err)
 		}
 		return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
-			MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt})
+			MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}, o)
 	})
 }
 
@@ -219,7 +222,7 @@ func (s *Store) lockOrder(ctx context.Context, tx *sql.Tx, id string) (*rampway.
 // transitionTx moves a locked order to status to inside tx: it asks the state machine,
 // applies change, writes the order and records the event.
 func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
-	id := o.ID
+	id, merchantID, area, created := o.ID, o.MerchantID, o.Area, o.CreatedAt
 	step, err := rampway.NextStep(o.Area, o.Status, to)
 	if err != nil {
 		return nil, err
@@ -228,13 +231,18 @@ func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, 
 		change(o)
 	}
 	// Identity and creation facts never change.
-	o.ID, o.Status = id, to
+	o.ID, o.MerchantID, o.Area, o.CreatedAt, o.Status = id, merchantID, area, created, to
 	if err := s.updateOrder(ctx, tx, o, at); err != nil {
 		return nil, err
 	}
-	if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
-		Name: step.Event, From: step.From, To: step.To, CreatedAt: at}); err != nil {
-		return nil, err
+	for _, name := range []string{step.Event, step.Then} {
+		if name == "" {
+			continue
+		}
+		if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
+			Name: name, From: step.From, To: step.To, CreatedAt: at}, o); err != nil {
+			return nil, err
+		}
 	}
 	if to == rampway.StatusFailed {
 		// What the order was paid is owed back: recorded with the failure, never forgotten.

@@ -30,6 +30,9 @@ type Dialect struct {
 	// ForUpdate is appended to a SELECT that reads a row the transaction will change
 	// (" FOR UPDATE" on PostgreSQL; SQLite's immediate transactions already lock).
 	ForUpdate string
+	// SkipLocked is appended to a SELECT that claims work rows other transactions may hold
+	// (" FOR UPDATE SKIP LOCKED" on PostgreSQL, so instances claim different rows at once).
+	SkipLocked string
 }
 
 // Store implements rampway.Store.

@@ -1,0 +1,221 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+const deliveryColumns = `event_id, event_name, order_id, merchant_id, url, body, status, attempts, next_attempt_at,
+	last_status_code, last_error, created_at, updated_at, delivered_at`
+
+func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error) {
+	var (
+		d                         rampway.Delivery
+		next, created, upd, deliv dbTime
+	)
+	if err := row.Scan(&d.EventID, &d.EventName, &d.OrderID, &d.MerchantID, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
+		&d.LastStatusCode, &d.LastError, &created, &upd, &deliv); err != nil {
+		return nil, err
+	}
+	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = next.T, created.T, upd.T, deliv.ptr()
+	return &d, nil
+}
+
+func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query string, args ...any) ([]*rampway.Delivery, error) {
+	rows, err := q.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []*rampway.Delivery
+	for rows.Next() {
+		d, err := scanDelivery(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// insertDelivery writes, with an order event, its webhook delivery: to the order's webhook URL
+// or else its merchant's, signed later with the merchant's secret. Without a URL or a secret
+// nothing is sent (the order's creation said so), and nothing is written.
+func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order) error {
+	m, err := s.merchant(ctx, tx, o.MerchantID)
+	if err != nil {
+		return err
+	}
+	url := o.MerchantWebhookURL
+	if url == "" {
+		url = m.WebhookURL
+	}
+	if url == "" || m.WebhookSecret == "" {
+		return nil
+	}
+	var txs []string
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped' ORDER BY block_number, tx_hash, log_index`), o.ID)
+	if err != nil {
+		return fmt.Errorf("event deposits: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return fmt.Errorf("event deposits: %w", err)
+		}
+		txs = append(txs, h)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("event deposits: %w", err)
+	}
+	body, err := rampway.EventBody(e, o, txs)
+	if err != nil {
+		return fmt.Errorf("event body: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
+		next_attempt_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`),
+		e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, s.t(e.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert delivery: %w", err)
+	}
+	return nil
+}
+
+// ClaimDeliveries implements rampway.DeliveryStore.
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int, skipMerchants []string) ([]*rampway.Delivery, error) {
+	var out []*rampway.Delivery
+	args := []any{s.t(now), limit}
+	skip := ""
+	if len(skipMerchants) > 0 {
+		ph := make([]string, len(skipMerchants))
+		for i, m := range skipMerchants {
+			args = append(args, m)
+			ph[i] = fmt.Sprintf("$%d", len(args))
+		}
+		skip = ` AND d.merchant_id NOT IN (` + strings.Join(ph, ", ") + `)`
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.q(`SELECT d.event_id FROM webhook_deliveries d
+			WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
+			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
+			ORDER BY d.next_attempt_at, d.event_seq LIMIT $2`+s.d.SkipLocked), args...)
+		if err != nil {
+			return fmt.Errorf("claim deliveries: %w", err)
+		}
+		var ids []any
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("claim deliveries: %w", err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(ids) == 0 {
+			return err
+		}
+		ph := make([]string, len(ids))
+		for i := range ids {
+			ph[i] = fmt.Sprintf("$%d", i+2)
+		}
+		in := strings.Join(ph, ", ")
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET lease_until = $1 WHERE event_id IN (`+in+`)`),
+			append([]any{s.t(now.Add(lease))}, ids...)...); err != nil {
+			return fmt.Errorf("lease deliveries: %w", err)
+		}
+		for i := range ids {
+			ph[i] = fmt.Sprintf("$%d", i+1)
+		}
+		out, err = s.queryDeliveries(ctx, tx, "claimed deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE event_id IN (`+
+			strings.Join(ph, ", ")+`) ORDER BY next_attempt_at, event_seq`, ids...)
+		return err
+	})
+	return out, err
+}
+
+// ReleaseDelivery implements rampway.DeliveryStore.
+func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {
+	if _, err := s.db.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET lease_until = NULL WHERE event_id = $1`), eventID); err != nil {
+		return fmt.Errorf("release delivery: %w", err)
+	}
+	return nil
+}
+
+// RecordAttempt implements rampway.DeliveryStore.
+func (s *Store) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status string, next time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO webhook_attempts (event_id, attempt, started_at, status_code, latency_us, error)
+			VALUES ($1, $2, $3, $4, $5, $6)`), a.EventID, a.Attempt, s.t(a.At), a.StatusCode, a.Latency.Microseconds(), a.Error); err != nil {
+			if s.d.IsUniqueViolation(err) {
+				return rampway.Errorf(rampway.ECONFLICT, "attempt %d of %s is already recorded", a.Attempt, a.EventID)
+			}
+			return fmt.Errorf("insert attempt: %w", err)
+		}
+		done := a.At.Add(a.Latency)
+		var delivered any
+		if status == rampway.DeliveryDelivered {
+			delivered = s.t(done)
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3, lease_until = NULL,
+			last_status_code = $4, last_error = $5, updated_at = $6, delivered_at = COALESCE($7, delivered_at) WHERE event_id = $8`),
+			status, a.Attempt, s.t(next), a.StatusCode, a.Error, s.t(done), delivered, a.EventID)
+		if err != nil {
+			return fmt.Errorf("update delivery: %w", err)
+		}
+		return nil
+	})
+}
+
+// Deliveries implements rampway.DeliveryStore.
+func (s *Store) Deliveries(ctx context.Context, orderID string) ([]*rampway.Delivery, error) {
+	return s.queryDeliveries(ctx, s.db, "deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE order_id = $1 ORDER BY event_seq`, orderID)
+}
+
+// DeliveryAttempts implements rampway.DeliveryStore.
+func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampway.DeliveryAttempt, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT event_id, attempt, started_at, status_code, latency_us, error FROM webhook_attempts
+		WHERE event_id = $1 ORDER BY attempt`), eventID)
+	if err != nil {
+		return nil, fmt.Errorf("delivery attempts: %w", err)
+	}
+	defer rows.Close()
+	var out []*rampway.DeliveryAttempt
+	for rows.Next() {
+		var (
+			a  rampway.DeliveryAttempt
+			at dbTime
+			us int64
+		)
+		if err := rows.Scan(&a.EventID, &a.Attempt, &at, &a.StatusCode, &us, &a.Error); err != nil {
+			return nil, fmt.Errorf("delivery attempts: %w", err)
+		}
+		a.At, a.Latency = at.T, time.Duration(us)*time.Microsecond
+		out = append(out, &a)
+	}
+	return out, rows.Err()
+}
+
+// ResendDelivery implements rampway.DeliveryStore.
+func (s *Store) ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*rampway.Delivery, error) {
+	var out *rampway.Delivery
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_until = NULL, updated_at = $1
+			WHERE event_id = $2 AND merchant_id = $3`), s.t(now), eventID, merchantID)
+		if err != nil {
+			return fmt.Errorf("resend delivery: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return rampway.Errorf(rampway.ENOTFOUND, "Event %q not found", eventID)
+		}
+		out, err = scanDelivery(tx.QueryRowContext(ctx, s.q(`SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE event_id = $1`), eventID))
+		return err
+	})
+	return out, err
+}

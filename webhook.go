@@ -1,0 +1,124 @@
+package rampway
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// TimeFormat is how times appear in the API and in webhook events: ISO-8601 UTC, milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// Delivery statuses.
+const (
+	DeliveryPending   = "pending"   // to be sent (again)
+	DeliveryDelivered = "delivered" // a 2xx answered
+	DeliveryFailed    = "failed"    // retried until the retry period ran out
+)
+
+// Delivery is a webhook event on its way to a merchant: the body is fixed when the event
+// happens, so every attempt sends the same bytes with the same eventId.
+type Delivery struct {
+	EventID    string
+	EventName  string
+	OrderID    string
+	MerchantID string
+	URL        string
+	Body       []byte
+	Status     string
+	Attempts   int
+	// NextAttemptAt is when it is due (pending ones).
+	NextAttemptAt  time.Time
+	LastStatusCode int
+	LastError      string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeliveredAt    *time.Time
+}
+
+// DeliveryAttempt is one POST of a delivery.
+type DeliveryAttempt struct {
+	EventID    string
+	Attempt    int
+	At         time.Time
+	StatusCode int // 0 when no answer came
+	Latency    time.Duration
+	Error      string
+}
+
+// DeliveryStore keeps webhook deliveries: the outbox written with each order event.
+type DeliveryStore interface {
+	// ClaimDeliveries leases up to limit pending deliveries due at now until now+lease, the
+	// oldest first, never one whose order has an earlier pending delivery (events of an order
+	// go out in order), never one leased by another claim, none of the skipped merchants.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int, skipMerchants []string) ([]*Delivery, error)
+	// ReleaseDelivery gives a claimed delivery back untouched.
+	ReleaseDelivery(ctx context.Context, eventID string) error
+	// RecordAttempt stores an attempt and the delivery's new state: delivered, failed, or
+	// pending again at next.
+	RecordAttempt(ctx context.Context, a *DeliveryAttempt, status string, next time.Time) error
+	// Deliveries returns an order's deliveries in event order.
+	Deliveries(ctx context.Context, orderID string) ([]*Delivery, error)
+	// DeliveryAttempts returns a delivery's attempts, oldest first.
+	DeliveryAttempts(ctx context.Context, eventID string) ([]*DeliveryAttempt, error)
+	// ResendDelivery makes a delivery of the merchant pending and due at now again (same eventId
+	// and body). ENOTFOUND for another merchant's.
+	ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*Delivery, error)
+}
+
+// EventContext is an order's public fields as webhook events carry them.
+type EventContext struct {
+	OrderID               string   `json:"order_id"`
+	MerchantID            string   `json:"merchant_id"`
+	MerchantTxnID         string   `json:"merchant_txn_id"`
+	MerchantUserID        string   `json:"merchant_user_id"`
+	Status                string   `json:"status"`
+	CryptoSymbol          string   `json:"crypto_symbol"`
+	CryptoNetwork         string   `json:"crypto_network"`
+	CryptoContractAddress *string  `json:"crypto_contract_address"`
+	CryptoAmount          string   `json:"crypto_amount"`
+	CryptoAmountReceived  string   `json:"crypto_amount_received"`
+	DepositAddress        string   `json:"deposit_address"`
+	DepositTxHashes       []string `json:"deposit_tx_hashes"`
+	ExecutionTxHash       *string  `json:"execution_tx_hash"`
+	FailureReason         *string  `json:"failure_reason"`
+	CreatedAt             string   `json:"created_at"`
+	UpdatedAt             string   `json:"updated_at"`
+}
+
+// EventEnvelope is the body of a webhook POST.
+type EventEnvelope struct {
+	EventID   string       `json:"eventId"`
+	Timestamp string       `json:"timestamp"`
+	EventName string       `json:"eventName"`
+	Context   EventContext `json:"context"`
+}
+
+// EventBody is the webhook body of event e of order o (as it is after the event), with the
+// hashes of the payments seen for it.
+func EventBody(e *OrderEvent, o *Order, depositTxs []string) ([]byte, error) {
+	d := o.Asset.Decimals
+	c := EventContext{OrderID: o.ID, MerchantID: o.MerchantID, MerchantTxnID: o.MerchantTxnID, MerchantUserID: o.MerchantUserID,
+		Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
+		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs,
+		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
+	if !o.Asset.IsNative() {
+		a := o.Asset.Contract.Hex()
+		c.CryptoContractAddress = &a
+	}
+	if o.DepositAddress != ([20]byte{}) {
+		c.DepositAddress = o.DepositAddress.Hex()
+	}
+	if c.DepositTxHashes == nil {
+		c.DepositTxHashes = []string{}
+	}
+	if o.ExecutionTxHash != "" {
+		h := o.ExecutionTxHash
+		c.ExecutionTxHash = &h
+	}
+	if o.FailureReason != "" {
+		r := o.FailureReason
+		c.FailureReason = &r
+	}
+	return json.Marshal(EventEnvelope{EventID: e.ID, Timestamp: e.CreatedAt.UTC().Format(TimeFormat), EventName: e.Name, Context: c})
+}

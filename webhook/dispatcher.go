@@ -1,0 +1,332 @@
+// Package webhook delivers order events to merchants: from the outbox the store writes with
+// every event, signed, at least once, retried with backoff, in order per order, and in
+// parallel across orders and merchants.
+package webhook
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// SignatureHeader carries the signature of a delivery.
+const SignatureHeader = "X-Service-Webhook-Signature"
+
+// Sign returns the signature header of body at t: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">,
+// one v1 per secret (a rotation keeps the old secret valid for a while).
+func Sign(secrets []string, body []byte, t time.Time) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	var b strings.Builder
+	b.WriteString("t=" + ts)
+	for _, s := range secrets {
+		m := hmac.New(sha256.New, []byte(s))
+		m.Write([]byte(ts))
+		m.Write([]byte{'.'})
+		m.Write(body)
+		b.WriteString(",v1=" + hex.EncodeToString(m.Sum(nil)))
+	}
+	return b.String()
+}
+
+// Schedule is when a failed delivery is tried again: First after the first attempt, doubling up
+// to Max, each wait shortened or lengthened at random by up to Jitter (a fraction), until
+// GiveUpAfter since the event: then the delivery is failed.
+type Schedule struct {
+	First       time.Duration
+	Max         time.Duration
+	Jitter      float64
+	GiveUpAfter time.Duration
+}
+
+// DefaultSchedule retries for 3 days: 10 s, 20 s, 40 s, ... up to an hour between attempts.
+var DefaultSchedule = Schedule{First: 10 * time.Second, Max: time.Hour, Jitter: 0.2, GiveUpAfter: 72 * time.Hour}
+
+// Next returns when attempt n+1 is due after attempt n (1-based) failed at now, or false when
+// the retry period of an event created at created is over.
+func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.Time, bool) {
+	wait := s.First
+	for i := 1; i < n && wait < s.Max; i++ {
+		wait *= 2
+	}
+	wait = min(wait, s.Max)
+	if s.Jitter > 0 {
+		wait = time.Duration(float64(wait) * (1 + s.Jitter*(2*rnd()-1)))
+	}
+	next := now.Add(wait)
+	if next.Sub(created) > s.GiveUpAfter {
+		return time.Time{}, false
+	}
+	return next, true
+}
+
+// Secrets gives the webhook secrets a merchant's deliveries are signed with: the current one,
+// and the previous one during its grace period. None means the merchant removed its secret.
+type Secrets interface {
+	WebhookSecrets(ctx context.Context, merchantID string) ([]string, error)
+}
+
+// Config tunes a Dispatcher.
+type Config struct {
+	// Timeout bounds one attempt: a 2xx within it is success. Default 10 s.
+	Timeout time.Duration
+	// Workers bounds the attempts in flight; default 64.
+	Workers int
+	// PerMerchant bounds one merchant's attempts in flight, so a slow or dead endpoint holds
+	// at most that many workers; default 8.
+	PerMerchant int
+	// Poll is how often the outbox is read when it had nothing due; default 200 ms.
+	Poll     time.Duration
+	Schedule Schedule
+	// UserAgent names rampway and its version.
+	UserAgent string
+	// AllowPrivate lets deliveries reach loopback and private addresses (dev mode only).
+	AllowPrivate bool
+}
+
+// Dispatcher sends due deliveries. Several may run, in one process or many: each claims its
+// deliveries with a lease.
+type Dispatcher struct {
+	cfg     Config
+	store   rampway.DeliveryStore
+	secrets Secrets
+	client  *http.Client
+	log     *slog.Logger
+	now     func() time.Time
+
+	mu   sync.Mutex
+	busy map[string]int // merchant -> attempts in flight
+	wg   sync.WaitGroup
+	free chan struct{} // one token per idle worker
+	wake chan struct{} // a finished attempt may unblock an order's next event
+}
+
+// New returns a Dispatcher.
+func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Logger, now func() time.Time) *Dispatcher {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 64
+	}
+	if cfg.PerMerchant <= 0 {
+		cfg.PerMerchant = 8
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 200 * time.Millisecond
+	}
+	if cfg.Schedule == (Schedule{}) {
+		cfg.Schedule = DefaultSchedule
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "rampway"
+	}
+	if now == nil {
+		now = time.Now
+	}
+	d := &Dispatcher{cfg: cfg, store: store, secrets: secrets, client: NewHTTPClient(cfg.Timeout, cfg.AllowPrivate), log: log, now: now,
+		busy: map[string]int{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+	for range cfg.Workers {
+		d.free <- struct{}{}
+	}
+	return d
+}
+
+// lease is how long a claimed delivery is this dispatcher's: longer than an attempt can take.
+func (d *Dispatcher) lease() time.Duration { return d.cfg.Timeout + 30*time.Second }
+
+// Run delivers until ctx ends, then waits for the attempts in flight (each bounded by the
+// timeout) so that none is cut off unrecorded.
+func (d *Dispatcher) Run(ctx context.Context) {
+	defer d.wg.Wait()
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-d.wake:
+		}
+		n, err := d.Step(ctx)
+		if err != nil && ctx.Err() == nil {
+			d.log.Error("webhook dispatch", "error", err)
+		}
+		wait := d.cfg.Poll
+		if n > 0 {
+			wait = 0 // more may be due
+		}
+		t.Reset(wait)
+	}
+}
+
+// Step claims as many due deliveries as there are idle workers and starts them; it returns
+// how many it started.
+func (d *Dispatcher) Step(ctx context.Context) (int, error) {
+	idle := len(d.free)
+	if idle == 0 {
+		return 0, nil
+	}
+	d.mu.Lock()
+	var full []string
+	for m, n := range d.busy {
+		if n >= d.cfg.PerMerchant {
+			full = append(full, m)
+		}
+	}
+	d.mu.Unlock()
+	claimed, err := d.store.ClaimDeliveries(ctx, d.now().UTC(), d.lease(), idle, full)
+	if err != nil {
+		return 0, err
+	}
+	started := 0
+	for _, del := range claimed {
+		d.mu.Lock()
+		full := d.busy[del.MerchantID] >= d.cfg.PerMerchant
+		if !full {
+			d.busy[del.MerchantID]++
+		}
+		d.mu.Unlock()
+		if full {
+			// This merchant's endpoint already holds its share of workers: leave it for later.
+			if err := d.store.ReleaseDelivery(context.WithoutCancel(ctx), del.EventID); err != nil {
+				return started, err
+			}
+			continue
+		}
+		<-d.free
+		started++
+		d.wg.Go(func() {
+			defer func() {
+				d.mu.Lock()
+				if d.busy[del.MerchantID]--; d.busy[del.MerchantID] == 0 {
+					delete(d.busy, del.MerchantID)
+				}
+				d.mu.Unlock()
+				d.free <- struct{}{}
+				select {
+				case d.wake <- struct{}{}:
+				default:
+				}
+			}()
+			d.attempt(context.WithoutCancel(ctx), del)
+		})
+	}
+	return started, nil
+}
+
+// attempt POSTs a delivery once and records what happened.
+func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery) {
+	a := &rampway.DeliveryAttempt{EventID: del.EventID, Attempt: del.Attempts + 1, At: d.now().UTC()}
+	code, err := d.post(ctx, del)
+	a.Latency, a.StatusCode = d.now().Sub(a.At), code
+	status, next := rampway.DeliveryDelivered, a.At
+	if err != nil {
+		a.Error = err.Error()
+		var ok bool
+		if next, ok = d.cfg.Schedule.Next(a.Attempt, del.CreatedAt, a.At.Add(a.Latency), rand.Float64); ok {
+			status = rampway.DeliveryPending
+		} else {
+			status, next = rampway.DeliveryFailed, a.At.Add(a.Latency)
+		}
+	}
+	log := d.log.With("event_id", del.EventID, "event", del.EventName, "order_id", del.OrderID, "merchant_id", del.MerchantID,
+		"attempt", a.Attempt, "status_code", code, "latency_ms", a.Latency.Milliseconds())
+	if rerr := d.store.RecordAttempt(ctx, a, status, next); rerr != nil {
+		// The lease runs out and the delivery is sent again: at least once.
+		log.Error("record webhook attempt", "error", rerr)
+		return
+	}
+	switch status {
+	case rampway.DeliveryDelivered:
+		log.Debug("webhook delivered")
+	case rampway.DeliveryPending:
+		log.Warn("webhook attempt failed; will retry", "error", a.Error, "next_attempt_at", next)
+	default:
+		log.Error("webhook delivery failed for good", "error", a.Error)
+	}
+}
+
+// errStatus is a non-2xx answer.
+type errStatus int
+
+func (e errStatus) Error() string {
+	return fmt.Sprintf("answered %d %s", int(e), http.StatusText(int(e)))
+}
+
+// post sends the delivery and returns the answer's status code; err is nil for a 2xx.
+func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery) (int, error) {
+	secrets, err := d.secrets.WebhookSecrets(ctx, del.MerchantID)
+	if err != nil {
+		return 0, fmt.Errorf("webhook secret: %w", err)
+	}
+	if len(secrets) == 0 {
+		return 0, errors.New("the merchant has no webhook secret any more")
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, del.URL, strings.NewReader(string(del.Body)))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", d.cfg.UserAgent)
+	req.Header.Set(SignatureHeader, Sign(secrets, del.Body, d.now()))
+	res, err := d.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10)) // let the connection be reused
+	res.Body.Close()
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return res.StatusCode, errStatus(res.StatusCode)
+	}
+	return res.StatusCode, nil
+}
+
+// CachedSecrets keeps each merchant's secrets for ttl, so that a burst of deliveries does not
+// read the merchant every time; a rotation shows within ttl.
+func CachedSecrets(src Secrets, ttl time.Duration) Secrets {
+	return &cachedSecrets{src: src, ttl: ttl, m: map[string]cachedEntry{}}
+}
+
+type cachedSecrets struct {
+	src Secrets
+	ttl time.Duration
+	mu  sync.Mutex
+	m   map[string]cachedEntry
+}
+
+type cachedEntry struct {
+	secrets []string
+	at      time.Time
+}
+
+func (c *cachedSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+	c.mu.Lock()
+	e, ok := c.m[merchantID]
+	c.mu.Unlock()
+	if ok && time.Since(e.at) < c.ttl {
+		return e.secrets, nil
+	}
+	s, err := c.src.WebhookSecrets(ctx, merchantID)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.m[merchantID] = cachedEntry{secrets: s, at: time.Now()}
+	c.mu.Unlock()
+	return s, nil
+}

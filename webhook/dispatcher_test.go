@@ -1,0 +1,403 @@
+package webhook_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/client"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/webhook"
+)
+
+type env struct {
+	t     *testing.T
+	store *sqlstore.Store
+}
+
+func newEnv(t *testing.T) *env {
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "w.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return &env{t: t, store: store}
+}
+
+// merchant makes a merchant whose events go to url, signed with secret.
+func (e *env) merchant(url, secret string) *rampway.Merchant {
+	e.t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, WebhookURL: url,
+		WebhookSecret: secret, CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateMerchant(e.t.Context(), m); err != nil {
+		e.t.Fatal(err)
+	}
+	return m
+}
+
+// order makes an order of m (its order.created event is the first delivery) and moves it
+// through steps more transitions.
+func (e *env) order(m *rampway.Merchant, steps int) *rampway.Order {
+	e.t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	i, _ := e.store.NextDepositIndex(e.t.Context())
+	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		MerchantUserID: "u", MerchantTxnID: "txn-" + m.ID, MerchantRedirectURL: "https://x.example", Network: "devnet",
+		Asset: rampway.Asset{Symbol: "ETH", Network: "devnet", Decimals: 18}, CryptoAmount: big.NewInt(1e16), CryptoReceived: new(big.Int),
+		PaymentValue: new(big.Int), NetworkFee: new(big.Int), ServiceFee: new(big.Int), FunctionArgs: []byte(`{}`),
+		DepositAddress: common.BigToAddress(big.NewInt(int64(i) + 1)), DepositIndex: i, ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(e.t.Context(), o); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess}[:steps] {
+		if _, err := e.store.Transition(e.t.Context(), o.ID, s, time.Now().UTC(), func(o *rampway.Order) { o.CryptoReceived = big.NewInt(1e16) }); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return o
+}
+
+type secrets map[string][]string
+
+func (s secrets) WebhookSecrets(_ context.Context, id string) ([]string, error) { return s[id], nil }
+
+// fast retries for tests.
+var fast = webhook.Schedule{First: 20 * time.Millisecond, Max: 40 * time.Millisecond, GiveUpAfter: time.Hour}
+
+func (e *env) dispatcher(cfg webhook.Config, sec webhook.Secrets) (*webhook.Dispatcher, context.CancelFunc) {
+	if cfg.Schedule == (webhook.Schedule{}) {
+		cfg.Schedule = fast
+	}
+	cfg.AllowPrivate = true // the receivers are httptest servers on loopback
+	cfg.UserAgent = "rampway/test"
+	d := webhook.New(cfg, e.store, sec, slog.New(slog.DiscardHandler), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	stop := func() { cancel(); <-done }
+	e.t.Cleanup(stop)
+	return d, stop
+}
+
+func (e *env) waitDelivered(orderIDs []string, limit time.Duration) {
+	e.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		pending := 0
+		for _, id := range orderIDs {
+			ds, err := e.store.Deliveries(e.t.Context(), id)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			for _, d := range ds {
+				if d.Status != rampway.DeliveryDelivered {
+					pending++
+				}
+			}
+		}
+		if pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d deliveries not delivered after %s", pending, limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+type hit struct {
+	body []byte
+	sig  string
+	ua   string
+	ct   string
+}
+
+// A receiver that fails three times gets the event four times: same eventId, same bytes, each
+// attempt signed anew; the log shows the four attempts.
+func TestRetriesUntilSuccess(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	var hits []hit
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hits = append(hits, hit{b, r.Header.Get(webhook.SignatureHeader), r.UserAgent(), r.Header.Get("Content-Type")})
+		n := len(hits)
+		mu.Unlock()
+		if n <= 3 {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "whsec_test")
+	o := e.order(m, 0)
+	e.dispatcher(webhook.Config{}, secrets{m.ID: {"whsec_test"}})
+	e.waitDelivered([]string{o.ID}, 10*time.Second)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(hits) != 4 {
+		t.Fatalf("%d attempts, want 4", len(hits))
+	}
+	var first client.Event
+	for i, h := range hits {
+		if string(h.body) != string(hits[0].body) {
+			t.Fatalf("attempt %d sent other bytes:\n%s\n%s", i+1, h.body, hits[0].body)
+		}
+		ev, err := client.VerifyWebhook("whsec_test", h.body, h.sig, time.Now())
+		if err != nil || h.ua != "rampway/test" || h.ct != "application/json" {
+			t.Fatalf("attempt %d: %v %q %q", i+1, err, h.ua, h.ct)
+		}
+		if i == 0 {
+			first = *ev
+		} else if ev.ID != first.ID {
+			t.Fatalf("eventId changed: %s then %s", first.ID, ev.ID)
+		}
+	}
+	if first.Name != rampway.EventCreated {
+		t.Fatalf("event %s", first.Name)
+	}
+	oc, err := first.Order()
+	if err != nil || oc.OrderID != o.ID || oc.MerchantTxnID != o.MerchantTxnID || oc.Status != "CREATED" || oc.CryptoAmount != "0.01" {
+		t.Fatalf("context: %+v %v", oc, err)
+	}
+	ds, _ := e.store.Deliveries(t.Context(), o.ID)
+	attempts, _ := e.store.DeliveryAttempts(t.Context(), ds[0].EventID)
+	if len(attempts) != 4 || attempts[0].StatusCode != 500 || attempts[3].StatusCode != 200 || attempts[3].Error != "" || ds[0].DeliveredAt == nil {
+		t.Fatalf("log: %+v / %+v", ds[0], attempts)
+	}
+}
+
+// Events of an order arrive in order, the next waiting for the previous one's success.
+func TestOrderOfEvents(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	var got []string
+	failures := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev struct {
+			EventName string `json:"eventName"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&ev)
+		mu.Lock()
+		defer mu.Unlock()
+		if ev.EventName == rampway.EventCreated && failures[ev.EventName] < 2 { // the first event fails twice
+			failures[ev.EventName]++
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		got = append(got, ev.EventName)
+	}))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "s")
+	o := e.order(m, 2)
+	e.dispatcher(webhook.Config{}, secrets{m.ID: {"s"}})
+	e.waitDelivered([]string{o.ID}, 10*time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess}; !slices.Equal(got, want) {
+		t.Fatalf("arrived %v, want %v", got, want)
+	}
+}
+
+// A hanging endpoint holds at most its share of workers: another merchant's events go on.
+func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
+	e := newEnv(t)
+	release := make(chan struct{})
+	var hung atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hung.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	var fastHits atomic.Int64
+	quick := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fastHits.Add(1) }))
+	defer quick.Close()
+	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
+	var slowOrders, quickOrders []string
+	for range 30 {
+		slowOrders = append(slowOrders, e.order(a, 0).ID)
+		quickOrders = append(quickOrders, e.order(b, 0).ID)
+	}
+	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 2, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
+	start := time.Now()
+	e.waitDelivered(quickOrders, 10*time.Second)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the other merchant's 30 events took %s", took)
+	}
+	if n := hung.Load(); n > 2 {
+		t.Fatalf("%d attempts hang at once on the dead endpoint, want at most 2 (per_merchant)", n)
+	}
+	if fastHits.Load() != 30 {
+		t.Fatalf("%d deliveries to the quick endpoint, want 30", fastHits.Load())
+	}
+}
+
+// A dispatcher that dies mid-attempt leaves a leased delivery; when the lease runs out another
+// delivers it: at least once, nothing lost.
+func TestCrashedDispatcherLeaseExpires(t *testing.T) {
+	e := newEnv(t)
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "s")
+	o := e.order(m, 0)
+	// The dead process claimed it (lease 40 s) and never recorded an attempt.
+	claimed, err := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), 40*time.Second, 10, nil)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("claim: %v %v", claimed, err)
+	}
+	if again, _ := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), time.Minute, 10, nil); len(again) != 0 {
+		t.Fatalf("a leased delivery was claimed twice: %v", again)
+	}
+	// A restarted process, a minute later.
+	later := func() time.Time { return time.Now().Add(time.Minute) }
+	d := webhook.New(webhook.Config{Schedule: fast, AllowPrivate: true}, e.store, secrets{m.ID: {"s"}}, slog.New(slog.DiscardHandler), later)
+	if n, err := d.Step(t.Context()); err != nil || n != 1 {
+		t.Fatalf("step: %d %v", n, err)
+	}
+	e.waitDelivered([]string{o.ID}, 5*time.Second)
+	if hits.Load() != 1 {
+		t.Fatalf("%d deliveries", hits.Load())
+	}
+}
+
+// After the retry period a delivery is failed, and a resend by hand delivers it (same event).
+func TestGiveUpAndResend(t *testing.T) {
+	e := newEnv(t)
+	var ok atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ok.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "s")
+	o := e.order(m, 0)
+	_, stop := e.dispatcher(webhook.Config{Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 20 * time.Millisecond, GiveUpAfter: 200 * time.Millisecond}},
+		secrets{m.ID: {"s"}})
+	deadline := time.Now().Add(10 * time.Second)
+	var ds []*rampway.Delivery
+	for {
+		ds, _ = e.store.Deliveries(t.Context(), o.ID)
+		if ds[0].Status == rampway.DeliveryFailed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivery %+v never failed", ds[0])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	if ds[0].Attempts < 2 || ds[0].LastStatusCode != 503 {
+		t.Fatalf("failed delivery: %+v", ds[0])
+	}
+	if _, err := e.store.ResendDelivery(t.Context(), "mch_other", ds[0].EventID, time.Now().UTC()); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("another merchant resent it: %v", err)
+	}
+	ok.Store(true)
+	if _, err := e.store.ResendDelivery(t.Context(), m.ID, ds[0].EventID, time.Now().UTC()); err != nil {
+		t.Fatal(err)
+	}
+	e.dispatcher(webhook.Config{}, secrets{m.ID: {"s"}})
+	e.waitDelivered([]string{o.ID}, 5*time.Second)
+}
+
+// Without a secret, or without any URL, nothing is queued (the order said so when created).
+func TestNoSecretNoDelivery(t *testing.T) {
+	e := newEnv(t)
+	for _, m := range []*rampway.Merchant{e.merchant("https://shop.example/hooks", ""), e.merchant("", "s")} {
+		o := e.order(m, 1)
+		if ds, err := e.store.Deliveries(t.Context(), o.ID); err != nil || len(ds) != 0 {
+			t.Fatalf("deliveries %v %v", ds, err)
+		}
+	}
+}
+
+func TestSignWithSeveralSecrets(t *testing.T) {
+	body := []byte(`{"eventId":"evt_1"}`)
+	at := time.Unix(1_800_000_000, 0)
+	h := webhook.Sign([]string{"old", "new"}, body, at)
+	if strings.Count(h, ",v1=") != 2 || !strings.HasPrefix(h, "t=1800000000,") {
+		t.Fatalf("header %q", h)
+	}
+	for _, s := range []string{"old", "new"} {
+		if _, err := client.VerifyWebhook(s, body, h, at); err != nil && !errors.Is(err, client.ErrBadBody) {
+			t.Fatalf("secret %s: %v", s, err)
+		}
+	}
+	if h != webhook.Sign([]string{"old", "new"}, body, at) || client.Sign("old", body, at) != h[:strings.LastIndex(h, ",v1=")] {
+		t.Fatalf("signatures differ from the client's: %q vs %q", h, client.Sign("old", body, at))
+	}
+}
+
+func TestPublicIP(t *testing.T) {
+	for addr, public := range map[string]bool{
+		"93.184.216.34": true, "2606:2800:220:1:248:1893:25c8:1946": true, "8.8.8.8": true,
+		"127.0.0.1": false, "::1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false,
+		"169.254.169.254": false, "fe80::1": false, "fd00::1": false, "0.0.0.0": false, "::": false,
+		"100.64.0.1": false, "::ffff:10.0.0.1": false, "::ffff:127.0.0.1": false, "224.0.0.1": false, "64:ff9b::a00:1": false,
+	} {
+		if got := webhook.PublicIP(netip.MustParseAddr(addr)); got != public {
+			t.Errorf("PublicIP(%s) = %v", addr, got)
+		}
+	}
+}
+
+// In production the client refuses, at connect time, every address that is not public: by IP,
+// by a name that resolves to one, and it follows no redirect.
+func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":"):]
+	c := webhook.NewHTTPClient(2*time.Second, false)
+	for _, u := range []string{srv.URL, "http://localhost" + port, "http://10.0.0.1:443", "http://169.254.169.254/latest/meta-data", "http://[::1]" + port} {
+		res, err := c.Post(u, "application/json", strings.NewReader("{}"))
+		if err == nil {
+			res.Body.Close()
+			t.Fatalf("%s: delivered", u)
+		}
+		if !errors.Is(err, webhook.ErrNotPublic) {
+			t.Fatalf("%s: %v, want ErrNotPublic", u, err)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatal("a private address was reached")
+	}
+	// Redirects are answers, never followed (dev-mode client, to reach the test servers).
+	target := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer target.Close()
+	redirect := httptest.NewServer(http.RedirectHandler(target.URL, http.StatusTemporaryRedirect))
+	defer redirect.Close()
+	res, err := webhook.NewHTTPClient(2*time.Second, true).Post(redirect.URL, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusTemporaryRedirect || hits.Load() != 0 {
+		t.Fatalf("redirect: %d, target hit %d times", res.StatusCode, hits.Load())
+	}
+}
