@@ -28,11 +28,28 @@ type Merchant struct {
 	// Stores keep it encrypted at rest when an encryption key is configured.
 	WebhookSecret      string
 	WebhookSecretSetAt *time.Time
+	// PreviousWebhookSecret, after a rotation with a grace period, still signs deliveries
+	// until PreviousSecretExpiresAt.
+	PreviousWebhookSecret   string
+	PreviousSecretExpiresAt *time.Time
 	// ServiceFeeBPS is the merchant's service fee in basis points of the paid value (0 to
 	// 10000); nil means the configured default (checkout.service_fee_bps).
 	ServiceFeeBPS *int64
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+}
+
+// WebhookSecrets returns the secrets that sign the merchant's deliveries at now: the current
+// one, then the previous one during its grace period. None means no events are sent.
+func (m *Merchant) WebhookSecrets(now time.Time) []string {
+	if m.WebhookSecret == "" {
+		return nil
+	}
+	out := []string{m.WebhookSecret}
+	if m.PreviousWebhookSecret != "" && m.PreviousSecretExpiresAt != nil && now.Before(*m.PreviousSecretExpiresAt) {
+		out = append(out, m.PreviousWebhookSecret)
+	}
+	return out
 }
 
 // MerchantUpdate holds the fields to change on a merchant; nil fields are left as they are.
@@ -79,8 +96,9 @@ type MerchantStore interface {
 	Merchants(ctx context.Context, p Page) ([]*Merchant, error)
 	// UpdateMerchant changes the fields set in u and returns the merchant. ENOTFOUND.
 	UpdateMerchant(ctx context.Context, id string, u MerchantUpdate) (*Merchant, error)
-	// SetWebhookSecret sets or replaces the merchant's webhook secret. ENOTFOUND.
-	SetWebhookSecret(ctx context.Context, merchantID, secret string, at time.Time) error
+	// SetWebhookSecret sets or replaces the merchant's webhook secret; with grace > 0 the
+	// replaced one stays valid until at+grace (else it, and any earlier one, ends now). ENOTFOUND.
+	SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration, at time.Time) error
 
 	// CreateAPIKey stores a new API key. ENOTFOUND if the merchant does not exist, ECONFLICT if
 	// the id or prefix exists.

@@ -19,6 +19,8 @@ type MerchantView struct {
 	WebhookURL         string  `json:"webhook_url"`
 	HasWebhookSecret   bool    `json:"has_webhook_secret"`
 	WebhookSecretSetAt *string `json:"webhook_secret_set_at"`
+	// PreviousSecretExpiresAt is when a rotated secret stops signing deliveries.
+	PreviousSecretExpiresAt *string `json:"previous_secret_expires_at"`
 	// ServiceFeeBPS is the merchant's own service fee in basis points; null means the
 	// configured default.
 	ServiceFeeBPS *int64 `json:"service_fee_bps"`
@@ -29,7 +31,8 @@ type MerchantView struct {
 // NewMerchantView returns m's admin view; the webhook secret itself is never shown.
 func NewMerchantView(m *rampway.Merchant) MerchantView {
 	return MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
-		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt), ServiceFeeBPS: m.ServiceFeeBPS,
+		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
+		PreviousSecretExpiresAt: timePtr(previousUntil(m)), ServiceFeeBPS: m.ServiceFeeBPS,
 		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
 }
 
@@ -52,6 +55,14 @@ func NewAPIKeyView(k *rampway.APIKey, raw string) APIKeyView {
 	}
 	return APIKeyView{KeyID: k.ID, MerchantID: k.MerchantID, Prefix: k.Prefix, APIKey: raw, Status: status,
 		CreatedAt: k.CreatedAt.UTC().Format(TimeFormat), RevokedAt: timePtr(k.RevokedAt)}
+}
+
+// previousUntil is when the merchant's previous secret stops signing, if it still does.
+func previousUntil(m *rampway.Merchant) *time.Time {
+	if m.PreviousWebhookSecret == "" {
+		return nil
+	}
+	return m.PreviousSecretExpiresAt
 }
 
 // WebhookSecretView answers a webhook secret change; the secret is shown only here.
@@ -193,12 +204,22 @@ func (s *Server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request) erro
 func (s *Server) handleSetWebhookSecret(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		WebhookSecret *string `json:"webhook_secret"`
+		// GracePeriod keeps the replaced secret valid that long ("24h"); none by default.
+		GracePeriod *string `json:"grace_period"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
 		return err
 	}
+	var grace time.Duration
+	if body.GracePeriod != nil {
+		g, err := time.ParseDuration(*body.GracePeriod)
+		if err != nil {
+			return rampway.FieldErrorf("grace_period", "grace_period must be a duration such as \"24h\" or \"30m\", not %q", *body.GracePeriod)
+		}
+		grace = g
+	}
 	id := r.PathValue("merchant_id")
-	secret, err := s.merchants.SetWebhookSecret(r.Context(), id, deref(body.WebhookSecret))
+	secret, err := s.merchants.SetWebhookSecret(r.Context(), id, deref(body.WebhookSecret), grace)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func decode[T any](t *testing.T, r resp, status int) T {
@@ -131,8 +132,25 @@ func TestAdminAPIKeysAndSecrets(t *testing.T) {
 	}
 	wantEnvelope(t, e.admin(http.MethodPost, base+"/webhook-secret", map[string]string{"webhook_secret": "short"}), 400, 400, "/admin"+base+"/webhook-secret", "webhook_secret must be")
 	m := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200)
-	if !m.HasWebhookSecret || m.WebhookSecretSetAt == nil || strings.Contains(string(e.admin(http.MethodGet, base, nil).body), own) {
+	if !m.HasWebhookSecret || m.WebhookSecretSetAt == nil || strings.Contains(string(e.admin(http.MethodGet, base, nil).body), own) ||
+		m.PreviousSecretExpiresAt != nil {
 		t.Fatalf("merchant view %+v (must say a secret is set, never show it)", m)
+	}
+	// Rotation with a grace period: the old secret signs beside the new one until it ends.
+	for _, bad := range []string{`{"grace_period":"soon"}`, `{"grace_period":"-1h"}`, `{"grace_period":"169h"}`, `{"grace_period":24}`} {
+		wantEnvelope(t, e.admin(http.MethodPost, base+"/webhook-secret", bad), 400, 400, "/admin"+base+"/webhook-secret", "grace_period")
+	}
+	rotated := decode[WebhookSecretView](t, e.admin(http.MethodPost, base+"/webhook-secret", map[string]string{"grace_period": "24h"}), 201)
+	m = decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200)
+	if m.PreviousSecretExpiresAt == nil || rotated.WebhookSecret == own {
+		t.Fatalf("after a rotation with grace: %+v", m)
+	}
+	stored, err := e.svc.Get(t.Context(), m.MerchantID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if secrets := stored.WebhookSecrets(time.Now()); len(secrets) != 2 || secrets[0] != rotated.WebhookSecret || secrets[1] != own {
+		t.Fatalf("signing secrets during the grace period: %v", secrets)
 	}
 }
 

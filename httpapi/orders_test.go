@@ -236,7 +236,7 @@ func TestCreateMintOrderFields(t *testing.T) {
 	if o := decode[MintOrderView](t, r, 201); o.Info == "" || !strings.Contains(o.Info, "no webhook events will be sent") {
 		t.Fatalf("info missing: %s", r.body)
 	}
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, ""); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	r = e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))

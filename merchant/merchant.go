@@ -214,9 +214,17 @@ func (s *Service) RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*
 	return k, err
 }
 
+// MaxSecretGrace bounds how long a rotated webhook secret stays valid.
+const MaxSecretGrace = 7 * 24 * time.Hour
+
 // SetWebhookSecret sets the merchant's webhook secret to secret, or to a new random one when
-// secret is "", and returns it. ENOTFOUND, EINVALID.
-func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret string) (string, error) {
+// secret is "", and returns it. With grace > 0 the replaced secret keeps signing deliveries
+// (beside the new one) for that long, so the merchant switches without missing an event.
+// ENOTFOUND, EINVALID.
+func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration) (string, error) {
+	if grace < 0 || grace > MaxSecretGrace {
+		return "", rampway.FieldErrorf("grace_period", "grace_period must be between 0s and %s, not %s", MaxSecretGrace, grace)
+	}
 	if _, err := s.Get(ctx, merchantID); err != nil {
 		return "", err
 	}
@@ -227,7 +235,7 @@ func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret strin
 	} else if len(secret) < 32 || len(secret) > 256 || strings.IndexFunc(secret, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
 		return "", rampway.FieldErrorf("webhook_secret", "webhook_secret must be 32 to 256 printable ASCII characters without spaces")
 	}
-	if err := s.store.SetWebhookSecret(ctx, merchantID, secret, s.clock()); err != nil {
+	if err := s.store.SetWebhookSecret(ctx, merchantID, secret, grace, s.clock()); err != nil {
 		return "", fmt.Errorf("set webhook secret: %w", err)
 	}
 	return secret, nil

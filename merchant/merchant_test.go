@@ -129,7 +129,7 @@ func TestValidation(t *testing.T) {
 	bad := "paused"
 	_, err = prod.Update(ctx, m.ID, merchant.UpdateParams{Status: &bad})
 	wantCode(t, err, rampway.EINVALID)
-	_, err = prod.SetWebhookSecret(ctx, m.ID, "short")
+	_, err = prod.SetWebhookSecret(ctx, m.ID, "short", 0)
 	wantCode(t, err, rampway.EINVALID)
 	_, err = prod.Get(ctx, "mch_x")
 	wantCode(t, err, rampway.ENOTFOUND)
@@ -147,11 +147,11 @@ func TestWebhookSecret(t *testing.T) {
 	svc := newService(t, false)
 	ctx := t.Context()
 	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
-	s1, err := svc.SetWebhookSecret(ctx, m.ID, "")
+	s1, err := svc.SetWebhookSecret(ctx, m.ID, "", 0)
 	if err != nil || !strings.HasPrefix(s1, merchant.WebhookSecretPrefix) || len(s1) < 50 {
 		t.Fatalf("generated %q, %v", s1, err)
 	}
-	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "")
+	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0)
 	if s1 == s2 {
 		t.Fatal("rotation gave the same secret")
 	}
@@ -160,7 +160,7 @@ func TestWebhookSecret(t *testing.T) {
 		t.Fatalf("stored %q, want %q", got.WebhookSecret, s2)
 	}
 	own := strings.Repeat("k", 40)
-	if s, err := svc.SetWebhookSecret(ctx, m.ID, own); err != nil || s != own {
+	if s, err := svc.SetWebhookSecret(ctx, m.ID, own, 0); err != nil || s != own {
 		t.Fatalf("set own secret: %q, %v", s, err)
 	}
 }

@@ -189,7 +189,7 @@ func testMerchantNotFound(t *testing.T, open Opener) {
 	wantCode(t, err, rampway.ENOTFOUND)
 	_, err = s.UpdateMerchant(t.Context(), "mch_nope", rampway.MerchantUpdate{UpdatedAt: now()})
 	wantCode(t, err, rampway.ENOTFOUND)
-	wantCode(t, s.SetWebhookSecret(t.Context(), "mch_nope", "x", now()), rampway.ENOTFOUND)
+	wantCode(t, s.SetWebhookSecret(t.Context(), "mch_nope", "x", 0, now()), rampway.ENOTFOUND)
 }
 
 func testMerchantDuplicate(t *testing.T, open Opener) {
@@ -299,7 +299,7 @@ func testWebhookSecret(t *testing.T, open Opener) {
 	m := mustMerchant(t, s, "acme")
 	for _, secret := range []string{"whsec_first", "whsec_second"} {
 		at := now()
-		if err := s.SetWebhookSecret(t.Context(), m.ID, secret, at); err != nil {
+		if err := s.SetWebhookSecret(t.Context(), m.ID, secret, 0, at); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.Merchant(t.Context(), m.ID)
@@ -309,6 +309,28 @@ func testWebhookSecret(t *testing.T, open Opener) {
 		if got.WebhookSecret != secret || got.WebhookSecretSetAt == nil || !got.WebhookSecretSetAt.Equal(at) {
 			t.Fatalf("secret = %q set at %v, want %q at %v", got.WebhookSecret, got.WebhookSecretSetAt, secret, at)
 		}
+		if got.PreviousWebhookSecret != "" || len(got.WebhookSecrets(at)) != 1 {
+			t.Fatalf("a rotation without grace kept the old secret: %+v", got)
+		}
+	}
+	// A rotation with a grace period keeps the old secret valid until it ends.
+	at := now()
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_third", time.Hour, at); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Merchant(t.Context(), m.ID)
+	if secrets := got.WebhookSecrets(at.Add(59 * time.Minute)); len(secrets) != 2 || secrets[0] != "whsec_third" || secrets[1] != "whsec_second" {
+		t.Fatalf("during the grace period: %v", secrets)
+	}
+	if secrets := got.WebhookSecrets(at.Add(time.Hour)); len(secrets) != 1 || secrets[0] != "whsec_third" {
+		t.Fatalf("after the grace period: %v", secrets)
+	}
+	// Rotating again without grace ends the old one at once.
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_fourth", 0, now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Merchant(t.Context(), m.ID); len(got.WebhookSecrets(now())) != 1 || got.PreviousSecretExpiresAt != nil {
+		t.Fatalf("after a rotation without grace: %+v", got)
 	}
 	// Stores that expose their database must not keep the secret in clear when they were given
 	// an encryption key; the suite's stores always are.
@@ -317,7 +339,7 @@ func testWebhookSecret(t *testing.T, open Opener) {
 		if err := d.DB().QueryRowContext(t.Context(), "SELECT webhook_secret FROM merchants WHERE id = '"+m.ID+"'").Scan(&raw); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(raw, "whsec_second") {
+		if strings.Contains(raw, "whsec_fourth") {
 			t.Fatalf("webhook secret stored in clear: %q", raw)
 		}
 	}
@@ -420,7 +442,7 @@ func testSurvivesReopen(t *testing.T, open Opener) {
 	s := open(t)
 	m := mustMerchant(t, s, "acme")
 	k := mustKey(t, s, m.ID)
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_keep", now()); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_keep", 0, now()); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

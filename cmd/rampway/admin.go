@@ -41,8 +41,9 @@ Commands:
   api-keys create MERCHANT_ID           prints the new key once; earlier keys stay valid
   api-keys list MERCHANT_ID
   api-keys revoke MERCHANT_ID KEY_ID    revoked at once
-  webhook-secret rotate MERCHANT_ID [--secret SECRET]
-                                        sets a new secret (random unless given) and prints it
+  webhook-secret rotate MERCHANT_ID [--secret SECRET] [--grace-period 24h]
+                                        sets a new secret (random unless given) and prints it;
+                                        the old one keeps signing for the grace period
   contract-functions register MERCHANT_ID --network NAME --address 0x... --abi JSON|@FILE
                      --gas-limit N [--payable-symbol SYMBOL]
                                         checks the contract on the network (which must be
@@ -150,6 +151,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	limit := fset.Int("limit", 20, "page size")
 	after := fset.String("starting-after", "", "list after this merchant id")
 	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
+	grace := fset.Duration("grace-period", 0, "keep the replaced webhook secret valid this long (e.g. 24h)")
 	network := fset.String("network", "", "network name")
 	address := fset.String("address", "", "contract address")
 	abiArg := fset.String("abi", "", "the function's ABI fragment, or @FILE")
@@ -287,7 +289,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
 		}
-		s, err := svc.SetWebhookSecret(ctx, pos[0], *secret)
+		s, err := svc.SetWebhookSecret(ctx, pos[0], *secret, *grace)
 		if err != nil {
 			return nil, err
 		}

@@ -130,10 +130,10 @@ type merchantSecrets struct{ store rampway.MerchantStore }
 
 func (m merchantSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
 	mc, err := m.store.Merchant(ctx, merchantID)
-	if err != nil || mc.WebhookSecret == "" {
+	if err != nil {
 		return nil, err
 	}
-	return []string{mc.WebhookSecret}, nil
+	return mc.WebhookSecrets(time.Now()), nil
 }
 
 // app is a running API server.

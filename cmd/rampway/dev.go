@@ -440,7 +440,7 @@ func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState
 		}
 	}
 	if m.WebhookSecret == "" || m.WebhookSecret != st.WebhookSecret {
-		if st.WebhookSecret, err = svc.SetWebhookSecret(ctx, m.ID, ""); err != nil {
+		if st.WebhookSecret, err = svc.SetWebhookSecret(ctx, m.ID, "", 0); err != nil {
 			return fmt.Errorf("dev: demo merchant webhook secret: %w", err)
 		}
 	}

@@ -9,7 +9,8 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at`
+const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at,
+	previous_webhook_secret, previous_secret_expires_at`
 
 func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
 	var (
@@ -18,14 +19,20 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 		setAt          dbTime
 		fee            sql.NullInt64
 		created, upd   dbTime
+		prev           string
+		prevUntil      dbTime
 	)
-	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd); err != nil {
+	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil); err != nil {
 		return nil, err
 	}
 	clear, err := s.box.Open(secret)
 	if err != nil {
 		return nil, fmt.Errorf("merchant %s webhook secret: %w", m.ID, err)
 	}
+	if m.PreviousWebhookSecret, err = s.box.Open(prev); err != nil {
+		return nil, fmt.Errorf("merchant %s previous webhook secret: %w", m.ID, err)
+	}
+	m.PreviousSecretExpiresAt = prevUntil.ptr()
 	m.Status = rampway.MerchantStatus(status)
 	m.WebhookSecret = clear
 	m.WebhookSecretSetAt = setAt.ptr()
@@ -38,9 +45,9 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`),
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
 		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
-		s.t(m.CreatedAt), s.t(m.UpdatedAt))
+		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt))
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
@@ -117,16 +124,23 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 }
 
 // SetWebhookSecret implements rampway.MerchantStore.
-func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string, at time.Time) error {
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE merchants SET webhook_secret = $1, webhook_secret_set_at = $2, updated_at = $2 WHERE id = $3`),
-		s.box.Seal(secret), s.t(at), merchantID)
-	if err != nil {
-		return fmt.Errorf("set webhook secret: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
-	}
-	return nil
+func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var current string // sealed: it moves to previous as it is (sealed by the same key)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT webhook_secret FROM merchants WHERE id = $1`+s.d.ForUpdate), merchantID).Scan(&current)
+		if err != nil {
+			return notFound(err, "merchant")
+		}
+		prev, until := "", any(nil)
+		if grace > 0 && current != "" {
+			prev, until = current, s.t(at.Add(grace))
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET webhook_secret = $1, webhook_secret_set_at = $2, updated_at = $2,
+			previous_webhook_secret = $3, previous_secret_expires_at = $4 WHERE id = $5`), s.box.Seal(secret), s.t(at), prev, until, merchantID); err != nil {
+			return fmt.Errorf("set webhook secret: %w", err)
+		}
+		return nil
+	})
 }
 
 // nullInt converts an optional integer to a column value (NULL when nil).
