@@ -61,6 +61,7 @@ type Executor struct {
 	log       *slog.Logger
 	now       func() time.Time
 	txs       *txFollower
+	wake      chan struct{}
 }
 
 // NewExecutor returns an executor of net that signs with signer.
@@ -76,7 +77,7 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 		now = time.Now
 	}
 	x := &Executor{cfg: cfg, store: store, functions: functions, net: net, client: client, signer: signer,
-		log: log.With("network", net.Name), now: now}
+		log: log.With("network", net.Name), now: now, wake: make(chan struct{}, 1)}
 	x.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxApprove, rampway.TxCall},
 		signer: func(w common.Address) chain.Signer {
 			if w == signer.Address() {
@@ -89,21 +90,53 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 
 func (x *Executor) at() time.Time { return x.now().UTC().Truncate(time.Microsecond) }
 
-// Run steps every poll until ctx ends.
-func (x *Executor) Run(ctx context.Context, poll time.Duration) {
-	runEvery(ctx, poll, x.log, "execute step", x.Step)
+// Wake makes a running executor step now rather than at its next poll (the watcher calls it
+// when it credits a payment).
+func (x *Executor) Wake() {
+	select {
+	case x.wake <- struct{}{}:
+	default:
+	}
 }
 
-// Step follows the transactions in flight, then starts the orders paid in full.
+// Run steps every poll, or when woken, until ctx ends; after a step that started orders it
+// steps again at once, as more may be waiting.
+func (x *Executor) Run(ctx context.Context, poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		started, err := x.step(ctx)
+		if err != nil && ctx.Err() == nil {
+			x.log.Error("execute step", "error", err)
+		}
+		if started > 0 && err == nil {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		case <-x.wake:
+		}
+	}
+}
+
+// Step starts the orders paid in full, then follows the transactions in flight.
 func (x *Executor) Step(ctx context.Context) error {
+	_, err := x.step(ctx)
+	return err
+}
+
+func (x *Executor) step(ctx context.Context) (int, error) {
 	head, err := x.client.BlockNumber(ctx)
 	if err != nil {
-		return fmt.Errorf("head: %w", err)
+		return 0, fmt.Errorf("head: %w", err)
 	}
-	if err := x.txs.follow(ctx, head); err != nil {
-		return err
+	// New orders first: following what is in flight can wait a moment, a paid user should not.
+	started, err := x.start(ctx, head)
+	if err != nil {
+		return started, err
 	}
-	return x.start(ctx, head)
+	return started, x.txs.follow(ctx, head)
 }
 
 // settle records a transaction mined deep enough.
@@ -157,47 +190,54 @@ type liquidity struct {
 }
 
 // start executes the orders paid in full, oldest first.
-func (x *Executor) start(ctx context.Context, head uint64) error {
+// It returns how many it sent.
+func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	orders, err := x.store.OrdersByStatus(ctx, x.net.Name, rampway.StatusDepositSuccess, x.cfg.Batch)
 	if err != nil || len(orders) == 0 {
-		return err
+		return 0, err
 	}
 	tip, feeCap, err := fees(ctx, x.client)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	wallet := x.signer.Address()
 	chainNonce, err := x.client.PendingNonceAt(ctx, wallet)
 	if err != nil {
-		return fmt.Errorf("nonce: %w", err)
+		return 0, fmt.Errorf("nonce: %w", err)
 	}
 	bal, err := x.client.BalanceAt(ctx, wallet, nil)
 	if err != nil {
-		return fmt.Errorf("hot wallet balance: %w", err)
+		return 0, fmt.Errorf("hot wallet balance: %w", err)
 	}
 	liq := &liquidity{native: bal, tokens: map[common.Address]*big.Int{}}
+	started := 0
 	for _, o := range orders {
-		if err := x.startOrder(ctx, head, o, tip, feeCap, chainNonce, liq); err != nil {
-			return err
+		sent, err := x.startOrder(ctx, head, o, tip, feeCap, chainNonce, liq)
+		if err != nil {
+			return started, err
+		}
+		if sent {
+			started++
 		}
 	}
-	return nil
+	return started, nil
 }
 
 // errNoLiquidity stops a step: the hot wallet cannot pay for the next call.
 var errNoLiquidity = errors.New("hot wallet balance too low")
 
-// startOrder executes one order. Only errors that should end the step are returned.
-func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order, tip, feeCap *big.Int, chainNonce uint64, liq *liquidity) error {
+// startOrder executes one order and reports whether it sent it. Only errors that should end the
+// step are returned.
+func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order, tip, feeCap *big.Int, chainNonce uint64, liq *liquidity) (bool, error) {
 	log := x.log.With("order_id", o.ID, "merchant_id", o.MerchantID)
 	f, fn, err := x.functions.ForOrder(ctx, o)
 	if err != nil {
 		log.Error("order's function unavailable", "function_id", o.FunctionID, "error", err)
-		return nil
+		return false, nil
 	}
 	data, err := fn.Encode(o.FunctionArgs)
 	if err != nil {
-		return x.fail(ctx, o, "the function arguments no longer encode: "+rampway.ErrorMessage(err))
+		return false, x.fail(ctx, o, "the function arguments no longer encode: "+rampway.ErrorMessage(err))
 	}
 	var token *rampway.Asset
 	if pa, ok := x.net.Asset(f.PayableSymbol); ok && !pa.IsNative() {
@@ -215,29 +255,30 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),
 			"balance_wei", liq.native.String(), "needed_wei", cost.String())
-		return errNoLiquidity
+		return false, errNoLiquidity
 	}
 	if token != nil {
 		have, err := x.tokenBalance(ctx, token.Contract, liq)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if have.Cmp(o.PaymentValue) < 0 {
 			log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(), "token", token.Symbol,
 				"balance", have.String(), "needed", o.PaymentValue.String())
-			return errNoLiquidity
+			return false, errNoLiquidity
 		}
 	}
 
 	reason, err := x.preflight(ctx, f, o, token, data)
 	if err != nil {
 		log.Warn("pre-flight failed; will retry", "error", err)
-		return nil
+		return false, nil
 	}
 	if reason != "" {
-		return x.fail(ctx, o, "the smart-contract call would revert: "+reason)
+		return false, x.fail(ctx, o, "the smart-contract call would revert: "+reason)
 	}
 
+	var signed []*rampway.ChainTx
 	exec, err := x.store.StartExecution(ctx, o.ID, x.net.Name, x.signer.Address(), chainNonce, func(first uint64) ([]*rampway.ChainTx, error) {
 		var calls []*types.DynamicFeeTx
 		if token != nil {
@@ -263,28 +304,25 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 			out[i] = &rampway.ChainTx{Hash: signed.Hash(), Network: x.net.Name, Wallet: x.signer.Address(), Nonce: c.Nonce, Kind: kind,
 				Raw: raw, SentBlock: head}
 		}
+		signed = out
 		return out, nil
 	}, x.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
-		return nil // another instance started it, or the order moved on
+		return false, nil // another instance started it, or the order moved on
 	}
 	if err != nil {
-		return fmt.Errorf("start execution of %s: %w", o.ID, err)
+		return false, fmt.Errorf("start execution of %s: %w", o.ID, err)
 	}
 	liq.native.Sub(liq.native, cost)
 	if token != nil {
 		liq.tokens[token.Contract].Sub(liq.tokens[token.Contract], o.PaymentValue)
 	}
 	// Stored first, broadcast second: a crash in between is mended by the next step.
-	_, txs, err := x.store.Execution(ctx, o.ID)
-	if err != nil {
-		return err
-	}
-	for _, t := range txs {
+	for _, t := range signed {
 		x.txs.broadcast(ctx, t)
 	}
 	log.Info("order execution sent", "tx", exec.TxHash.Hex(), "nonce", exec.Nonce)
-	return nil
+	return true, nil
 }
 
 // fail ends a paid order that cannot be executed: FAILED, with its refund record.

@@ -44,7 +44,12 @@ type Watcher struct {
 	log    *slog.Logger
 	now    func() time.Time
 	hashes map[uint64]common.Hash // canonical hashes of recently scanned blocks
+	// credited, when set, is called after payments were credited (the executor's Wake).
+	credited func()
 }
+
+// OnCredit has fn called after a step credited payments, so that paid orders go on at once.
+func (w *Watcher) OnCredit(fn func()) { w.credited = fn }
 
 // NewWatcher returns a watcher of net.
 func NewWatcher(store rampway.DepositStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) *Watcher {
@@ -216,6 +221,7 @@ func (w *Watcher) confirm(ctx context.Context, head uint64) error {
 		return err
 	}
 	need := uint64(max(w.net.Confirmations, 1))
+	credited := false
 	for _, t := range pending {
 		if head+1 < t.BlockNumber+need {
 			continue
@@ -238,6 +244,10 @@ func (w *Watcher) confirm(ctx context.Context, head uint64) error {
 			return fmt.Errorf("confirm transfer %s: %w", t.TxHash.Hex(), err)
 		}
 		w.log.Info("payment confirmed", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex())
+		credited = true
+	}
+	if credited && w.credited != nil {
+		w.credited()
 	}
 	return nil
 }

@@ -218,22 +218,20 @@ func (a *app) serve(ctx context.Context) error {
 	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	var workers sync.WaitGroup
 	workers.Go(func() { a.checkout.RunExpiry(wctx, expiryInterval, a.log.With("worker", "expiry")) })
-	for _, n := range a.networks.List() {
-		cl, _ := a.networks.Client(n.Name)
-		w := checkout.NewWatcher(a.store, n, cl, a.log.With("worker", "watcher"), nil)
-		workers.Go(func() { w.Run(wctx, watchPoll) })
-	}
+
 	if a.signer == nil && len(a.networks.List()) > 0 {
 		a.log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
 	for _, n := range a.networks.List() {
-		if a.signer == nil {
-			break
-		}
 		cl, _ := a.networks.Client(n.Name)
-		x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
-			a.signer, a.log.With("worker", "executor"), nil)
-		workers.Go(func() { x.Run(wctx, watchPoll) })
+		w := checkout.NewWatcher(a.store, n, cl, a.log.With("worker", "watcher"), nil)
+		if a.signer != nil {
+			x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
+				a.signer, a.log.With("worker", "executor"), nil)
+			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
+			workers.Go(func() { x.Run(wctx, watchPoll) })
+		}
+		workers.Go(func() { w.Run(wctx, watchPoll) })
 	}
 	if keys, err := depositKeys(a.cfg); err != nil {
 		a.log.Error("sweeper not started", "error", err)
