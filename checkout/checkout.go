@@ -62,6 +62,7 @@ type Config struct {
 type Store interface {
 	rampway.OrderStore
 	rampway.RefundStore
+	rampway.DeliveryStore
 }
 
 // Service is the checkout use cases.

@@ -133,7 +133,7 @@ func (s *Service) Order(ctx context.Context, merchantID string, area rampway.Are
 		return nil, notFound
 	}
 	o, err := s.store.Order(ctx, id)
-	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (o.MerchantID != merchantID || o.Area != area)) {
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (o.MerchantID != merchantID || (area != "" && o.Area != area))) {
 		return nil, notFound
 	}
 	return o, err

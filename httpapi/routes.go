@@ -39,6 +39,8 @@ func (s *Server) routes() {
 	api("POST "+mint+routeCryptoQuote, s.handleCryptoQuote)
 	api("GET "+mint+routeOrder+"/{order_id}", s.handleGetOrder(rampway.AreaMint))
 	api("GET "+mint+routeOrders, s.handleListOrders(rampway.AreaMint))
+	api("GET "+mint+routeOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaMint, false))
+	api("POST "+mint+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaMint, false))
 
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))
@@ -66,6 +68,8 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions", s.handleListFunctions)
 	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}", s.handleGetFunction)
 	adm("POST "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}/disable", s.handleDisableFunction)
+	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
+	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
 
 	// Operations.
 	m.Handle("GET /healthz", s.handle(s.handleHealth))

@@ -18,6 +18,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
@@ -51,6 +52,9 @@ Commands:
   contract-functions list MERCHANT_ID
   contract-functions get MERCHANT_ID FUNCTION_ID
   contract-functions disable MERCHANT_ID FUNCTION_ID
+  webhooks list MERCHANT_ID ORDER_ID    the order's webhook log: each event, its attempts
+  webhooks resend MERCHANT_ID ORDER_ID EVENT_ID
+                                        sends the event again (same eventId and body)
 `
 
 func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
@@ -114,7 +118,8 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return contract.NewRegistry(store, nets, nil), nets.Close, nil
 	}
-	out, err := adminCommand(ctx, newMerchantService(cfg, store), registry, rest)
+	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
+	out, err := adminCommand(ctx, newMerchantService(cfg, store), registry, hooks, rest)
 	if err != nil {
 		return err
 	}
@@ -138,7 +143,8 @@ func readDevState(dir string) (*devState, error) {
 }
 
 // adminCommand runs one command and returns what to print.
-func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error), args []string) (any, error) {
+func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
+	hooks *checkout.Service, args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
 	}
@@ -294,6 +300,24 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.WebhookSecretView{MerchantID: pos[0], WebhookSecret: s}, nil
+	case "webhooks list":
+		if err := need(2, "MERCHANT_ID ORDER_ID"); err != nil {
+			return nil, err
+		}
+		logs, err := hooks.Deliveries(ctx, pos[0], "", pos[1])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewDeliveryLog(logs), nil
+	case "webhooks resend":
+		if err := need(3, "MERCHANT_ID ORDER_ID EVENT_ID"); err != nil {
+			return nil, err
+		}
+		d, err := hooks.Resend(ctx, pos[0], "", pos[1], pos[2])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewDeliveryView(d, nil), nil
 	case "contract-functions register":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err

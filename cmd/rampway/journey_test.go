@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
@@ -303,3 +304,41 @@ func mustInt(t *testing.T, s string) int64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The webhook log and resend from the admin CLI, on a running dev server's data directory.
+func TestAdminCLIWebhooks(t *testing.T) {
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	j := newJourney(t, dj)
+	o := j.order(t, 0, map[string]any{"to": dj.Chain.PayerAddress, "quantity": "1"})
+	id := o["order_id"].(string)
+	j.hooks.wantEvents(t, id, []string{"order.created"})
+	cli := func(args ...string) map[string]any {
+		t.Helper()
+		var out bytes.Buffer
+		if err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out); err != nil {
+			t.Fatalf("admin %v: %v\n%s", args, err, out.String())
+		}
+		var v map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("admin %v: %v\n%s", args, err, out.String())
+		}
+		return v
+	}
+	log := cli("webhooks", "list", dj.Merchant.MerchantID, id)["data"].([]any)
+	first := log[0].(map[string]any)
+	attempts := first["attempts"].([]any)
+	if len(log) != 1 || first["event_name"] != "order.created" || first["status"] != "delivered" || len(attempts) != 1 ||
+		attempts[0].(map[string]any)["status_code"] != float64(200) {
+		t.Fatalf("webhook log: %v", log)
+	}
+	if r := cli("webhooks", "resend", dj.Merchant.MerchantID, id, first["event_id"].(string)); r["status"] != "pending" {
+		t.Fatalf("resend: %v", r)
+	}
+	j.hooks.wantEvents(t, id, []string{"order.created", "order.created"}) // the same event, again
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "webhooks", "resend", dj.Merchant.MerchantID, id, "evt_nope"}, noEnv, &out); err == nil ||
+		!strings.Contains(err.Error(), "not found") {
+		t.Fatalf("resend of an unknown event: %v", err)
+	}
+}

@@ -1,0 +1,55 @@
+package checkout
+
+import (
+	"context"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// DeliveryLog is a webhook delivery with its attempts.
+type DeliveryLog struct {
+	Delivery *rampway.Delivery
+	Attempts []*rampway.DeliveryAttempt
+}
+
+// Deliveries returns the webhook log of a merchant's order in an area: every event's delivery,
+// in event order, with its attempts. ENOTFOUND for an unknown or foreign order.
+func (s *Service) Deliveries(ctx context.Context, merchantID string, area rampway.Area, orderID string) ([]DeliveryLog, error) {
+	o, err := s.Order(ctx, merchantID, area, orderID)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := s.store.Deliveries(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DeliveryLog, len(ds))
+	for i, d := range ds {
+		as, err := s.store.DeliveryAttempts(ctx, d.EventID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = DeliveryLog{Delivery: d, Attempts: as}
+	}
+	return out, nil
+}
+
+// Resend queues an event of a merchant's order again, due now: the same eventId and body.
+// ENOTFOUND for an unknown or foreign order or event.
+func (s *Service) Resend(ctx context.Context, merchantID string, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error) {
+	o, err := s.Order(ctx, merchantID, area, orderID)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := s.store.Deliveries(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		if d.EventID == eventID {
+			return s.store.ResendDelivery(ctx, merchantID, eventID, s.now().UTC().Truncate(time.Microsecond))
+		}
+	}
+	return nil, rampway.Errorf(rampway.ENOTFOUND, "Event %q of order %s not found", eventID, o.ID)
+}
