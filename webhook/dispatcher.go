@@ -144,8 +144,9 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 	return d
 }
 
-// lease is how long a claimed delivery is this dispatcher's: longer than an attempt can take.
-func (d *Dispatcher) lease() time.Duration { return d.cfg.Timeout + 30*time.Second }
+// lease is how long a claimed delivery is this dispatcher's: well beyond what an attempt and
+// its record take, and short enough that a crashed process's deliveries go out soon after.
+func (d *Dispatcher) lease() time.Duration { return 2*d.cfg.Timeout + 5*time.Second }
 
 // Run delivers until ctx ends, then waits for the attempts in flight (each bounded by the
 // timeout) so that none is cut off unrecorded.

@@ -8,11 +8,13 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,7 +136,9 @@ func TestSIGKILLExecutesOnce(t *testing.T) {
 	seed, _ := hd.FromMnemonic(mnemonic, "")
 	xpub, _ := seed.XPub()
 	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
-	cfg := fmt.Sprintf(`http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
+	// Dev mode: the merchant's webhook receiver is this test's loopback server.
+	cfg := fmt.Sprintf(`mode: dev
+http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
 database: {driver: sqlite, path: %q}
 admin: {token: prod-admin-token-0123456789abcdef0123}
 secrets: {hash_secret: prod-hash-secret-0123456789abcdef0123}
@@ -144,6 +148,7 @@ networks:
     rpc_urls: [%q]
     confirmations: 2
     native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
+webhooks: {timeout: 1s}
 checkout:
   deposit_xpub: %s
   hot_wallet_address: %q
@@ -157,15 +162,34 @@ checkout:
 
 	// Onboarding through the admin API, as an operator would.
 	admin := "Bearer prod-admin-token-0123456789abcdef0123"
-	m := call(t, "POST", srv.base+"/admin/merchants", admin, map[string]any{"name": "Crash Test Shop"})
+	// The merchant's webhook endpoint hangs on the first delivery: rampway dies with it in flight.
+	hooks := &receiver{events: map[string][]string{}}
+	var first sync.Once
+	hang := make(chan struct{})
+	hookSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hung := false
+		first.Do(func() { hung = true })
+		if hung {
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		hooks.ServeHTTP(w, r)
+	}))
+	defer hookSrv.Close()
+	defer close(hang) // before the server closes: it waits for its handlers
+	m := call(t, "POST", srv.base+"/admin/merchants", admin, map[string]any{"name": "Crash Test Shop", "webhook_url": "https://hooks.example/x"})
 	mid := m["merchant_id"].(string)
+	hooks.secret = call(t, "POST", srv.base+"/admin/merchants/"+mid+"/webhook-secret", admin, nil)["webhook_secret"].(string)
 	key := call(t, "POST", srv.base+"/admin/merchants/"+mid+"/api-keys", admin, map[string]any{})["api_key"].(string)
 	frag, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	f := call(t, "POST", srv.base+"/admin/merchants/"+mid+"/contract-functions", admin, map[string]any{"network": "devnet",
 		"contract_address": ch.Contracts().NFT.Hex(), "abi": json.RawMessage(frag), "default_gas_limit": 200000, "payable_symbol": "ETH"})
 	recipient := common.HexToAddress("0x000000000000000000000000000000000000c0de")
 	o := call(t, "POST", srv.base+"/mint/merchant/hosted/nftCheckout/order", key, map[string]any{"merchant_id": mid, "crypto_symbol": "ETH",
-		"crypto_network": "devnet", "merchant_user_id": "u1", "merchant_redirect_url": "https://shop.example/done",
+		"crypto_network": "devnet", "merchant_user_id": "u1", "merchant_redirect_url": "https://shop.example/done", "merchant_webhook_url": hookSrv.URL,
 		"contractExecution": map[string]any{"smartContractFunctionId": f["smartContractFunctionId"], "function_args": map[string]any{"to": recipient.Hex(), "quantity": "1"},
 			"payment":        map[string]any{"payableCryptoSymbol": "ETH", "totalValue": rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
 			"network_params": map[string]any{"networkName": "devnet"}}})
@@ -246,4 +270,8 @@ checkout:
 	if v := get(srv.base); v["crypto_amount_received"] != o["crypto_amount"] || v["status"] != "SUCCESS" {
 		t.Fatalf("order at the end: %v", v)
 	}
+	// Every event reached the merchant once the lease of the attempt that died with the first
+	// process ran out, in order, signed.
+	hooks.wantEvents(t, id, paidEvents)
 }
+
