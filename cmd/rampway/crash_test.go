@@ -274,4 +274,3 @@ checkout:
 	// process ran out, in order, signed.
 	hooks.wantEvents(t, id, paidEvents)
 }
-
