@@ -54,6 +54,8 @@ type DepositStore interface {
 	// DropTransfer marks a seen transfer dropped (its block was reorganised away) and moves an
 	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID).
 	DropTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
+	// OrderTransfers returns the transfers seen for an order, oldest first.
+	OrderTransfers(ctx context.Context, orderID string) ([]*InboundTransfer, error)
 	// WatchedOrders returns the orders of a network a payment may still arrive for: those
 	// waiting for payment (CREATED, DEPOSIT_PROCESSING, UNDERPAID), and any other whose expiry
 	// is after expiredSince, so that a payment after expiry or a second payment of a paid order

@@ -245,4 +245,14 @@ type OrderStore interface {
 	DueOrders(ctx context.Context, statuses []OrderStatus, t time.Time, limit int) ([]*Order, error)
 	// OrdersByStatus returns up to limit orders of a network in status, oldest first.
 	OrdersByStatus(ctx context.Context, network string, status OrderStatus, limit int) ([]*Order, error)
+	// RecordOrderEvent records an event that changes nothing of the order (user.widget.open,
+	// user.widget.close) with its webhook delivery; with once, only if the order has none of
+	// that name yet. It reports whether it recorded one. ENOTFOUND.
+	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
 }
+
+// Events of the hosted checkout page (they change nothing of the order).
+const (
+	EventWidgetOpen  = "user.widget.open"
+	EventWidgetClose = "user.widget.close"
+)

@@ -71,6 +71,12 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
 
+	// The hosted checkout page (gateway_url): its own HTML answers, not the JSON envelope.
+	if s.page != nil {
+		m.Handle("/checkout", s.page)
+		m.Handle("/checkout/", s.page)
+	}
+
 	// Operations.
 	m.Handle("GET /healthz", s.handle(s.handleHealth))
 	m.Handle("GET /readyz", s.handle(s.handleReady))

@@ -48,6 +48,8 @@ type Deps struct {
 	Log *slog.Logger
 	// Metrics receives the HTTP metrics and is served on /metrics.
 	Metrics *prometheus.Registry
+	// Page is the hosted checkout page, served at /checkout and /checkout/*; nil serves none.
+	Page http.Handler
 }
 
 // Server is the rampway HTTP handler.
@@ -61,13 +63,14 @@ type Server struct {
 	log       *slog.Logger
 	metrics   *metrics
 	registry  *prometheus.Registry
+	page      http.Handler
 	mux       *http.ServeMux
 	handler   http.Handler
 }
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, page: d.Page, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))

@@ -22,6 +22,7 @@ import (
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
@@ -83,6 +84,15 @@ const watchPoll = 500 * time.Millisecond
 
 // chains gives checkout the networks' clients.
 type chains struct{ *chain.Networks }
+
+// Head is a network's latest block number (the page's confirmation count).
+func (c chains) Head(ctx context.Context, name string) (uint64, error) {
+	cl, ok := c.Client(name)
+	if !ok {
+		return 0, fmt.Errorf("no network %s", name)
+	}
+	return cl.BlockNumber(ctx)
+}
 
 func (c chains) EVM(name string) (checkout.EVM, bool) {
 	cl, ok := c.Client(name)
@@ -191,7 +201,8 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
-	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg})
+	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg,
+		Page: checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,

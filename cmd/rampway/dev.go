@@ -211,6 +211,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	base := "http://" + a.addr()
 	a.cfg.HTTP.PublicURL = base
+	a.checkout.SetPublicURL(base) // the real port when --addr asked for port 0 (gateway_url uses it)
 
 	dj, err := prepareDev(ctx, a, ch, state, keys, base)
 	if err == nil {

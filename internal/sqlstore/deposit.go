@@ -104,16 +104,21 @@ func (s *Store) RecordTransfer(ctx context.Context, t *rampway.InboundTransfer, 
 
 // PendingTransfers implements rampway.DepositStore.
 func (s *Store) PendingTransfers(ctx context.Context, network string) ([]*rampway.InboundTransfer, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+transferColumns+` FROM inbound_transfers WHERE network = $1 AND status = 'seen' ORDER BY block_number, tx_hash, log_index`), network)
+	return s.queryTransfers(ctx, "pending transfers", `SELECT `+transferColumns+` FROM inbound_transfers WHERE network = $1 AND status = 'seen'
+		ORDER BY block_number, tx_hash, log_index`, network)
+}
+
+func (s *Store) queryTransfers(ctx context.Context, what, query string, args ...any) ([]*rampway.InboundTransfer, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
-		return nil, fmt.Errorf("pending transfers: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []*rampway.InboundTransfer
 	for rows.Next() {
 		t, err := scanTransfer(rows)
 		if err != nil {
-			return nil, fmt.Errorf("pending transfers: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		out = append(out, t)
 	}
@@ -207,4 +212,10 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 func (s *Store) WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*rampway.Order, error) {
 	return s.queryOrders(ctx, "watched orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
 		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR expires_at >= $2)`), network, s.t(expiredSince))
+}
+
+// OrderTransfers implements rampway.DepositStore.
+func (s *Store) OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error) {
+	return s.queryTransfers(ctx, "order transfers", `SELECT `+transferColumns+` FROM inbound_transfers WHERE order_id = $1
+		ORDER BY block_number, tx_hash, log_index`, orderID)
 }

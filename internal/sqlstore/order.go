@@ -342,3 +342,27 @@ func (s *Store) queryOrders(ctx context.Context, what, query string, args ...any
 	}
 	return out, rows.Err()
 }
+
+// RecordOrderEvent implements rampway.OrderStore.
+func (s *Store) RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error) {
+	recorded := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, orderID)
+		if err != nil {
+			return err
+		}
+		if once {
+			var n int
+			if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM order_events WHERE order_id = $1 AND name = $2`), orderID, name).Scan(&n); err != nil {
+				return fmt.Errorf("order events: %w", err)
+			}
+			if n > 0 {
+				return nil
+			}
+		}
+		recorded = true
+		return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: o.ID, MerchantID: o.MerchantID,
+			Name: name, From: o.Status, To: o.Status, CreatedAt: at}, o)
+	})
+	return recorded, err
+}

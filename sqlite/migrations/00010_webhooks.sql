@@ -21,6 +21,8 @@ CREATE TABLE webhook_deliveries (
 ) STRICT;
 
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+-- The claim walks the pending ones in due order and stops at its limit.
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at, event_seq) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_order ON webhook_deliveries (order_id, event_seq);
 
 -- Every POST of a delivery: the delivery log merchants and operators read.

@@ -1,0 +1,468 @@
+// Package checkoutpage is the hosted checkout page at gateway_url: what is bought, how much to
+// pay and where (address, copy buttons, an EIP-681 QR code, a browser-wallet button), a
+// countdown, and the order's live status over server-sent events (polling as a fallback),
+// then the way back to the merchant. Server-rendered html/template with small embedded JS and
+// CSS, no third-party anything, a strict Content-Security-Policy.
+package checkoutpage
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/rampway/rampway"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// Store is what the page reads and changes.
+type Store interface {
+	Order(ctx context.Context, id string) (*rampway.Order, error)
+	Merchant(ctx context.Context, id string) (*rampway.Merchant, error)
+	ContractFunction(ctx context.Context, id string) (*rampway.ContractFunction, error)
+	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
+	Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error)
+	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
+}
+
+// Hasher checks gateway hashes (checkout.Service).
+type Hasher interface {
+	CheckHash(orderID, hash string) bool
+}
+
+// Chains gives networks and their heads (for confirmations).
+type Chains interface {
+	Network(name string) (*rampway.Network, bool)
+	Head(ctx context.Context, network string) (uint64, error)
+}
+
+// Config tunes the page.
+type Config struct {
+	// ReturnAfter is how long the page waits on a final status before returning to the
+	// merchant by itself; default 5 s.
+	ReturnAfter time.Duration
+	// Poll is how often a live stream looks at the order; default 1 s.
+	Poll time.Duration
+	// StreamFor bounds one server-sent-events connection (the browser reconnects); default 5 min.
+	StreamFor time.Duration
+}
+
+// Handler serves the page, its assets, its status stream and its cancel action.
+type Handler struct {
+	cfg    Config
+	store  Store
+	hash   Hasher
+	chains Chains
+	log    *slog.Logger
+	now    func() time.Time
+	page   *template.Template
+	errPg  *template.Template
+	assets http.Handler
+	mux    *http.ServeMux
+}
+
+// New returns the page handler. now is the clock (time.Now when nil).
+func New(cfg Config, store Store, hash Hasher, chains Chains, log *slog.Logger, now func() time.Time) *Handler {
+	if cfg.ReturnAfter <= 0 {
+		cfg.ReturnAfter = 5 * time.Second
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.StreamFor <= 0 {
+		cfg.StreamFor = 5 * time.Minute
+	}
+	if now == nil {
+		now = time.Now
+	}
+	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] }}
+	h := &Handler{cfg: cfg, store: store, hash: hash, chains: chains, log: log, now: now,
+		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html")),
+		errPg: template.Must(template.New("error.html").Funcs(funcs).ParseFS(templateFS, "templates/error.html")),
+		mux:   http.NewServeMux()}
+	sub, _ := fs.Sub(assetFS, "assets")
+	files := http.StripPrefix("/checkout/assets/", http.FileServerFS(sub))
+	h.assets = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		files.ServeHTTP(w, r)
+	})
+	h.mux.HandleFunc("GET /checkout", h.handlePage)
+	h.mux.HandleFunc("GET /checkout/status", h.handleStatus)
+	h.mux.HandleFunc("GET /checkout/events", h.handleEvents)
+	h.mux.HandleFunc("POST /checkout/cancel", h.handleCancel)
+	h.mux.HandleFunc("POST /checkout/close", h.handleClose)
+	h.mux.Handle("GET /checkout/assets/", h.assets)
+	return h
+}
+
+// ServeHTTP implements http.Handler for /checkout and /checkout/*.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mux.ServeHTTP(w, r)
+}
+
+// order returns the order a request names with its valid hash, or nil (the caller answers 404,
+// the same for an unknown order and a wrong hash).
+func (h *Handler) order(r *http.Request) *rampway.Order {
+	id, hash := r.FormValue("order_id"), r.FormValue("hash")
+	if !rampway.ValidID(rampway.PrefixOrder, id) || hash == "" || !h.hash.CheckHash(id, hash) {
+		return nil
+	}
+	o, err := h.store.Order(r.Context(), id)
+	if err != nil {
+		if rampway.ErrorCode(err) != rampway.ENOTFOUND {
+			h.log.Error("checkout page: read order", "order_id", id, "error", err)
+		}
+		return nil
+	}
+	if o.Area != rampway.AreaMint || o.DepositAddress == (rampway.Order{}).DepositAddress {
+		return nil // crypto checkout only (areas B and C come with the fiat provider)
+	}
+	return o
+}
+
+// securityHeaders are set on every page answer: a strict CSP (only our own scripts, styles and
+// connections; images from data: for the QR code), no framing, no referrer (the URL holds the
+// order's hash), never cached.
+func securityHeaders(w http.ResponseWriter, formTarget string) {
+	form := "'self'"
+	if formTarget != "" {
+		form += " " + formTarget
+	}
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+		"connect-src 'self'; form-action "+form+"; frame-ancestors 'none'; base-uri 'none'")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("Cache-Control", "no-store")
+}
+
+func (h *Handler) notFound(w http.ResponseWriter) {
+	securityHeaders(w, "")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	_ = h.errPg.Execute(w, nil)
+}
+
+// pageData is what the template renders.
+type pageData struct {
+	OrderID, Hash     string
+	Merchant          string
+	Item              string
+	Amount            string
+	Symbol            string
+	Network           string
+	ChainID           string
+	ChainIDHex        string
+	Address           string
+	Token             string // the token contract, "" for the native coin
+	AmountUnits       string // base units, for the wallet button
+	PaymentURI        string
+	QR                template.URL
+	ExpiresAt         string
+	Status            *Status
+	I18N              map[string]string
+	ReturnAfterSecond int
+}
+
+func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
+	o := h.order(r)
+	if o == nil {
+		h.notFound(w)
+		return
+	}
+	ctx := r.Context()
+	st, err := h.status(ctx, o)
+	if err != nil {
+		h.log.Error("checkout page: status", "order_id", o.ID, "error", err)
+		http.Error(w, "Service unavailable, try again", http.StatusServiceUnavailable)
+		return
+	}
+	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
+		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
+	}
+	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Amount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals),
+		Symbol: o.Asset.Symbol, Network: o.Network, Address: o.DepositAddress.Hex(), AmountUnits: o.CryptoAmount.String(),
+		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
+	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
+		d.Merchant = m.Name
+	}
+	if f, err := h.store.ContractFunction(ctx, o.FunctionID); err == nil {
+		d.Item = functionLabel(f.Signature)
+	}
+	if n, ok := h.chains.Network(o.Network); ok {
+		d.ChainID, d.ChainIDHex = n.ChainID.String(), "0x"+n.ChainID.Text(16)
+	}
+	if !o.Asset.IsNative() {
+		d.Token = o.Asset.Contract.Hex()
+	}
+	d.PaymentURI = paymentURI(o, d.ChainID)
+	if png, err := qrcode.Encode(d.PaymentURI, qrcode.Medium, 256); err == nil {
+		d.QR = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
+	}
+	d.I18N = Messages
+	var buf bytes.Buffer
+	if err := h.page.Execute(&buf, d); err != nil {
+		h.log.Error("checkout page: render", "order_id", o.ID, "error", err)
+		http.Error(w, "Internal error", http.StatusInternalServerError)
+		return
+	}
+	securityHeaders(w, origin(o.MerchantRedirectURL))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// functionLabel is a human label of a function signature: "mintWithToken(address,uint256)"
+// -> "mint with token".
+func functionLabel(sig string) string {
+	name, _, _ := strings.Cut(sig, "(")
+	var b strings.Builder
+	for i, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// paymentURI is the EIP-681 request of the order's payment: native value, or the token's
+// transfer to the deposit address.
+func paymentURI(o *rampway.Order, chainID string) string {
+	at := ""
+	if chainID != "" {
+		at = "@" + chainID
+	}
+	if o.Asset.IsNative() {
+		return "ethereum:" + o.DepositAddress.Hex() + at + "?value=" + o.CryptoAmount.String()
+	}
+	return "ethereum:" + o.Asset.Contract.Hex() + at + "/transfer?address=" + o.DepositAddress.Hex() + "&uint256=" + o.CryptoAmount.String()
+}
+
+// origin is scheme://host of a URL, or "".
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+func (h *Handler) at() time.Time { return h.now().UTC().Truncate(time.Microsecond) }
+
+// Status is the order as the page shows it.
+type Status struct {
+	Status        string `json:"status"`
+	Text          string `json:"text"`
+	Received      string `json:"received"`
+	Missing       string `json:"missing"`
+	MissingUnits  string `json:"missing_units"`
+	Confirmations int    `json:"confirmations"`
+	Required      int    `json:"required"`
+	TxHash        string `json:"tx_hash,omitempty"`
+	TxURL         string `json:"tx_url,omitempty"`
+	Final         bool   `json:"final"`
+	Cancellable   bool   `json:"cancellable"`
+	ReturnURL     string `json:"return_url"`
+}
+
+// final statuses end the page: the user goes back to the merchant.
+func final(s rampway.OrderStatus) bool {
+	switch s {
+	case rampway.StatusSuccess, rampway.StatusFailed, rampway.StatusRefundPending, rampway.StatusRefunded,
+		rampway.StatusExpired, rampway.StatusCancelled:
+		return true
+	}
+	return false
+}
+
+func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error) {
+	d := o.Asset.Decimals
+	missing := new(big.Int).Sub(o.CryptoAmount, o.CryptoReceived)
+	if missing.Sign() < 0 {
+		missing.SetInt64(0)
+	}
+	st := &Status{Status: string(o.Status), Received: rampway.FormatUnits(o.CryptoReceived, d), Missing: rampway.FormatUnits(missing, d),
+		MissingUnits: missing.String(), Final: final(o.Status), Cancellable: o.Status == rampway.StatusCreated, ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
+	net, _ := h.chains.Network(o.Network)
+	if net != nil {
+		st.Required = max(net.Confirmations, 1)
+	}
+	if o.Status == rampway.StatusDepositProcessing && net != nil {
+		ts, err := h.store.OrderTransfers(ctx, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		head, err := h.chains.Head(ctx, o.Network)
+		if err == nil {
+			st.Confirmations = st.Required
+			for _, t := range ts {
+				if t.Status == rampway.TransferSeen && head >= t.BlockNumber {
+					st.Confirmations = min(st.Confirmations, int(head-t.BlockNumber+1))
+				}
+			}
+		}
+	}
+	if o.ExecutionTxHash != "" {
+		st.TxHash = o.ExecutionTxHash
+		if net != nil && net.ExplorerURL != "" {
+			st.TxURL = strings.TrimRight(net.ExplorerURL, "/") + "/tx/" + o.ExecutionTxHash
+		}
+	}
+	reason := o.FailureReason
+	if reason == "" {
+		reason = "it could not be completed"
+	}
+	st.Text = strings.NewReplacer("{n}", strconv.Itoa(st.Confirmations), "{N}", strconv.Itoa(st.Required), "{missing}", st.Missing,
+		"{symbol}", o.Asset.Symbol, "{reason}", reason).Replace(Messages["st_"+string(o.Status)])
+	return st, nil
+}
+
+// returnURL is the merchant's redirect URL with the order id and status added.
+func returnURL(raw, orderID string, status rampway.OrderStatus) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	q := u.Query()
+	q.Set("order_id", orderID)
+	q.Set("status", string(status))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func (h *Handler) handleStatus(w http.ResponseWriter, r *http.Request) {
+	o := h.order(r)
+	if o == nil {
+		h.notFound(w)
+		return
+	}
+	st, err := h.status(r.Context(), o)
+	if err != nil {
+		http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	securityHeaders(w, "")
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(st)
+}
+
+// handleEvents streams the order's status as server-sent events: one "status" event each time
+// it changes, a comment every 15 s to keep proxies from closing the stream, and the end of the
+// stream at a final status (or after StreamFor: the browser reconnects).
+func (h *Handler) handleEvents(w http.ResponseWriter, r *http.Request) {
+	o := h.order(r)
+	if o == nil {
+		h.notFound(w)
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
+	securityHeaders(w, "")
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	ctx := r.Context()
+	end := time.NewTimer(h.cfg.StreamFor)
+	defer end.Stop()
+	tick := time.NewTicker(h.cfg.Poll)
+	defer tick.Stop()
+	last, beat := "", time.Now()
+	for {
+		o, err := h.store.Order(ctx, o.ID)
+		if err == nil {
+			st, err := h.status(ctx, o)
+			if err == nil {
+				b, _ := json.Marshal(st)
+				if string(b) != last {
+					last = string(b)
+					if _, err := fmt.Fprintf(w, "event: status\ndata: %s\n\n", b); err != nil {
+						return
+					}
+					_ = rc.Flush()
+				}
+				if st.Final {
+					return
+				}
+			}
+		}
+		if time.Since(beat) > 15*time.Second {
+			beat = time.Now()
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			_ = rc.Flush()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-end.C:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// handleCancel cancels an unpaid order (CREATED -> CANCELLED) and returns to the merchant.
+func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	o := h.order(r)
+	if o == nil {
+		h.notFound(w)
+		return
+	}
+	if o.Status == rampway.StatusCreated {
+		got, err := h.store.Transition(r.Context(), o.ID, rampway.StatusCancelled, h.at(), nil)
+		switch {
+		case err == nil:
+			o = got
+		case rampway.ErrorCode(err) == rampway.ECONFLICT: // a payment came first: the page shows it
+			if o, err = h.store.Order(r.Context(), o.ID); err != nil {
+				http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+				return
+			}
+		default:
+			h.log.Error("checkout page: cancel", "order_id", o.ID, "error", err)
+			http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	if o.Status != rampway.StatusCancelled {
+		// Too late to cancel (paid meanwhile): back to the page, which shows where it is.
+		http.Redirect(w, r, "/checkout?order_id="+url.QueryEscape(o.ID)+"&hash="+url.QueryEscape(r.FormValue("hash")), http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, returnURL(o.MerchantRedirectURL, o.ID, o.Status), http.StatusSeeOther)
+}
+
+// handleClose records user.widget.close (best effort: browsers send it as the page goes away).
+func (h *Handler) handleClose(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	if o := h.order(r); o != nil {
+		if _, err := h.store.RecordOrderEvent(r.Context(), o.ID, rampway.EventWidgetClose, false, h.at()); err != nil {
+			h.log.Warn("checkout page: record widget close", "order_id", o.ID, "error", err)
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

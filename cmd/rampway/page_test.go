@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The hosted checkout page over plain HTTP (the browser tests drive it in Chromium).
+func TestCheckoutPageHTTP(t *testing.T) {
+	dj, _ := startDev(t, t.TempDir())
+	j := newJourney(t, dj)
+	o := j.order(t, 0, map[string]any{"to": dj.Chain.PayerAddress, "quantity": "1"})
+	gw := o["gateway_url"].(string)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(u string) (*http.Response, string) {
+		t.Helper()
+		res, err := noRedirect.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	res, page := get(gw)
+	if res.StatusCode != 200 || !strings.Contains(page, o["deposit_address"].(string)) || !strings.Contains(page, o["crypto_amount"].(string)) ||
+		!strings.Contains(page, "ethereum:"+o["deposit_address"].(string)+"@1337?value=") || !strings.Contains(page, "Demo Store") {
+		t.Fatalf("page: %d\n%s", res.StatusCode, page)
+	}
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") ||
+		res.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Fatalf("headers: %v", res.Header)
+	}
+	// The page with its assets stays small.
+	size := len(page)
+	for _, a := range []string{"/checkout/assets/checkout.css", "/checkout/assets/checkout.js"} {
+		r, body := get(strings.Split(gw, "/checkout?")[0] + a)
+		if r.StatusCode != 200 {
+			t.Fatalf("%s: %d", a, r.StatusCode)
+		}
+		size += len(body)
+	}
+	if size > 100<<10 {
+		t.Fatalf("page and assets weigh %d bytes", size)
+	}
+	// A wrong or missing hash: a plain 404, never the order.
+	u, _ := url.Parse(gw)
+	for _, bad := range []string{"hash=" + strings.Repeat("0", 64), "hash=", ""} {
+		res, body := get(u.Scheme + "://" + u.Host + "/checkout?order_id=" + o["order_id"].(string) + "&" + bad)
+		if res.StatusCode != 404 || strings.Contains(body, o["deposit_address"].(string)) {
+			t.Fatalf("%q: %d\n%s", bad, res.StatusCode, body)
+		}
+	}
+	// Opening the page told the merchant once.
+	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open"})
+	get(gw)
+	time.Sleep(300 * time.Millisecond)
+	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open"})
+
+	// The live status stream starts with the current status.
+	ev, err := http.Get(strings.Replace(gw, "/checkout?", "/checkout/events?", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(ev.Body).ReadString('\n')
+	ev.Body.Close()
+	if ev.Header.Get("Content-Type") != "text/event-stream" || line != "event: status\n" {
+		t.Fatalf("events: %v %q", ev.Header, line)
+	}
+
+	// Cancel before paying: CANCELLED, back to the merchant with the order id and status.
+	form := url.Values{"order_id": {o["order_id"].(string)}, "hash": {u.Query().Get("hash")}}
+	res, err = noRedirect.PostForm(u.Scheme+"://"+u.Host+"/checkout/cancel", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "http://127.0.0.1:3000/done?") || !strings.Contains(loc, "status=CANCELLED") ||
+		!strings.Contains(loc, "order_id="+o["order_id"].(string)) {
+		t.Fatalf("cancel: %d %s", res.StatusCode, loc)
+	}
+	if got := j.get(t, o["order_id"].(string)); got["status"] != "CANCELLED" {
+		t.Fatalf("order after cancel: %v", got["status"])
+	}
+	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open", "order.cancelled"})
+}
