@@ -77,6 +77,11 @@ func (s *Server) routes() {
 		m.Handle("/checkout/", s.page)
 	}
 
+	if s.home != nil {
+		m.Handle("GET /{$}", s.home)
+		m.Handle("/demo/", s.home)
+	}
+
 	// Operations.
 	m.Handle("GET /healthz", s.handle(s.handleHealth))
 	m.Handle("GET /readyz", s.handle(s.handleReady))

@@ -50,6 +50,8 @@ type Deps struct {
 	Metrics *prometheus.Registry
 	// Page is the hosted checkout page, served at /checkout and /checkout/*; nil serves none.
 	Page http.Handler
+	// Home, when set, serves GET / and /demo/* (the dev server's demo store).
+	Home http.Handler
 }
 
 // Server is the rampway HTTP handler.
@@ -64,13 +66,14 @@ type Server struct {
 	metrics   *metrics
 	registry  *prometheus.Registry
 	page      http.Handler
+	home      http.Handler
 	mux       *http.ServeMux
 	handler   http.Handler
 }
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, page: d.Page, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -146,6 +147,19 @@ func (m merchantSecrets) WebhookSecrets(ctx context.Context, merchantID string) 
 	return mc.WebhookSecrets(time.Now()), nil
 }
 
+// lateHandler is a handler set after the server is built (dev mode's demo store needs dev.json).
+type lateHandler struct{ h atomic.Pointer[http.Handler] }
+
+func (l *lateHandler) set(h http.Handler) { l.h.Store(&h) }
+
+func (l *lateHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h := l.h.Load(); h != nil {
+		(*h).ServeHTTP(w, r)
+		return
+	}
+	http.NotFound(w, r)
+}
+
 // app is a running API server.
 type app struct {
 	cfg       config.Config
@@ -157,6 +171,8 @@ type app struct {
 	checkout  *checkout.Service
 	// signer is the hot wallet; nil when this instance only serves the API.
 	signer chain.Signer
+	// home serves / once dev mode sets it (the demo store); 404 until then and in production.
+	home lateHandler
 	srv    *http.Server
 	ln     net.Listener
 }
@@ -202,7 +218,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
 	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg,
-		Page: checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil)})
+		Home: &a.home, Page: checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,

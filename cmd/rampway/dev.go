@@ -12,8 +12,10 @@ import (
 	"io"
 	"io/fs"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -225,9 +227,10 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		a.close()
 		return err
 	}
+	a.home.set(&demoStore{base: base, dj: dj, client: &http.Client{Timeout: 30 * time.Second}, log: log.With("component", "demo-store")})
 	// dev.json says "ready"; it goes when the server does.
 	defer os.Remove(devJSONPath)
-	fmt.Fprintf(stdout, "\nrampway dev is running at %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
+	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
 		base, devJSONPath, state.MerchantID, state.APIKey, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.serve(ctx)
 }

@@ -91,3 +91,40 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	}
 	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open", "order.cancelled"})
 }
+
+// The demo store: the shop page, a purchase that leads to gateway_url, the return page.
+func TestDemoStoreHTTP(t *testing.T) {
+	dj, _ := startDev(t, t.TempDir())
+	base := strings.TrimSuffix(dj.API.MintBaseURL, "/mint")
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shop, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(shop), "Mint a demo NFT (pay in ETH)") || !strings.Contains(string(shop), "(pay in the demo token)") {
+		t.Fatalf("shop: %d\n%s", res.StatusCode, shop)
+	}
+	for _, pay := range []string{"eth", "token"} {
+		res, err = noRedirect.PostForm(base+"/demo/buy", url.Values{"pay": {pay}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		loc := res.Header.Get("Location")
+		if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, base+"/checkout?order_id=ord_") {
+			t.Fatalf("buy %s: %d %q", pay, res.StatusCode, loc)
+		}
+		id := strings.TrimPrefix(strings.Split(loc, "&")[0], base+"/checkout?order_id=")
+		res, err = http.Get(base + "/demo/return?order_id=" + id + "&status=CREATED")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(page), id) || !strings.Contains(string(page), "CREATED") {
+			t.Fatalf("return: %d\n%s", res.StatusCode, page)
+		}
+	}
+}
