@@ -173,8 +173,8 @@ type app struct {
 	signer chain.Signer
 	// home serves / once dev mode sets it (the demo store); 404 until then and in production.
 	home lateHandler
-	srv    *http.Server
-	ln     net.Listener
+	srv  *http.Server
+	ln   net.Listener
 }
 
 // startApp opens the store and listens; serve starts answering.
