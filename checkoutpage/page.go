@@ -196,9 +196,6 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service unavailable, try again", http.StatusServiceUnavailable)
 		return
 	}
-	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
-		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
-	}
 	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Amount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals),
 		Symbol: o.Asset.Symbol, Network: o.Network, Address: o.DepositAddress.Hex(), AmountUnits: o.CryptoAmount.String(),
 		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
@@ -228,6 +225,11 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 	securityHeaders(w, origin(o.MerchantRedirectURL))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, _ = w.Write(buf.Bytes())
+	// After the page is out: the merchant hears of the first opening (a write, kept off the
+	// user's wait).
+	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
+		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
+	}
 }
 
 // functionLabel is a human label of a function signature: "mintWithToken(address,uint256)"
