@@ -26,7 +26,7 @@ func (hashes) CheckHash(id, hash string) bool { return hash == "h-"+id }
 
 type nets struct{ n *rampway.Network }
 
-func (c nets) Network(string) (*rampway.Network, bool)       { return c.n, true }
+func (c nets) Network(string) (*rampway.Network, bool)      { return c.n, true }
 func (c nets) Head(context.Context, string) (uint64, error) { return 100, nil }
 
 // BenchmarkCheckoutPage measures the page's time to first byte over loopback HTTP, with the
