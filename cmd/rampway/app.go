@@ -210,7 +210,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
 	}, a.store, a.functions, chains{a.networks}, pricing.Static(cfg.PriceTable()), deriver, nil)
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.store, log))
 	bp := cfg.HTTP.BasePaths
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},

@@ -128,3 +128,21 @@ func TestDemoStoreHTTP(t *testing.T) {
 		}
 	}
 }
+
+// /metrics exports the work queues.
+func TestQueueMetrics(t *testing.T) {
+	dj, _ := startDev(t, t.TempDir())
+	base := strings.TrimSuffix(dj.API.MintBaseURL, "/mint")
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, m := range []string{"rampway_webhook_deliveries_pending ", "rampway_webhook_deliveries_failed ", "rampway_webhook_oldest_pending_seconds ",
+		"rampway_orders_awaiting_execution ", "rampway_chain_txs_pending ", "rampway_refunds_pending "} {
+		if !strings.Contains(string(body), "\n"+m) {
+			t.Errorf("/metrics has no %s", m)
+		}
+	}
+}

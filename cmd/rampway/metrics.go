@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rampway/rampway/internal/sqlstore"
+)
+
+// queueCollector exports the work queues on each scrape: webhook deliveries pending and failed
+// and the age of the oldest pending one, paid orders awaiting execution, transactions in
+// flight, refunds owed.
+type queueCollector struct {
+	store *sqlstore.Store
+	log   *slog.Logger
+	descs map[string]*prometheus.Desc
+}
+
+func newQueueCollector(store *sqlstore.Store, log *slog.Logger) *queueCollector {
+	d := func(name, help string) *prometheus.Desc { return prometheus.NewDesc("rampway_"+name, help, nil, nil) }
+	return &queueCollector{store: store, log: log, descs: map[string]*prometheus.Desc{
+		"pending":  d("webhook_deliveries_pending", "Webhook deliveries waiting to be sent (or retried)."),
+		"failed":   d("webhook_deliveries_failed", "Webhook deliveries that ran out of retries (resend from the log)."),
+		"oldest":   d("webhook_oldest_pending_seconds", "Age of the oldest pending webhook delivery."),
+		"awaiting": d("orders_awaiting_execution", "Paid orders whose smart-contract call is not sent yet."),
+		"txs":      d("chain_txs_pending", "Signed transactions not yet mined at the confirmation depth."),
+		"refunds":  d("refunds_pending", "Refund records not paid yet."),
+	}}
+}
+
+func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range c.descs {
+		ch <- d
+	}
+}
+
+func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := c.store.Stats(ctx, time.Now())
+	if err != nil {
+		c.log.Warn("metrics: queue sizes", "error", err)
+		return
+	}
+	for k, v := range map[string]float64{"pending": float64(st.DeliveriesPending), "failed": float64(st.DeliveriesFailed),
+		"oldest": st.OldestPendingDelivery.Seconds(), "awaiting": float64(st.AwaitingExecution), "txs": float64(st.TxsPending),
+		"refunds": float64(st.RefundsPending)} {
+		ch <- prometheus.MustNewConstMetric(c.descs[k], prometheus.GaugeValue, v)
+	}
+}

@@ -1,0 +1,46 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Stats are the work queues as an operator watches them.
+type Stats struct {
+	DeliveriesPending int64
+	DeliveriesFailed  int64
+	// OldestPendingDelivery is the age of the oldest pending delivery (0 when none).
+	OldestPendingDelivery time.Duration
+	// AwaitingExecution counts paid orders not yet sent (DEPOSIT_SUCCESS).
+	AwaitingExecution int64
+	// TxsPending counts signed transactions not yet mined deep enough.
+	TxsPending int64
+	// RefundsPending counts refund records not yet paid.
+	RefundsPending int64
+}
+
+// Stats reads the queue sizes (a few indexed counts).
+func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
+	var st Stats
+	var oldest dbTime
+	for _, q := range []struct {
+		sql string
+		dst any
+	}{
+		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'`, &st.DeliveriesPending},
+		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed'`, &st.DeliveriesFailed},
+		{`SELECT MIN(created_at) FROM webhook_deliveries WHERE status = 'pending'`, &oldest},
+		{`SELECT COUNT(*) FROM orders WHERE status = 'DEPOSIT_SUCCESS'`, &st.AwaitingExecution},
+		{`SELECT COUNT(*) FROM chain_txs WHERE status = 'pending'`, &st.TxsPending},
+		{`SELECT COUNT(*) FROM refunds WHERE status = 'pending'`, &st.RefundsPending},
+	} {
+		if err := s.db.QueryRowContext(ctx, s.q(q.sql)).Scan(q.dst); err != nil {
+			return Stats{}, fmt.Errorf("stats: %w", err)
+		}
+	}
+	if oldest.Valid {
+		st.OldestPendingDelivery = now.Sub(oldest.T)
+	}
+	return st, nil
+}
