@@ -28,6 +28,7 @@ var Dialect = sqlstore.Dialect{
 	Name:             "sqlite",
 	NumberedQuestion: true,
 	TimesAsMicros:    true,
+	OneWriter:        true,
 	IsUniqueViolation: func(err error) bool {
 		var e *msqlite.Error
 		if !errors.As(err, &e) {

@@ -33,6 +33,9 @@ type Dialect struct {
 	// SkipLocked is appended to a SELECT that claims work rows other transactions may hold
 	// (" FOR UPDATE SKIP LOCKED" on PostgreSQL, so instances claim different rows at once).
 	SkipLocked string
+	// OneWriter runs the store's transactions one at a time in this process (SQLite has one
+	// writer: waiting on a Go mutex beats its busy handler's sleeps of 1, 2, 5, 10... ms).
+	OneWriter bool
 }
 
 // Store implements rampway.Store.
@@ -43,6 +46,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	queries map[string]string // $n query -> dialect query
+	writer  sync.Mutex        // held by each transaction when Dialect.OneWriter
 }
 
 var _ rampway.Store = (*Store)(nil)
@@ -92,6 +96,10 @@ type querier interface {
 
 // tx runs fn in a transaction, committing when fn returns nil.
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.d.OneWriter {
+		s.writer.Lock()
+		defer s.writer.Unlock()
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
