@@ -1,0 +1,303 @@
+package checkout_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/big"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/sqlite"
+)
+
+// BenchmarkWatcherRPC counts the JSON-RPC requests the deposit watcher sends per block with
+// 1, 1,000 and 100,000 open orders. The target (docs/BENCHMARKS.md) is the same count at every
+// size: the watcher reads each block once and queries its token logs once, whatever the number
+// of orders. It fails when the sizes differ.
+//
+// Each op is one block holding three payments (two native, one DUSD transfer) to open orders,
+// mined untimed, then one Step of the watcher, timed. The orders are real rows, stored through
+// the store's CreateOrder from 4 goroutines (the 100,000 take 20 s to a minute on SQLite here,
+// logged as "setup"), and every size checks that the store's WatchedOrders returns exactly
+// that many. Payments are 1 wei or 1 DUSD unit, so paid orders stay UNDERPAID and watched.
+//
+//	go test -run='^$' -bench=WatcherRPC -benchtime=20x ./checkout
+//
+// Metrics: rpc/block counts the HTTP requests reaching the node (every JSON-RPC call of the
+// watcher's client); ns/op is the Step time per block (payments and mining are not timed).
+func BenchmarkWatcherRPC(b *testing.B) {
+	env := newWatchBenchEnv(b)
+	perBlock := map[int]float64{}
+	for _, n := range []int{1, 1_000, 100_000} {
+		b.Run(fmt.Sprintf("orders=%d", n), func(b *testing.B) {
+			env.grow(b, n) // once per size: the b.N rounds of a size share the orders
+			calls, methods := env.run(b)
+			v := float64(calls) / float64(b.N)
+			perBlock[n] = v
+			b.ReportMetric(v, "rpc/block")
+			b.Logf("%d open orders, %d blocks: %s", n, b.N, methods)
+		})
+	}
+	var sizes []int
+	for n := range perBlock {
+		sizes = append(sizes, n)
+	}
+	sort.Ints(sizes)
+	for _, n := range sizes[min(1, len(sizes)):] {
+		if math.Abs(perBlock[n]-perBlock[sizes[0]]) > 1e-9 {
+			b.Fatalf("RPC calls per block differ with the number of open orders: %.3f with %d, %.3f with %d (target: the same count)",
+				perBlock[sizes[0]], sizes[0], perBlock[n], n)
+		}
+	}
+}
+
+// watchBenchEnv is a chain, a store and a watcher whose node client is counted.
+type watchBenchEnv struct {
+	chain   *devchain.Chain
+	send    *ethclient.Client // the payer's, not counted
+	store   *sqlstore.Store
+	net     rampway.Network
+	payer   *ecdsa.PrivateKey
+	nonce   uint64
+	mid     string
+	watcher *checkout.Watcher
+	rpc     *watchBenchTransport
+
+	native, token []*rampway.Order // open orders by asset, in creation order
+	next          int              // round-robin position of the next payments
+}
+
+func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
+	payer, _ := crypto.GenerateKey()
+	hundredETH := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	c := devchaintest.Start(b, devchain.Funding{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: hundredETH, TokenUnits: big.NewInt(1e12)})
+	send, err := ethclient.Dial(c.RPCURL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(send.Close)
+	// The watcher's client goes through a transport that counts the HTTP requests: each is one
+	// JSON-RPC call (ethclient does not batch), so nothing the watcher asks escapes the count,
+	// whatever methods its WatchClient has.
+	ht := &watchBenchTransport{next: http.DefaultTransport, calls: map[string]int64{}}
+	rc, err := rpc.DialOptions(b.Context(), c.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: ht}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	wc := ethclient.NewClient(rc)
+	b.Cleanup(wc.Close)
+	store, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "w.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { store.Close() })
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
+	if err := store.CreateMerchant(b.Context(), m); err != nil {
+		b.Fatal(err)
+	}
+	net := c.Network("devnet")
+	net.Confirmations = 2
+	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht}
+	e.watcher = checkout.NewWatcher(store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
+	if err := e.watcher.Step(b.Context()); err != nil { // starts at the head
+		b.Fatal(err)
+	}
+	return e
+}
+
+// grow stores open orders until there are n (every fourth in DUSD, the rest in ETH) and checks
+// that the watcher's store query returns exactly n.
+func (e *watchBenchEnv) grow(b *testing.B, n int) {
+	have := len(e.native) + len(e.token)
+	if have < n {
+		start := time.Now()
+		orders := e.createOrders(b, have, n-have)
+		for _, o := range orders {
+			if o.Asset.IsNative() {
+				e.native = append(e.native, o)
+			} else {
+				e.token = append(e.token, o)
+			}
+		}
+		d := time.Since(start)
+		b.Logf("setup: stored %d orders through CreateOrder in %s (%.0f orders/s)", n-have, d.Round(time.Millisecond), float64(n-have)/d.Seconds())
+	}
+	watched, err := e.store.WatchedOrders(b.Context(), e.net.Name, time.Now().Add(-24*time.Hour))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(watched) != n {
+		b.Fatalf("the store watches %d orders, want %d", len(watched), n)
+	}
+	b.ResetTimer()
+}
+
+// createOrders stores count orders, numbered from first, through the store's CreateOrder from
+// a few goroutines (SQLite takes one writer at a time; the others prepare their next order).
+func (e *watchBenchEnv) createOrders(b *testing.B, first, count int) []*rampway.Order {
+	out := make([]*rampway.Order, count)
+	ctx := b.Context()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var wg sync.WaitGroup
+	var failed atomic.Pointer[error]
+	const workers = 4
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < count && failed.Load() == nil; i += workers {
+				num := first + i
+				asset, amount := e.net.Native, big.NewInt(1e16)
+				if num%4 == 3 {
+					asset, amount = e.net.Tokens[0], big.NewInt(10_000_000)
+				}
+				var addr common.Address
+				_, _ = rand.Read(addr[:])
+				o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+					MerchantUserID: "u", MerchantTxnID: fmt.Sprintf("bench-%d", num), MerchantRedirectURL: "https://x.example", Network: e.net.Name, Asset: asset,
+					CryptoAmount: amount, CryptoReceived: new(big.Int), PaymentValue: new(big.Int), NetworkFee: new(big.Int), ServiceFee: new(big.Int),
+					DepositAddress: addr, DepositIndex: uint32(num), ExpiresAt: now.Add(24 * time.Hour), CreatedAt: now, UpdatedAt: now}
+				if err := e.store.CreateOrder(ctx, o); err != nil {
+					failed.Store(&err)
+					return
+				}
+				out[i] = o
+			}
+		})
+	}
+	wg.Wait()
+	if err := failed.Load(); err != nil {
+		b.Fatal(*err)
+	}
+	return out
+}
+
+// run mines b.N blocks with payments and steps the watcher once per block; it returns the
+// node calls of the steps and their split by method.
+func (e *watchBenchEnv) run(b *testing.B) (int64, string) {
+	ctx := b.Context()
+	e.rpc.reset()
+	for range b.N {
+		b.StopTimer()
+		e.payments(b)
+		if _, err := e.chain.Mine(); err != nil {
+			b.Fatal(err)
+		}
+		head, err := e.send.BlockNumber(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if err := e.watcher.Step(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		// One step per block: the step scanned exactly the new block.
+		if cur, _, _, err := e.store.WatchCursor(ctx, e.net.Name); err != nil || cur != head {
+			b.Fatalf("after the step the watch cursor is at %d (%v), the head at %d", cur, err, head)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	return e.rpc.total()
+}
+
+// payments sends the next block's payments: 1 wei to two ETH orders and 1 DUSD unit to a DUSD
+// order (to the ETH order when there is none: a transfer the watcher must ignore).
+func (e *watchBenchEnv) payments(b *testing.B) {
+	ctx := context.Background()
+	pick := func(list []*rampway.Order) *rampway.Order {
+		if len(list) == 0 {
+			return e.native[0]
+		}
+		return list[e.next%len(list)]
+	}
+	a, c := pick(e.native), pick(e.token)
+	e.next++
+	d := pick(e.native)
+	e.next++
+	for _, p := range []struct {
+		to    *rampway.Order
+		token bool
+	}{{a, false}, {d, false}, {c, true}} {
+		to, value, data, gas := p.to.DepositAddress, big.NewInt(1), []byte(nil), uint64(21_000)
+		if p.token {
+			to, value, gas = e.net.Tokens[0].Contract, nil, 100_000
+			data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+				append(common.LeftPadBytes(p.to.DepositAddress.Bytes(), 32), common.LeftPadBytes(big.NewInt(1).Bytes(), 32)...)...)
+		}
+		tx := devchaintest.SignTx(b, e.send, e.chain.ChainID(), e.payer, e.nonce, to, value, data, gas)
+		e.nonce++
+		if err := e.send.SendTransaction(ctx, tx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// watchBenchTransport counts the HTTP requests a client sends (each one JSON-RPC call:
+// ethclient does not batch), by JSON-RPC method.
+type watchBenchTransport struct {
+	next  http.RoundTripper
+	mu    sync.Mutex
+	calls map[string]int64
+}
+
+func (t *watchBenchTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	method := "unknown"
+	if r.GetBody != nil { // go-ethereum's client sets it
+		if body, err := r.GetBody(); err == nil {
+			head := make([]byte, 200)
+			n, _ := io.ReadFull(body, head)
+			if _, rest, ok := bytes.Cut(head[:n], []byte(`"method":"`)); ok {
+				if m, _, ok := bytes.Cut(rest, []byte(`"`)); ok {
+					method = string(m)
+				}
+			}
+		}
+	}
+	t.mu.Lock()
+	t.calls[method]++
+	t.mu.Unlock()
+	return t.next.RoundTrip(r)
+}
+
+func (t *watchBenchTransport) reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	clear(t.calls)
+}
+
+// total returns the calls and their split by method, e.g. "eth_blockNumber 20, ...".
+func (t *watchBenchTransport) total() (int64, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var n int64
+	var parts []string
+	for m, c := range t.calls {
+		n += c
+		parts = append(parts, fmt.Sprintf("%s %d", m, c))
+	}
+	sort.Strings(parts)
+	return n, strings.Join(parts, ", ")
+}
