@@ -164,22 +164,25 @@ func (h *Handler) notFound(w http.ResponseWriter) {
 
 // pageData is what the template renders.
 type pageData struct {
-	OrderID, Hash     string
-	Merchant          string
-	Item              string
-	Amount            string
-	Symbol            string
-	Network           string
-	ChainID           string
-	ChainIDHex        string
-	Address           string
-	Token             string // the token contract, "" for the native coin
-	AmountUnits       string // base units, for the wallet button
-	PaymentURI        string
-	QR                template.URL
-	ExpiresAt         string
-	Status            *Status
-	I18N              map[string]string
+	OrderID, Hash string
+	Merchant      string
+	Item          string
+	Amount        string
+	Symbol        string
+	Network       string
+	ChainID       string
+	ChainIDHex    string
+	Address       string
+	Token         string // the token contract, "" for the native coin
+	AmountUnits   string // base units, for the wallet button
+	PaymentURI    string
+	QR            template.URL
+	ExpiresAt     string
+	Status        *Status
+	I18N          map[string]string
+	// Payable: the payment section shows (nothing paid yet, or short): a second payment of a
+	// paid order would only be refunded.
+	Payable           bool
 	ReturnAfterSecond int
 }
 
@@ -198,7 +201,8 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Amount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals),
 		Symbol: o.Asset.Symbol, Network: o.Network, Address: o.DepositAddress.Hex(), AmountUnits: o.CryptoAmount.String(),
-		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
+		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second),
+		Payable: o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid}
 	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
 		d.Merchant = m.Name
 	}

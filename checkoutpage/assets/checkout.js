@@ -42,6 +42,9 @@
       if (st.tx_url) { $("tx-link").href = st.tx_url; $("tx-link").hidden = false; }
     }
     $("cancel").hidden = !st.cancellable;
+    // Pay only while something is still to be paid: once a payment is seen, a second one would
+    // only be refunded.
+    $("pay").hidden = st.final || (st.status !== "CREATED" && st.status !== "UNDERPAID");
     if (st.missing_units && st.missing_units !== "0") root.dataset.units = st.missing_units; // the wallet pays what is missing
     if (st.final && !finalShown) {
       finalShown = true;

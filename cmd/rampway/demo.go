@@ -30,6 +30,7 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo Store</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <main>
@@ -56,7 +57,7 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
 type demoReturn struct{ ID, Status, Tx string }
 
 func (d *demoStore) render(w http.ResponseWriter, ret *demoReturn, msg string, code int) {
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)

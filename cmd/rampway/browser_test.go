@@ -1,0 +1,550 @@
+package main
+
+// Browser tests: the demo store and the hosted checkout page in a real headless Chromium,
+// against a real `rampway dev` (its embedded chain, watcher and executor), paying from the
+// test's own wallet. They skip without Chromium, except under CI=true; screenshots of each
+// main state go where browsertest.ScreenshotDir says (the test logs it).
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/internal/browsertest"
+)
+
+// browserRun is a dev server, a paying user's wallet and a browser tab, for one test.
+type browserRun struct {
+	dj   devJSON
+	base string // the dev server, where the demo store is
+	j    *journey
+	ctx  context.Context // the tab
+}
+
+func newBrowserRun(t *testing.T) *browserRun {
+	t.Helper()
+	browsertest.Chromium(t) // skip (or fail in CI) before starting anything
+	dj, _ := startDev(t, t.TempDir())
+	r := &browserRun{dj: dj, base: strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), j: newJourney(t, dj)}
+	// Started after the dev server, so stopped before it: an open page holds a status stream.
+	r.ctx = browsertest.New(t)
+	return r
+}
+
+func (r *browserRun) do(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	browsertest.Do(t, r.ctx, actions...)
+}
+
+func (r *browserRun) shot(t *testing.T, name string) {
+	t.Helper()
+	browsertest.Screenshot(t, r.ctx, name)
+}
+
+// checkoutPage is what the test reads from the checkout page's DOM.
+type checkoutPage struct {
+	OrderID string `json:"order_id"`
+	Address string `json:"address"`
+	Amount  string `json:"amount"`
+	Token   string `json:"token"`
+	State   string `json:"state"`
+	Path    string `json:"path"`
+}
+
+// buy opens the demo store, clicks a buy button and waits for the checkout page it leads to.
+func (r *browserRun) buy(t *testing.T, button string) checkoutPage {
+	t.Helper()
+	r.do(t, chromedp.Navigate(r.base+"/"))
+	browsertest.WaitFor(t, r.ctx, "the demo store", `document.title`, 10*time.Second, func(s string) bool { return s == "Demo Store" })
+	r.do(t, chromedp.Click(chromedp.ID(button)))
+	cp := browsertest.WaitFor(t, r.ctx, "the checkout page", `(() => {
+	  const m = document.getElementById("checkout"), st = document.getElementById("status");
+	  if (!m || !st) return {path: location.pathname};
+	  return {order_id: m.dataset.orderId, address: document.getElementById("address").textContent.trim(),
+	    amount: document.getElementById("amount").textContent.trim(), token: m.dataset.token, state: st.dataset.state, path: location.pathname};
+	})()`, 15*time.Second, func(p checkoutPage) bool { return p.State != "" })
+	if cp.Path != "/checkout" || cp.State != "CREATED" || !common.IsHexAddress(cp.Address) || cp.Amount == "" {
+		t.Fatalf("checkout page after %s: %+v", button, cp)
+	}
+	// The page shows what the API says the order is.
+	o := r.j.get(t, cp.OrderID)
+	if o["deposit_address"] != cp.Address || o["crypto_amount"] != cp.Amount || o["status"] != "CREATED" {
+		t.Fatalf("the page shows %s to %s, the API says %v to %v (%v)", cp.Amount, cp.Address, o["crypto_amount"], o["deposit_address"], o["status"])
+	}
+	return cp
+}
+
+// state is #status's data-state, or "" while no checkout page is there (a navigation).
+func (r *browserRun) state() string {
+	ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("status") || {dataset: {}}).dataset.state || ""`))
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// watch follows #status until SUCCESS, returning the states it saw in order; on the first
+// sight of each state in shots it saves a screenshot named shots[state].
+func (r *browserRun) watch(t *testing.T, shots map[string]string) []string {
+	t.Helper()
+	var seen []string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(30 * time.Millisecond) {
+		s := r.state()
+		if s != "" && (len(seen) == 0 || seen[len(seen)-1] != s) {
+			seen = append(seen, s)
+			if name, ok := shots[s]; ok {
+				r.shot(t, name)
+				delete(shots, s)
+			}
+			// Once the payment is seen the page stops asking for one: a second payment would
+			// only be refunded.
+			if s != "CREATED" && s != "UNDERPAID" {
+				if hidden := browsertest.Eval[bool](t, r.ctx, `document.getElementById("pay").hidden`); !hidden {
+					t.Fatalf("the payment section still shows at %s", s)
+				}
+			}
+		}
+		switch s {
+		case "SUCCESS":
+			return seen
+		case "FAILED", "EXPIRED", "CANCELLED", "REFUNDED", "REFUND_PENDING":
+			t.Fatalf("the order went %s; states seen: %v", s, seen)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no SUCCESS on the page after 60s; states seen: %v", seen)
+		}
+	}
+}
+
+// backAtStore waits for the page's automatic return to the demo store and returns the store's
+// #order-status text.
+func (r *browserRun) backAtStore(t *testing.T, limit time.Duration) string {
+	t.Helper()
+	return browsertest.WaitFor(t, r.ctx, "the return to the demo store", `location.pathname === "/demo/return" && document.getElementById("order-status") ?
+	  document.getElementById("order-status").textContent.replace(/\s+/g, " ").trim() : ""`, limit, func(s string) bool { return s != "" })
+}
+
+// The demo store's ETH journey: buy, read the address and amount from the page, pay exactly
+// that from the test's own wallet, watch the page follow the order to SUCCESS, and land back
+// at the store, which says SUCCESS.
+func TestBrowserDemoStoreETH(t *testing.T) {
+	r := newBrowserRun(t)
+	r.do(t, chromedp.Navigate(r.base+"/"))
+	r.shot(t, "1-store")
+	cp := r.buy(t, "buy-eth")
+	if cp.Token != "" {
+		t.Fatalf("an ETH order with a token: %+v", cp)
+	}
+	r.shot(t, "2-waiting-for-payment")
+
+	start := time.Now()
+	r.j.pay(t, map[string]any{"deposit_address": cp.Address}, cp.Amount)
+	// The states in between go by in a second or two: each one caught gets its picture.
+	seen := r.watch(t, map[string]string{"DEPOSIT_PROCESSING": "3-payment-seen",
+		"DEPOSIT_SUCCESS": "3-payment-received", "SMARTCONTRACT_PROCESSING": "3-executing"})
+	t.Logf("paid to SUCCESS in %s; states on the page: %v", time.Since(start).Round(10*time.Millisecond), seen)
+	if !slices.IsSorted(rank(t, seen)) { // (buy saw CREATED before the payment)
+		t.Fatalf("states on the page out of order: %v", seen)
+	}
+	r.shot(t, "4-success")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page at SUCCESS")
+	// The final state: the payment part is gone, the return link and the execution tx are there.
+	o := r.j.get(t, cp.OrderID)
+	final := browsertest.Eval[map[string]any](t, r.ctx, `({pay: document.getElementById("pay").hidden, ret: document.getElementById("return").hidden,
+	  href: document.getElementById("return-link").href, tx: document.getElementById("tx-hash").textContent,
+	  cancel: document.getElementById("cancel").hidden, text: document.getElementById("status").textContent})`)
+	if final["pay"] != true || final["ret"] != false || final["cancel"] != true || final["tx"] != o["execution_tx_hash"] ||
+		!strings.HasPrefix(final["href"].(string), r.base+"/demo/return?") || final["text"] != checkoutpage.Messages["st_SUCCESS"] {
+		t.Fatalf("final page: %v (order %v)", final, o)
+	}
+
+	text := r.backAtStore(t, 15*time.Second)
+	if want := fmt.Sprintf("Order %s is SUCCESS (transaction %s).", cp.OrderID, o["execution_tx_hash"]); text != want {
+		t.Fatalf("the store says %q, want %q", text, want)
+	}
+	r.shot(t, "5-store-success")
+	browsertest.CheckAccessibility(t, r.ctx, "the demo store's return page")
+}
+
+// rank maps the statuses of a paid order to their place in its life, for an order check.
+func rank(t *testing.T, states []string) []int {
+	t.Helper()
+	order := []string{"CREATED", "DEPOSIT_PROCESSING", "DEPOSIT_SUCCESS", "SMARTCONTRACT_PROCESSING", "SUCCESS"}
+	var out []int
+	for _, s := range states {
+		i := slices.Index(order, s)
+		if i < 0 {
+			t.Fatalf("unexpected state %s in %v", s, states)
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// wallet is an EIP-1193 provider injected into every page as window.ethereum, backed by the
+// embedded chain: its request() goes to a Go func (chromedp.ExposeFunc) that answers for the
+// payer's account, signing and sending transactions with the payer key. It records every call.
+type wallet struct {
+	j       *journey
+	chainID *big.Int
+	account common.Address
+	reject  atomic.Bool // the user says no to eth_sendTransaction (EIP-1193 code 4001)
+
+	mu    sync.Mutex
+	calls []walletRequest
+	sent  []*types.Transaction
+}
+
+type walletRequest struct {
+	Method string           `json:"method"`
+	Params []map[string]any `json:"params"`
+}
+
+type walletError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+type walletReply struct {
+	Result any          `json:"result"`
+	Error  *walletError `json:"error,omitempty"`
+}
+
+// providerJS installs window.ethereum in each new document, before the page's own scripts
+// (Page.addScriptToEvaluateOnNewDocument, which the page's CSP does not apply to).
+const providerJS = `(() => {
+  window.ethereum = {
+    isRampwayTestWallet: true,
+    async request(args) {
+      const r = await window.rampwayWallet({method: args.method, params: args.params || []});
+      if (r.error) { const e = new Error(r.error.message); e.code = r.error.code; throw e; }
+      return r.result;
+    },
+    on() {}, removeListener() {},
+  };
+})();`
+
+func installWallet(t *testing.T, r *browserRun) *wallet {
+	t.Helper()
+	w := &wallet{j: r.j, chainID: big.NewInt(r.dj.Chain.ChainID), account: crypto.PubkeyToAddress(r.j.payer.PublicKey)}
+	r.do(t, chromedp.ExposeFunc("rampwayWallet", w.request))
+	ctx, cancel := context.WithTimeout(r.ctx, browsertest.Timeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: providerJS}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w *wallet) request(ctx context.Context, req walletRequest) (walletReply, error) {
+	w.mu.Lock()
+	w.calls = append(w.calls, req)
+	w.mu.Unlock()
+	chainID := hexutil.EncodeBig(w.chainID)
+	switch req.Method {
+	case "eth_requestAccounts", "eth_accounts":
+		return walletReply{Result: []string{w.account.Hex()}}, nil
+	case "eth_chainId":
+		return walletReply{Result: chainID}, nil
+	case "wallet_switchEthereumChain":
+		if len(req.Params) != 1 || req.Params[0]["chainId"] != chainID {
+			return walletReply{Error: &walletError{4902, fmt.Sprintf("Unrecognized chain ID %v", req.Params)}}, nil
+		}
+		return walletReply{Result: nil}, nil
+	case "eth_sendTransaction":
+		if w.reject.Load() {
+			return walletReply{Error: &walletError{4001, "User rejected the request."}}, nil
+		}
+		if len(req.Params) != 1 {
+			return walletReply{Error: &walletError{-32602, "eth_sendTransaction takes one transaction"}}, nil
+		}
+		hash, err := w.send(ctx, req.Params[0])
+		if err != nil {
+			return walletReply{Error: &walletError{-32603, err.Error()}}, nil
+		}
+		return walletReply{Result: hash}, nil
+	}
+	return walletReply{Error: &walletError{4200, "Unsupported method " + req.Method}}, nil
+}
+
+// send signs tx (EIP-1193 fields: from, to, value, data, all hex) with the payer key and
+// sends it to the chain, as a wallet would once the user confirms.
+func (w *wallet) send(ctx context.Context, p map[string]any) (string, error) {
+	str := func(k string) string { s, _ := p[k].(string); return s }
+	if !strings.EqualFold(str("from"), w.account.Hex()) {
+		return "", fmt.Errorf("from %q is not this wallet's account", str("from"))
+	}
+	if !common.IsHexAddress(str("to")) {
+		return "", fmt.Errorf("to %q is not an address", str("to"))
+	}
+	to, value, data := common.HexToAddress(str("to")), new(big.Int), []byte(nil)
+	var err error
+	if v := str("value"); v != "" {
+		if value, err = hexutil.DecodeBig(v); err != nil {
+			return "", fmt.Errorf("value %q: %w", v, err)
+		}
+	}
+	if d := str("data"); d != "" {
+		if data, err = hexutil.Decode(d); err != nil {
+			return "", fmt.Errorf("data %q: %w", d, err)
+		}
+	}
+	c := w.j.c
+	gas, err := c.EstimateGas(ctx, ethereum.CallMsg{From: w.account, To: &to, Value: value, Data: data})
+	if err != nil {
+		return "", fmt.Errorf("estimate gas: %w", err)
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	tip := big.NewInt(1e9)
+	w.j.mu.Lock() // the payer's nonce, shared with journey.pay
+	defer w.j.mu.Unlock()
+	tx, err := types.SignNewTx(w.j.payer, types.LatestSignerForChainID(w.chainID), &types.DynamicFeeTx{ChainID: w.chainID,
+		Nonce: w.j.nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+		Gas: gas * 12 / 10, To: &to, Value: value, Data: data})
+	if err != nil {
+		return "", err
+	}
+	if err := c.SendTransaction(ctx, tx); err != nil {
+		return "", fmt.Errorf("send: %w", err)
+	}
+	w.j.nonce++
+	w.mu.Lock()
+	w.sent = append(w.sent, tx)
+	w.mu.Unlock()
+	return tx.Hash().Hex(), nil
+}
+
+func (w *wallet) methods() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var m []string
+	for _, c := range w.calls {
+		m = append(m, c.Method)
+	}
+	return m
+}
+
+// walletMsg waits for #wallet-msg to say something containing want.
+func (r *browserRun) walletMsg(t *testing.T, want string) string {
+	t.Helper()
+	return browsertest.WaitFor(t, r.ctx, "#wallet-msg to say "+want, `document.getElementById("wallet-msg").textContent`, 15*time.Second,
+		func(s string) bool { return strings.Contains(s, want) })
+}
+
+// The wallet-button journey, paid in the demo token (the page builds a transfer() call): a
+// user who first refuses in the wallet sees why, then pays with the button; the order
+// reaches SUCCESS and the store says so. Then the same button pays an ETH order.
+func TestBrowserWalletButton(t *testing.T) {
+	r := newBrowserRun(t)
+	w := installWallet(t, r)
+	cp := r.buy(t, "buy-token")
+	if !strings.EqualFold(cp.Token, r.dj.Contracts.Token) {
+		t.Fatalf("a DUSD order without the token's address: %+v", cp)
+	}
+	r.shot(t, "1-token-waiting-for-payment")
+
+	// The user says no in the wallet: the page tells, and the button works again.
+	w.reject.Store(true)
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	msg := r.walletMsg(t, "User rejected")
+	if want := checkoutpage.Messages["wallet_error"] + "User rejected the request."; msg != want {
+		t.Fatalf("#wallet-msg %q, want %q", msg, want)
+	}
+	browsertest.WaitFor(t, r.ctx, "#wallet enabled again", `!document.getElementById("wallet").disabled`, 5*time.Second, func(b bool) bool { return b })
+	r.shot(t, "2-token-wallet-refused")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page with a wallet error")
+	if s := r.state(); s != "CREATED" {
+		t.Fatalf("state after a refusal: %s", s)
+	}
+
+	// Now the user confirms.
+	w.reject.Store(false)
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	msg = r.walletMsg(t, checkoutpage.Messages["wallet_sent"])
+	w.mu.Lock()
+	if len(w.sent) != 1 {
+		w.mu.Unlock()
+		t.Fatalf("the wallet sent %d transactions, want 1", len(w.sent))
+	}
+	tx := w.sent[0]
+	w.mu.Unlock()
+	if want := checkoutpage.Messages["wallet_sent"] + tx.Hash().Hex(); msg != want {
+		t.Fatalf("#wallet-msg %q, want %q", msg, want)
+	}
+	r.shot(t, "3-token-payment-sent")
+	// What the page asked the wallet for: accounts, the dev chain (0x539 = 1337), and a DUSD
+	// transfer of exactly the amount shown to the address shown.
+	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "wallet_switchEthereumChain", "eth_sendTransaction",
+		"eth_requestAccounts", "wallet_switchEthereumChain", "eth_sendTransaction"}) {
+		t.Fatalf("wallet calls: %v", m)
+	}
+	w.mu.Lock()
+	switchTo := w.calls[1].Params[0]["chainId"]
+	w.mu.Unlock()
+	if switchTo != "0x539" {
+		t.Fatalf("wallet_switchEthereumChain to %v, want 0x539", switchTo)
+	}
+	units, err := rampway.ParseUnits(cp.Amount, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantData := append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+		append(common.LeftPadBytes(common.HexToAddress(cp.Address).Bytes(), 32), common.LeftPadBytes(units.Bytes(), 32)...)...)
+	if *tx.To() != common.HexToAddress(r.dj.Contracts.Token) || tx.Value().Sign() != 0 || !slices.Equal(tx.Data(), wantData) {
+		t.Fatalf("the page asked for to=%s value=%s data=%x, want a transfer of %s DUSD to %s", tx.To(), tx.Value(), tx.Data(), cp.Amount, cp.Address)
+	}
+
+	seen := r.watch(t, map[string]string{"DEPOSIT_PROCESSING": "4-token-payment-seen", "SMARTCONTRACT_PROCESSING": "4-token-executing"})
+	t.Logf("states on the page: %v", seen)
+	r.shot(t, "5-token-success")
+	text := r.backAtStore(t, 15*time.Second)
+	if !strings.HasPrefix(text, "Order "+cp.OrderID+" is SUCCESS") {
+		t.Fatalf("the store says %q", text)
+	}
+	r.shot(t, "6-token-store-success")
+
+	// The ETH order: the page asks for value = the amount in wei, no data.
+	cp = r.buy(t, "buy-eth")
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	r.walletMsg(t, checkoutpage.Messages["wallet_sent"])
+	w.mu.Lock()
+	tx = w.sent[len(w.sent)-1]
+	w.mu.Unlock()
+	wei, err := rampway.ParseUnits(cp.Amount, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *tx.To() != common.HexToAddress(cp.Address) || tx.Value().Cmp(wei) != 0 || len(tx.Data()) != 0 {
+		t.Fatalf("the page asked for to=%s value=%s data=%x, want %s ETH to %s", tx.To(), tx.Value(), tx.Data(), cp.Amount, cp.Address)
+	}
+	r.watch(t, nil)
+	r.shot(t, "7-eth-success")
+}
+
+// Cancel from the checkout page: back at the store, which says CANCELLED.
+func TestBrowserCancel(t *testing.T) {
+	r := newBrowserRun(t)
+	cp := r.buy(t, "buy-eth")
+	r.shot(t, "1-checkout")
+	r.do(t, chromedp.Click(chromedp.CSS("#cancel button")))
+	text := r.backAtStore(t, 10*time.Second)
+	if want := "Order " + cp.OrderID + " is CANCELLED."; text != want {
+		t.Fatalf("the store says %q, want %q", text, want)
+	}
+	r.shot(t, "2-store-cancelled")
+	browsertest.CheckAccessibility(t, r.ctx, "the demo store's return page")
+	if o := r.j.get(t, cp.OrderID); o["status"] != "CANCELLED" {
+		t.Fatalf("the order is %v after cancel", o["status"])
+	}
+}
+
+// A checkout link with a wrong hash: a plain 404 page, which shows nothing of the order.
+func TestBrowserWrongHash(t *testing.T) {
+	r := newBrowserRun(t)
+	cp := r.buy(t, "buy-eth")
+	ctx, cancel := context.WithTimeout(r.ctx, browsertest.Timeout)
+	defer cancel()
+	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(r.base+"/checkout?order_id="+cp.OrderID+"&hash="+strings.Repeat("0", 64)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := browsertest.Eval[string](t, r.ctx, `document.documentElement.outerHTML`)
+	h1 := browsertest.Eval[string](t, r.ctx, `(document.querySelector("h1") || {}).textContent || ""`)
+	if res.Status != 404 || h1 != checkoutpage.Messages["not_found_title"] || strings.Contains(strings.ToLower(body), strings.ToLower(cp.Address)) ||
+		strings.Contains(body, cp.Amount) || browsertest.Eval[bool](t, r.ctx, `!!document.getElementById("checkout")`) {
+		t.Fatalf("wrong hash: %d %q\n%s", res.Status, h1, body)
+	}
+	r.shot(t, "not-found")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout 404 page")
+}
+
+// Accessibility on a phone-sized screen: the demo store, the checkout page (ETH and token) and
+// the store's return page pass the automated check and do not scroll sideways at 360 px (nor
+// the checkout page at 320 px, WCAG's reflow width); a keyboard user reaches every control of
+// the checkout page with Tab, sees where focus is, and can press the wallet and cancel buttons.
+func TestBrowserAccessibility(t *testing.T) {
+	r := newBrowserRun(t)
+	phone := func(width int64) { r.do(t, chromedp.EmulateViewport(width, 740, chromedp.EmulateMobile)) }
+	check := func(what string, width int) {
+		t.Helper()
+		browsertest.CheckAccessibility(t, r.ctx, what)
+		if w := browsertest.Eval[int](t, r.ctx, `document.documentElement.scrollWidth`); w > width {
+			t.Errorf("%s is %d px wide at a %d px viewport: it scrolls sideways", what, w, width)
+		}
+	}
+	phone(360)
+	r.do(t, chromedp.Navigate(r.base+"/"))
+	check("the demo store", 360)
+	r.shot(t, "1-store-360px")
+
+	r.buy(t, "buy-eth")
+	check("the checkout page", 360)
+	r.shot(t, "2-checkout-360px")
+	phone(320)
+	check("the checkout page", 320)
+	phone(360)
+
+	stops := browsertest.Tab(t, r.ctx, 5) // every control of the page
+	var got, gaps []string
+	for _, f := range stops {
+		got = append(got, f.Element)
+		if f.Indicator == "" {
+			t.Errorf("no visible focus indicator on %s", f.Element)
+		}
+		// WCAG 1.4.11 asks 3:1 of a focus indicator against the colours next to it.
+		if f.Contrast > 0 && f.Contrast < 3 {
+			gaps = append(gaps, fmt.Sprintf("%s (%.2f:1)", f.Element, f.Contrast))
+		}
+	}
+	if len(gaps) > 0 {
+		t.Errorf("focus outlines contrast less than 3:1 with the background (WCAG 1.4.11): %s", strings.Join(gaps, ", "))
+	}
+	want := []string{`button.copy "Copy"`, `button.copy "Copy"`, `a#uri`, `button#wallet "Pay with a browser wallet"`, `button.link "Cancel and return to the shop"`}
+	for i, w := range want {
+		if i >= len(got) || !strings.HasPrefix(got[i], w) {
+			t.Fatalf("Tab order: %v, want %v", got, want)
+		}
+	}
+	// Back to the wallet button (Tab from the link), pressed with the keyboard: with no wallet
+	// in this browser, the page says so.
+	r.do(t, chromedp.Focus(chromedp.ID("uri")), chromedp.KeyEvent(kb.Tab))
+	if id := browsertest.Eval[string](t, r.ctx, `document.activeElement.id`); id != "wallet" {
+		t.Fatalf("focus on %q, want wallet", id)
+	}
+	r.shot(t, "3-checkout-wallet-focused")
+	r.do(t, chromedp.KeyEvent(kb.Enter))
+	r.walletMsg(t, checkoutpage.Messages["wallet_none"])
+	r.shot(t, "4-checkout-no-wallet")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page with the no-wallet message")
+	// Tab on to cancel, Enter: back at the store.
+	r.do(t, chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter))
+	r.backAtStore(t, 10*time.Second)
+	check("the demo store's return page", 360)
+	r.shot(t, "5-store-return-360px")
+
+	r.buy(t, "buy-token") // its payment link is the longest
+	check("the token checkout page", 360)
+	r.shot(t, "6-token-checkout-360px")
+}
