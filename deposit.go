@@ -54,6 +54,9 @@ type DepositStore interface {
 	// DropTransfer marks a seen transfer dropped (its block was reorganised away) and moves an
 	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID).
 	DropTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
+	// OrdersCreatedSince returns a network's orders with a deposit address created at or
+	// after since (the watcher adds them to the set it holds between full reloads).
+	OrdersCreatedSince(ctx context.Context, network string, since time.Time) ([]*Order, error)
 	// OrderTransfers returns the transfers seen for an order, oldest first.
 	OrderTransfers(ctx context.Context, orderID string) ([]*InboundTransfer, error)
 	// WatchedOrders returns the orders of a network a payment may still arrive for: those

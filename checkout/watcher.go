@@ -46,6 +46,45 @@ type Watcher struct {
 	hashes map[uint64]common.Hash // canonical hashes of recently scanned blocks
 	// credited, when set, is called after payments were credited (the executor's Wake).
 	credited func()
+	// watched are the orders a payment may arrive for, by deposit address: reloaded in full
+	// every watchReload, and between reloads completed with the orders created meanwhile.
+	watched map[common.Address]*rampway.Order
+	fullAt  time.Time
+}
+
+const (
+	// watchReload is how often the watched set is read in full (it drops orders that no longer
+	// take payments; until then, a payment to one of them is recorded and refunded anyway).
+	watchReload = time.Minute
+	// createdOverlap reaches back past the last load, for clocks of other instances that run
+	// behind and transactions that committed late.
+	createdOverlap = time.Minute
+)
+
+// watchedSet returns the orders a payment may arrive for, by deposit address.
+func (w *Watcher) watchedSet(ctx context.Context) (map[common.Address]*rampway.Order, error) {
+	now := w.at()
+	if w.watched == nil || now.Sub(w.fullAt) >= watchReload || now.Before(w.fullAt) {
+		orders, err := w.store.WatchedOrders(ctx, w.net.Name, now.Add(-lateWindow))
+		if err != nil {
+			return nil, err
+		}
+		w.watched = make(map[common.Address]*rampway.Order, len(orders))
+		for _, o := range orders {
+			w.watched[o.DepositAddress] = o
+		}
+		w.fullAt = now
+		return w.watched, nil
+	}
+	// Only the orders created since the last full load (the set's size does not matter here).
+	newer, err := w.store.OrdersCreatedSince(ctx, w.net.Name, w.fullAt.Add(-createdOverlap))
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range newer {
+		w.watched[o.DepositAddress] = o
+	}
+	return w.watched, nil
 }
 
 // OnCredit has fn called after a step credited payments, so that paid orders go on at once.
@@ -101,13 +140,9 @@ func (w *Watcher) Step(ctx context.Context) error {
 
 // scan processes blocks cur+1..end.
 func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end uint64) error {
-	orders, err := w.store.WatchedOrders(ctx, w.net.Name, w.at().Add(-lateWindow))
+	byAddr, err := w.watchedSet(ctx)
 	if err != nil {
 		return err
-	}
-	byAddr := make(map[common.Address]*rampway.Order, len(orders))
-	for _, o := range orders {
-		byAddr[o.DepositAddress] = o
 	}
 	var tokens []common.Address
 	for _, t := range w.net.Tokens {

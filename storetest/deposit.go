@@ -32,6 +32,15 @@ func testDeposits(t *testing.T, open Opener) {
 	if err != nil || len(watched) != 1 || watched[0].ID != o.ID {
 		t.Fatalf("watched = %v, %v", watched, err)
 	}
+	if recent, err := s.OrdersCreatedSince(ctx, "devnet", o.CreatedAt); err != nil || len(recent) != 1 || recent[0].ID != o.ID {
+		t.Fatalf("created since its creation = %v, %v", recent, err)
+	}
+	if later, err := s.OrdersCreatedSince(ctx, "devnet", o.CreatedAt.Add(time.Microsecond)); err != nil || len(later) != 0 {
+		t.Fatalf("created after it = %v, %v", later, err)
+	}
+	if other, _ := s.OrdersCreatedSince(ctx, "othernet", o.CreatedAt.Add(-time.Hour)); len(other) != 0 {
+		t.Fatalf("another network's = %v", other)
+	}
 	tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash("0xaa"), LogIndex: 3, OrderID: o.ID, Token: o.Asset.Contract,
 		To: o.DepositAddress, Amount: big.NewInt(100), BlockNumber: 10, BlockHash: common.HexToHash("0xb10")}
 	if isNew, err := s.RecordTransfer(ctx, tr, now()); err != nil || !isNew {

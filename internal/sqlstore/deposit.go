@@ -219,3 +219,9 @@ func (s *Store) OrderTransfers(ctx context.Context, orderID string) ([]*rampway.
 	return s.queryTransfers(ctx, "order transfers", `SELECT `+transferColumns+` FROM inbound_transfers WHERE order_id = $1
 		ORDER BY block_number, tx_hash, log_index`, orderID)
 }
+
+// OrdersCreatedSince implements rampway.DepositStore.
+func (s *Store) OrdersCreatedSince(ctx context.Context, network string, since time.Time) ([]*rampway.Order, error) {
+	return s.queryOrders(ctx, "orders created since", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND created_at >= $2
+		AND deposit_address IS NOT NULL`), network, s.t(since))
+}
