@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/rampway/rampway"
 )
@@ -49,7 +51,12 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		if len(net.RPCURLs) == 0 {
 			return nil, fmt.Errorf("network %s has no RPC URL", net.Name)
 		}
-		c, err := ethclient.DialContext(ctx, net.RPCURLs[0])
+		var opts []rpc.ClientOption
+		if strings.HasPrefix(net.RPCURLs[0], "http") {
+			opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient()))
+		}
+		rc, err := rpc.DialOptions(ctx, net.RPCURLs[0], opts...)
+		c := ethclient.NewClient(rc)
 		if err != nil {
 			return nil, fmt.Errorf("network %s: dial %s: %s", net.Name, Redact(net.RPCURLs[0]), strings.ReplaceAll(err.Error(), net.RPCURLs[0], Redact(net.RPCURLs[0])))
 		}
@@ -63,6 +70,15 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		}
 	}
 	return n, nil
+}
+
+// rpcHTTPClient is the HTTP client of a network's JSON-RPC: the order path, watchers,
+// executors and sweepers call one node concurrently, and Go's default keeps only 2 idle
+// connections per host (the others would be opened and closed for every call).
+func rpcHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = 256, 64
+	return &http.Client{Transport: t}
 }
 
 // check compares what the chain says with the configuration.
