@@ -1,0 +1,49 @@
+// Command rampway-bench measures rampway end to end against a minimal baseline, in one
+// process, and prints markdown table rows for docs/BENCHMARKS.md.
+//
+//	go run ./cmd/rampway-bench orders [--db sqlite,postgres] [--concurrency 16] [--duration 20s] ...
+//
+// `orders` starts what a real `rampway dev` run has (the embedded chain with the demo
+// contracts, the store, the demo merchant and its native-paid `mint`, rampway's HTTP handler on
+// a loopback listener, the deposit watcher and the expiry worker) next to a baseline: a plain
+// net/http handler that decodes the same A1 JSON body and inserts one row of about the same
+// size into the same database through the same *sql.DB. A Go load generator then sends A1
+// `order` requests to each, one after the other, and reports requests/s and latency
+// percentiles. See docs/BENCHMARKS.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "rampway-bench:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: rampway-bench orders [flags]   (rampway-bench orders -h lists the flags)`
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	switch args[0] {
+	case "orders":
+		return runOrders(ctx, args[1:], getenv, stdout)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+	}
+}

@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rampway/rampway/chain/devchain"
+)
+
+// envPostgresDSN names a PostgreSQL server the bench may create a database on (the tests' own).
+const envPostgresDSN = "RAMPWAY_TEST_POSTGRES_DSN"
+
+// ordersOptions are the flags of `orders`.
+type ordersOptions struct {
+	dbs            []string
+	pgDSN          string
+	concurrency    int
+	warmup         time.Duration
+	duration       time.Duration
+	rounds         int
+	idempotencyKey bool
+	profileDir     string
+	dataDir        string
+	rpcIdleConns   int
+	rpcNoGzip      bool
+	noChain        bool
+	oneWriter      bool
+}
+
+// phase is one measured phase: a handler on a database in a round.
+type phase struct {
+	db, handler string
+	round       int
+	res         *loadResult
+	rpc         string // rampway's chain calls per request
+}
+
+func runOrders(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	dbs := fs.String("db", "sqlite,postgres", "databases to run on, comma-separated: sqlite, postgres")
+	var o ordersOptions
+	fs.StringVar(&o.pgDSN, "pg-dsn", getenv(envPostgresDSN), "PostgreSQL server to create a fresh database on (env "+envPostgresDSN+")")
+	fs.IntVar(&o.concurrency, "concurrency", 16, "concurrent workers (one keep-alive connection each)")
+	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured warm-up at the start of each phase")
+	fs.DurationVar(&o.duration, "duration", 20*time.Second, "measured time of each phase")
+	fs.IntVar(&o.rounds, "rounds", 1, "rounds of (baseline, rampway) phases per database; even rounds run rampway first")
+	fs.BoolVar(&o.idempotencyKey, "idempotency-key", false, "send a unique Idempotency-Key with each request (rampway then records it)")
+	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile and a wall-clock sample of its handlers (where requests wait) into this directory")
+	fs.StringVar(&o.dataDir, "data-dir", "", "keep the SQLite database and the logs here (default: a temporary directory, removed)")
+	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if: MaxIdleConnsPerHost of the order path's chain client (0: Go's default, 2, as rampway runs)")
+	fs.BoolVar(&o.rpcNoGzip, "rpc-no-gzip", false, "what-if: the order path's chain client does not ask for gzip (rampway's does)")
+	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
+	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("orders: unexpected arguments %v", fs.Args())
+	}
+	for _, d := range strings.Split(*dbs, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			if d != "sqlite" && d != "postgres" {
+				return fmt.Errorf("--db: unknown database %q (sqlite or postgres)", d)
+			}
+			o.dbs = append(o.dbs, d)
+		}
+	}
+	if len(o.dbs) == 0 || o.concurrency < 1 || o.duration <= 0 || o.warmup < 0 || o.rounds < 1 {
+		return errors.New("orders: --db, --concurrency, --duration and --rounds must be set")
+	}
+	if o.profileDir != "" {
+		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
+			return err
+		}
+	}
+	if o.dataDir == "" {
+		dir, err := os.MkdirTemp("", "rampway-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.dataDir = dir
+	} else if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(stdout, "# rampway-bench orders: %s, GOMAXPROCS %d, %d CPUs (%s); concurrency %d, warm-up %s, %s measured per phase, %d round(s); Idempotency-Key: %v; what-ifs: %s\n",
+		runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), cpuModel(), o.concurrency, o.warmup, o.duration, o.rounds, o.idempotencyKey, o.whatIfs())
+	var phases []phase
+	var details []string
+	for _, db := range o.dbs {
+		p, d, err := benchDatabase(ctx, o, db, stdout)
+		phases = append(phases, p...)
+		details = append(details, d...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", db, err)
+		}
+	}
+
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "| Database | Handler | Round | Requests | Requests/s | p50 ms | p90 ms | p99 ms | Non-201 | CPU ms/req | rampway/baseline req/s | p99 vs baseline |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	bad := 0
+	for _, p := range phases {
+		r := p.res
+		ratio, p99 := "", ""
+		if p.handler == "rampway" {
+			for _, b := range phases {
+				if b.db == p.db && b.round == p.round && b.handler == "baseline" && b.res.rate() > 0 {
+					ratio = fmt.Sprintf("**%.0f%%**", 100*r.rate()/b.res.rate())
+					p99 = fmt.Sprintf("%.1f×", float64(r.percentile(0.99))/float64(max(b.res.percentile(0.99), 1)))
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "| %s | %s | %d | %d | %.0f | %s | %s | %s | %s | %.2f | %s | %s |\n",
+			p.db, p.handler, p.round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.9)), ms(r.percentile(0.99)),
+			errorSummary(r.errors), float64(r.cpu.Microseconds())/1000/float64(max(r.requests, 1)), ratio, p99)
+		bad += r.errorCount()
+		for _, n := range r.warmupErrors {
+			bad += n
+		}
+	}
+	fmt.Fprintln(stdout)
+	for _, d := range details {
+		fmt.Fprintln(stdout, d)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d request(s) were not answered 201 (see above)", bad)
+	}
+	return nil
+}
+
+// benchDatabase starts a stack on db and runs the rounds of phases.
+func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
+	start := time.Now()
+	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcIdleConns: o.rpcIdleConns, rpcNoGzip: o.rpcNoGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if cerr := st.close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	fmt.Fprintf(stdout, "# %s: %s, chain RPC %s, started in %s\n", db, st.dbName, st.chain.RPCURL(), time.Since(start).Round(time.Millisecond))
+
+	var run [4]byte
+	_, _ = rand.Read(run[:])
+	runID := hex.EncodeToString(run[:])
+	tmpl := orderRequest{
+		MerchantID: st.merchantID, CryptoSymbol: devchain.NativeSymbol, CryptoNetwork: devNetwork,
+		ContractExecution: contractExecution{
+			SmartContractFunctionID: st.functionID,
+			FunctionArgs:            map[string]string{"to": st.payer.Hex(), "quantity": "1"},
+			Payment:                 &payment{PayableCryptoSymbol: devchain.NativeSymbol, PayableCryptoContractAddress: "", TotalValue: totalValue},
+			NetworkParams:           networkParams{NetworkName: devNetwork},
+		},
+		MerchantUserID: "bench-user-1", MerchantTxnID: "@TXN@", MerchantRedirectURL: "https://merchant.example/return",
+		UserEmailID: "buyer@example.com",
+	}
+	raw, err := json.Marshal(tmpl)
+	if err != nil {
+		return nil, nil, err
+	}
+	prefix, suffix, _ := bytes.Cut(raw, []byte("@TXN@"))
+	body := func(txn string) []byte {
+		b := make([]byte, 0, len(prefix)+len(txn)+len(suffix))
+		return append(append(append(b, prefix...), txn...), suffix...)
+	}
+	header := http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {st.apiKey}}
+	ph := "?"
+	if db == "postgres" {
+		ph = "$1"
+	}
+
+	// One order through each, to check they work and to size the rows.
+	ramID, err := probe(ctx, st.rampwayURL, header, body(runID+"-probe"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("rampway probe: %w", err)
+	}
+	orderRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM orders WHERE id = "+ph, ramID)
+	if err != nil {
+		return nil, nil, err
+	}
+	eventRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM order_events WHERE order_id = "+ph, ramID)
+	if err != nil {
+		return nil, nil, err
+	}
+	st.baseline.rowSize.Store(int64(orderRow))
+	baseID, err := probe(ctx, st.baselineURL, header, body(runID+"-probe"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("baseline probe: %w", err)
+	}
+	baseRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM bench_baseline WHERE id = "+ph, baseID)
+	if err != nil {
+		return nil, nil, err
+	}
+	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes + the deposit-index counter update. Pool: %d max open connections (the store's, shared by both handlers).",
+		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, st.store.DB().Stats().MaxOpenConnections))
+
+	for round := 1; round <= o.rounds; round++ {
+		order := []string{"baseline", "rampway"}
+		if round%2 == 0 {
+			order = []string{"rampway", "baseline"}
+		}
+		for _, handler := range order {
+			spec := loadSpec{url: st.baselineURL, header: header, concurrency: o.concurrency, warmup: o.warmup, duration: o.duration,
+				tag: fmt.Sprintf("%s-%s-%s-r%d", runID, db, handler, round), body: body}
+			if handler == "rampway" {
+				spec.url, spec.idempotencyKey = st.rampwayURL, o.idempotencyKey
+			}
+			p, err := runPhase(ctx, o, st, spec, handler, round, stdout)
+			if err != nil {
+				return phases, details, err
+			}
+			phases = append(phases, p)
+		}
+	}
+	for _, p := range phases {
+		if p.rpc != "" {
+			details = append(details, fmt.Sprintf("- %s round %d: chain JSON-RPC calls per rampway order: %s.", db, p.round, p.rpc))
+		}
+	}
+	return phases, details, nil
+}
+
+// runPhase runs one phase of load and reports it in a comment line, with what the process
+// spent (CPU, pool waits, chain calls) in its measured window.
+func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, handler string, round int, stdout io.Writer) (phase, error) {
+	var (
+		cpu0, cpu1   time.Duration
+		rpc0, rpc1   rpcCounts
+		pool0, pool1 sql.DBStats
+		prof         *os.File
+		waits        *waitSampler
+		name         = filepath.Join(o.profileDir, fmt.Sprintf("%s-%s-r%d", st.db, handler, round))
+	)
+	spec.onMeasure = func() {
+		cpu0, rpc0, pool0 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
+		if o.profileDir != "" {
+			if f, err := os.Create(name + ".pprof"); err == nil && pprof.StartCPUProfile(f) == nil {
+				prof = f
+			}
+			waits = startWaitSampler(20 * time.Millisecond)
+		}
+	}
+	spec.onDone = func() {
+		cpu1, rpc1, pool1 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
+		if prof != nil {
+			pprof.StopCPUProfile()
+			prof.Close()
+		}
+		if waits != nil {
+			waits.Stop()
+		}
+	}
+	r, err := runLoad(ctx, spec)
+	if err != nil {
+		return phase{}, err
+	}
+	r.cpu, r.poolWaits, r.poolWaitTotal = cpu1-cpu0, pool1.WaitCount-pool0.WaitCount, pool1.WaitDuration-pool0.WaitDuration
+	p := phase{db: st.db, handler: handler, round: round, res: r}
+	if handler == "rampway" {
+		p.rpc = rpc1.perRequest(rpc0, r.requests)
+	}
+	per := func(v float64) float64 { return v / float64(max(r.requests, 1)) }
+	fmt.Fprintf(stdout, "# %s %s round %d: %d requests, %.0f/s, p50 %s ms, p99 %s ms, non-201: %s (warm-up: %d requests, non-201: %s), %d connections, pool waits %.2f/req (%.2f ms/req)",
+		st.db, handler, round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.99)), errorSummary(r.errors),
+		r.warmup, errorSummary(r.warmupErrors), r.connections, per(float64(r.poolWaits)), per(float64(r.poolWaitTotal.Microseconds())/1000))
+	if p.rpc != "" {
+		fmt.Fprintf(stdout, ", chain RPC calls/order %s", p.rpc)
+	}
+	fmt.Fprintln(stdout)
+	for _, s := range r.samples {
+		fmt.Fprintf(stdout, "#   answer: %s\n", s)
+	}
+	if waits != nil {
+		if f, err := os.Create(name + "-waits.txt"); err == nil {
+			waits.write(f)
+			f.Close()
+		}
+		fmt.Fprintf(stdout, "#   where the handlers' time goes (wall clock; %s.pprof has the CPU profile):\n", name)
+		for _, l := range waits.top(8) {
+			fmt.Fprintf(stdout, "#     %s\n", l)
+		}
+	}
+	return p, nil
+}
+
+// probe sends one request and returns the order_id of its 201 answer.
+func probe(ctx context.Context, url string, header http.Header, body []byte) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header = header.Clone()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusCreated {
+		return "", fmt.Errorf("%s answered %d: %s", url, resp.StatusCode, b)
+	}
+	var out struct {
+		OrderID string `json:"order_id"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || out.OrderID == "" {
+		return "", fmt.Errorf("%s answered 201 without an order_id: %s", url, b)
+	}
+	return out.OrderID, nil
+}
+
+// cpuTime is the CPU time this process has used (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuModel is the CPU's model name from /proc/cpuinfo, or "unknown CPU".
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// ms formats a duration in milliseconds.
+func ms(d time.Duration) string {
+	v := float64(d.Microseconds()) / 1000
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// whatIfs describes the what-ifs in force, or "none".
+func (o ordersOptions) whatIfs() string {
+	var w []string
+	if o.rpcIdleConns > 0 {
+		w = append(w, fmt.Sprintf("%d idle connections", o.rpcIdleConns))
+	}
+	if o.rpcNoGzip {
+		w = append(w, "no gzip")
+	}
+	if o.noChain {
+		w = append(w, "no chain calls (head and tip cached, simulations not sent)")
+	}
+	if o.oneWriter {
+		w = append(w, "baseline inserts one at a time (Go mutex)")
+	}
+	if len(w) == 0 {
+		return "none"
+	}
+	return "WHAT-IF " + strings.Join(w, ", ")
+}

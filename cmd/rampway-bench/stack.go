@@ -1,0 +1,576 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/postgres"
+	"github.com/rampway/rampway/pricing"
+	"github.com/rampway/rampway/sqlite"
+)
+
+// devNetwork is the embedded chain's network name, as in `rampway dev`.
+const devNetwork = "devnet"
+
+// Background work, as cmd/rampway runs it.
+const (
+	expiryInterval = 5 * time.Second
+	watchPoll      = 500 * time.Millisecond
+)
+
+// stackOptions say which database a stack runs on.
+type stackOptions struct {
+	db      string // "sqlite" or "postgres"
+	dataDir string // SQLite file and logs
+	pgDSN   string // a server the bench may create a database on (postgres)
+	// What-ifs for checkout's chain client (the defaults are what rampway does):
+	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (Go's default is 2), rpcNoGzip stops it
+	// asking the node for gzip, and noChain makes the chain free: head and tip answered from a
+	// copy and every simulation answered "would succeed" without asking the node, which
+	// leaves rampway's own work.
+	rpcIdleConns int
+	rpcNoGzip    bool
+	noChain      bool
+	// baselineOneWriter serializes the baseline's inserts on a Go mutex on SQLite (a what-if).
+	baselineOneWriter bool
+}
+
+// stack is one process's worth of rampway plus the baseline, on one database.
+type stack struct {
+	db       string
+	chain    *devchain.Chain
+	store    *sqlstore.Store
+	networks *chain.Networks
+	rpc      *rpcCounter
+	evm      *ethclient.Client // checkout's chain client
+	baseline *baseline
+	logFile  *os.File
+	servers  []*http.Server
+	workers  sync.WaitGroup
+	stopWork context.CancelFunc
+	dropDB   func() error
+
+	rampwayURL  string // the A1 order endpoint
+	baselineURL string
+	merchantID  string
+	apiKey      string
+	functionID  string
+	payer       common.Address
+	dbName      string // what the database is, for the report
+}
+
+// startStack starts the chain, the store, rampway's handler and the baseline's.
+func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
+	s = &stack{db: opt.db}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, s.close())
+			s = nil
+		}
+	}()
+	if s.logFile, err = os.Create(filepath.Join(opt.dataDir, "rampway-"+opt.db+".log")); err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewJSONHandler(s.logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	keys := make([]*ecdsaKey, 3) // deployer, payer, hot wallet
+	for i := range keys {
+		if keys[i], err = newKey(); err != nil {
+			return nil, err
+		}
+	}
+	deployer, payer, hot := keys[0], keys[1], keys[2]
+	s.payer = payer.addr
+	thousandETH := new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18))
+	s.chain, err = devchain.Start(ctx, devchain.Config{
+		RPCAddr: "127.0.0.1:0", BlockTime: devchain.DefaultBlockTime, Deployer: deployer.key, Logger: log.With("component", "devchain"),
+		Fund: []devchain.Funding{
+			{Address: payer.addr, Wei: thousandETH, TokenUnits: big.NewInt(1_000_000 * 1e6)},
+			{Address: hot.addr, Wei: thousandETH, TokenUnits: big.NewInt(1_000_000 * 1e6)},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded chain: %w", err)
+	}
+
+	// The configuration `rampway dev` builds, on the chosen database.
+	cfg := config.Default()
+	cfg.Mode = config.ModeDev
+	cfg.HTTP.Addr = "127.0.0.1:0"
+	cfg.HTTP.PublicURL = "http://127.0.0.1"
+	cfg.Admin.Token = devSecret()
+	cfg.Secrets.HashSecret = devSecret()
+	cfg.Secrets.EncryptionKey = devSecret()
+	cfg.Log.Format = "json"
+	switch opt.db {
+	case "sqlite":
+		cfg.Database.Driver, cfg.Database.Path = "sqlite", filepath.Join(opt.dataDir, "rampway.db")
+		s.dbName = "SQLite file " + cfg.Database.Path
+	case "postgres":
+		dsn, name, drop, err := freshDatabase(ctx, opt.pgDSN)
+		if err != nil {
+			return nil, err
+		}
+		s.dropDB = drop
+		cfg.Database.Driver, cfg.Database.DSN = "postgres", dsn
+		s.dbName = "PostgreSQL database " + name
+	default:
+		return nil, fmt.Errorf("--db: unknown database %q (sqlite or postgres)", opt.db)
+	}
+	dec := int(devchain.TokenDecimals)
+	cfg.Networks = []config.Network{{
+		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{s.chain.RPCURL()}, Confirmations: 1,
+		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: "0.000001", MaxAmount: "100"},
+		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: s.chain.Contracts().Token.Hex(), Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
+	}}
+	mnemonic, err := hd.NewMnemonic()
+	if err != nil {
+		return nil, err
+	}
+	seed, err := hd.FromMnemonic(mnemonic, "")
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Checkout.DepositXPub, err = seed.XPub(); err != nil {
+		return nil, err
+	}
+	cfg.Checkout.HotWalletAddress = hot.addr.Hex()
+	cfg.Checkout.Prices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+
+	// What cmd/rampway's startApp wires, with the chain client counted.
+	box, err := secretbox.New(cfg.Secrets.EncryptionKey)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Database.Driver == "postgres" {
+		s.store, err = postgres.Open(ctx, cfg.Database.DSN, box, postgres.Options{MaxOpenConns: cfg.Database.MaxOpenConns})
+	} else {
+		s.store, err = sqlite.Open(ctx, cfg.Database.Path, box)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.networks, err = chain.Dial(ctx, cfg.DomainNetworks()); err != nil {
+		return nil, fmt.Errorf("networks: %w", err)
+	}
+	merchants := merchant.NewService(s.store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: true})
+	functions := contract.NewRegistry(s.store, s.networks, nil)
+	deriver, err := hd.FromXPub(cfg.Checkout.DepositXPub)
+	if err != nil {
+		return nil, err
+	}
+	s.rpc = newRPCCounter(opt.rpcIdleConns, opt.rpcNoGzip)
+	rc, err := rpc.DialOptions(ctx, s.chain.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
+	if err != nil {
+		return nil, fmt.Errorf("chain client: %w", err)
+	}
+	s.evm = ethclient.NewClient(rc)
+	var evm checkout.EVM = s.evm
+	if opt.noChain {
+		evm = &freeChain{Client: s.evm}
+	}
+	svc := checkout.New(checkout.Config{
+		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
+		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: true,
+	}, s.store, functions, benchChains{s.networks, evm}, pricing.Static(cfg.PriceTable()), deriver, nil)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	bp := cfg.HTTP.BasePaths
+	h := httpapi.New(httpapi.Config{
+		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		AdminToken:   cfg.Admin.Token,
+		Version:      "bench",
+	}, httpapi.Deps{Merchants: merchants, Functions: functions, Checkout: svc, Idempotency: s.store, DB: s.store, Log: log, Metrics: reg})
+
+	// The demo merchant and its native-paid mint, as `rampway dev` registers them.
+	m, err := merchants.Create(ctx, merchant.CreateParams{Name: "Demo Store"})
+	if err != nil {
+		return nil, err
+	}
+	s.merchantID = m.ID
+	if _, s.apiKey, err = merchants.IssueAPIKey(ctx, m.ID); err != nil {
+		return nil, err
+	}
+	if _, err := merchants.SetWebhookSecret(ctx, m.ID, "", 0); err != nil {
+		return nil, err
+	}
+	fragment, err := contract.FunctionFragment(devchain.NFTABI(), "mint")
+	if err != nil {
+		return nil, err
+	}
+	f, err := functions.Register(ctx, m.ID, contract.RegisterParams{Network: devNetwork, ContractAddress: s.chain.Contracts().NFT.Hex(),
+		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: devchain.NativeSymbol})
+	if err != nil {
+		return nil, fmt.Errorf("register mint: %w", err)
+	}
+	s.functionID = f.ID
+
+	// The baseline's table, in the same database.
+	blob := "BLOB"
+	if opt.db == "postgres" {
+		blob = "BYTEA"
+	}
+	if _, err := s.store.DB().ExecContext(ctx, `CREATE TABLE bench_baseline (id TEXT PRIMARY KEY, body `+blob+` NOT NULL)`); err != nil {
+		return nil, fmt.Errorf("create bench_baseline: %w", err)
+	}
+
+	// Both handlers behind the same server settings, on loopback listeners.
+	ramp, err := s.serve(cfg, h, log)
+	if err != nil {
+		return nil, err
+	}
+	s.rampwayURL = "http://" + ramp + bp.Mint + "/merchant/hosted/nftCheckout/order"
+	s.baseline = newBaseline(s.store.DB(), opt.db)
+	if opt.baselineOneWriter && opt.db == "sqlite" {
+		s.baseline.oneWriter = new(sync.Mutex)
+	}
+	base, err := s.serve(cfg, s.baseline, log)
+	if err != nil {
+		return nil, err
+	}
+	s.baselineURL = "http://" + base + "/order"
+
+	// The background work a real process runs beside the API (the executor idles: no order
+	// is paid here).
+	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s.stopWork = stop
+	s.workers.Go(func() { svc.RunExpiry(wctx, expiryInterval, log.With("worker", "expiry")) })
+	hotSigner, err := chain.ParseKey(hex.EncodeToString(crypto.FromECDSA(hot.key)))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range s.networks.List() {
+		c, _ := s.networks.Client(n.Name)
+		w := checkout.NewWatcher(s.store, n, c, log.With("worker", "watcher"), nil)
+		s.workers.Go(func() { w.Run(wctx, watchPoll) })
+		x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks)}, s.store, functions, n, c,
+			hotSigner, log.With("worker", "executor"), nil)
+		s.workers.Go(func() { x.Run(wctx, watchPoll) })
+	}
+	return s, nil
+}
+
+// serve runs h on a new loopback listener with the configured server settings and returns
+// its address.
+func (s *stack) serve(cfg config.Config, h http.Handler, log *slog.Logger) (string, error) {
+	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
+		ReadTimeout:       cfg.HTTP.ReadTimeout,
+		WriteTimeout:      cfg.HTTP.WriteTimeout,
+		IdleTimeout:       cfg.HTTP.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	s.servers = append(s.servers, srv)
+	go func() { _ = srv.Serve(ln) }()
+	return ln.Addr().String(), nil
+}
+
+// close stops everything that was started; it works after a partial start.
+func (s *stack) close() error {
+	var errs []error
+	for _, srv := range s.servers {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		errs = append(errs, srv.Shutdown(ctx))
+		cancel()
+	}
+	if s.stopWork != nil {
+		s.stopWork()
+		s.workers.Wait()
+	}
+	if s.evm != nil {
+		s.evm.Close()
+	}
+	s.networks.Close()
+	if s.store != nil {
+		errs = append(errs, s.store.Close())
+	}
+	if s.chain != nil {
+		errs = append(errs, s.chain.Close())
+	}
+	if s.dropDB != nil {
+		errs = append(errs, s.dropDB())
+	}
+	if s.logFile != nil {
+		errs = append(errs, s.logFile.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// rowSize returns the bytes of one row as the driver returns them (text for numbers and
+// times): what a row of the table costs to write, roughly.
+func rowSize(ctx context.Context, db *sql.DB, query string, args ...any) (int, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	if !rows.Next() {
+		return 0, fmt.Errorf("no row: %s", query)
+	}
+	vals := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, v := range vals {
+		n += len(v)
+	}
+	return n, rows.Err()
+}
+
+// benchChains gives checkout the networks, with its own chain client whose calls are counted.
+type benchChains struct {
+	*chain.Networks
+	evm checkout.EVM
+}
+
+func (c benchChains) EVM(name string) (checkout.EVM, bool) {
+	if name != devNetwork {
+		return nil, false
+	}
+	return c.evm, true
+}
+
+// rpcCounter is an HTTP transport that counts JSON-RPC calls by method and the TCP connections
+// it opens. It is a clone of http.DefaultTransport, which is what rampway's chain clients use
+// (go-ethereum's rpc.DialHTTP makes a plain http.Client); idleConns > 0 overrides its
+// MaxIdleConnsPerHost (2 by default) to try the effect of a larger idle pool.
+type rpcCounter struct {
+	tr    *http.Transport
+	dials atomic.Int64
+	mu    sync.Mutex
+	calls map[string]int64
+}
+
+func newRPCCounter(idleConns int, noGzip bool) *rpcCounter {
+	c := &rpcCounter{calls: map[string]int64{}}
+	c.tr = http.DefaultTransport.(*http.Transport).Clone()
+	if idleConns > 0 {
+		c.tr.MaxIdleConnsPerHost = idleConns
+	}
+	c.tr.DisableCompression = noGzip
+	dial := c.tr.DialContext
+	c.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c.dials.Add(1)
+		return dial(ctx, network, addr)
+	}
+	return c
+}
+
+// RoundTrip implements http.RoundTripper.
+func (c *rpcCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	method := "unknown"
+	if r.GetBody != nil { // go-ethereum's client sets it: the body is a byte slice
+		if b, err := r.GetBody(); err == nil {
+			head := make([]byte, 200)
+			n, _ := io.ReadFull(b, head)
+			if _, rest, ok := bytes.Cut(head[:n], []byte(`"method":"`)); ok {
+				if m, _, ok := bytes.Cut(rest, []byte(`"`)); ok {
+					method = string(m)
+				}
+			}
+		}
+	}
+	c.mu.Lock()
+	c.calls[method]++
+	c.mu.Unlock()
+	return c.tr.RoundTrip(r)
+}
+
+// freeChain is the what-if of a chain that costs nothing: the head and the tip are read once,
+// and simulations answer "would succeed" without asking the node.
+type freeChain struct {
+	*ethclient.Client
+
+	mu   sync.Mutex
+	head *types.Header
+	tip  *big.Int
+}
+
+func (c *freeChain) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	if number != nil {
+		return c.Client.HeaderByNumber(ctx, number)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.head == nil {
+		h, err := c.Client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		c.head = h
+	}
+	return types.CopyHeader(c.head), nil
+}
+
+func (c *freeChain) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tip == nil {
+		t, err := c.Client.SuggestGasTipCap(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.tip = t
+	}
+	return new(big.Int).Set(c.tip), nil
+}
+
+func (c *freeChain) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([]byte, error) {
+	return nil, nil
+}
+
+// rpcCounts is a snapshot of the counts by JSON-RPC method, with "TCP connections".
+type rpcCounts map[string]int64
+
+const dialsKey = "new TCP connections"
+
+func (c *rpcCounter) snapshot() rpcCounts {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := rpcCounts{dialsKey: c.dials.Load()}
+	for m, n := range c.calls {
+		out[m] = n
+	}
+	return out
+}
+
+// perRequest describes the calls made between two snapshots, per request.
+func (c rpcCounts) perRequest(before rpcCounts, requests int) string {
+	var parts []string
+	var total int64
+	for m, n := range c {
+		d := n - before[m]
+		if m != dialsKey {
+			total += d
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f", m, float64(d)/float64(max(requests, 1))))
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("%.2f (%s)", float64(total)/float64(max(requests, 1)), strings.Join(parts, ", "))
+}
+
+// ecdsaKey is a key and its address.
+type ecdsaKey struct {
+	key  *ecdsa.PrivateKey
+	addr common.Address
+}
+
+func newKey() (*ecdsaKey, error) {
+	k, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	return &ecdsaKey{key: k, addr: crypto.PubkeyToAddress(k.PublicKey)}, nil
+}
+
+// devSecret is a random secret marked as a dev one, like `rampway dev` makes.
+func devSecret() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:])
+	return config.DevSecretPrefix + hex.EncodeToString(b[:])
+}
+
+// freshDatabase creates rampway_bench_<time>_<random> on the server of base and returns its
+// DSN, its name and a function that drops it.
+func freshDatabase(ctx context.Context, base string) (dsn, name string, drop func() error, err error) {
+	if base == "" {
+		return "", "", nil, fmt.Errorf("--db postgres needs a server: set %s or --pg-dsn", envPostgresDSN)
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("open the PostgreSQL server: %w", err)
+	}
+	defer admin.Close()
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	name = "rampway_bench_" + time.Now().UTC().Format("20060102_150405") + "_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", "", nil, fmt.Errorf("create database %s: %w", name, err)
+	}
+	drop = func() error {
+		db, err := sql.Open("pgx", base)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop database %s: %w", name, err)
+		}
+		return nil
+	}
+	return withDatabase(base, name), name, drop, nil
+}
+
+// withDatabase returns dsn (URL or key=value form) pointing at database name.
+func withDatabase(dsn, name string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		if u, err := url.Parse(dsn); err == nil {
+			u.Path = "/" + name
+			return u.String()
+		}
+	}
+	return dsn + " dbname=" + name // a later keyword wins in the key=value form
+}
+
+// totalValue is the demo NFT's price for one token, in ETH ("0.01").
+var totalValue = rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)
