@@ -160,7 +160,6 @@ func (e *watchBenchEnv) grow(b *testing.B, n int) {
 func (e *watchBenchEnv) createOrders(b *testing.B, first, count int) []*rampway.Order {
 	out := make([]*rampway.Order, count)
 	ctx := b.Context()
-	now := time.Now().UTC().Truncate(time.Microsecond)
 	var wg sync.WaitGroup
 	var failed atomic.Pointer[error]
 	const workers = 4
@@ -174,6 +173,7 @@ func (e *watchBenchEnv) createOrders(b *testing.B, first, count int) []*rampway.
 				}
 				var addr common.Address
 				_, _ = rand.Read(addr[:])
+				now := time.Now().UTC().Truncate(time.Microsecond) // each order its own time, as CreateMintOrder gives
 				o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaMint, Status: rampway.StatusCreated,
 					MerchantUserID: "u", MerchantTxnID: fmt.Sprintf("bench-%d", num), MerchantRedirectURL: "https://x.example", Network: e.net.Name, Asset: asset,
 					CryptoAmount: amount, CryptoReceived: new(big.Int), PaymentValue: new(big.Int), NetworkFee: new(big.Int), ServiceFee: new(big.Int),

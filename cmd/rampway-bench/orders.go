@@ -65,7 +65,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.BoolVar(&o.idempotencyKey, "idempotency-key", false, "send a unique Idempotency-Key with each request (rampway then records it)")
 	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile and a wall-clock sample of its handlers (where requests wait) into this directory")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the SQLite database and the logs here (default: a temporary directory, removed)")
-	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if: MaxIdleConnsPerHost of the order path's chain client (0: Go's default, 2, as rampway runs)")
+	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
 	fs.BoolVar(&o.rpcNoGzip, "rpc-no-gzip", false, "what-if: the order path's chain client does not ask for gzip (rampway's does)")
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")

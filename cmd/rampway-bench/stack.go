@@ -63,7 +63,7 @@ type stackOptions struct {
 	dataDir string // SQLite file and logs
 	pgDSN   string // a server the bench may create a database on (postgres)
 	// What-ifs for checkout's chain client (the defaults are what rampway does):
-	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (Go's default is 2), rpcNoGzip stops it
+	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (chain.Dial's is 64), rpcNoGzip stops it
 	// asking the node for gzip, and noChain makes the chain free: head and tip answered from a
 	// copy and every simulation answered "would succeed" without asking the node, which
 	// leaves rampway's own work.
@@ -389,9 +389,9 @@ func (c benchChains) EVM(name string) (checkout.EVM, bool) {
 }
 
 // rpcCounter is an HTTP transport that counts JSON-RPC calls by method and the TCP connections
-// it opens. It is a clone of http.DefaultTransport, which is what rampway's chain clients use
-// (go-ethereum's rpc.DialHTTP makes a plain http.Client); idleConns > 0 overrides its
-// MaxIdleConnsPerHost (2 by default) to try the effect of a larger idle pool.
+// it opens. Its settings are those of chain.Dial's HTTP client (Go's default transport keeping
+// 256 idle connections, 64 per host: keep them in step); idleConns > 0 overrides the per-host
+// number and noGzip stops it asking the node for gzip (what-ifs).
 type rpcCounter struct {
 	tr    *http.Transport
 	dials atomic.Int64
@@ -402,6 +402,7 @@ type rpcCounter struct {
 func newRPCCounter(idleConns int, noGzip bool) *rpcCounter {
 	c := &rpcCounter{calls: map[string]int64{}}
 	c.tr = http.DefaultTransport.(*http.Transport).Clone()
+	c.tr.MaxIdleConns, c.tr.MaxIdleConnsPerHost = 256, 64
 	if idleConns > 0 {
 		c.tr.MaxIdleConnsPerHost = idleConns
 	}
