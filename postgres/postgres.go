@@ -24,9 +24,10 @@ var migrations embed.FS
 
 // Dialect is PostgreSQL's sqlstore dialect.
 var Dialect = sqlstore.Dialect{
-	Name:       "postgres",
-	ForUpdate:  " FOR UPDATE",
-	SkipLocked: " FOR UPDATE SKIP LOCKED",
+	Name:         "postgres",
+	ForUpdate:    " FOR UPDATE",
+	SkipLocked:   " FOR UPDATE SKIP LOCKED",
+	NextIndexSQL: `SELECT nextval('deposit_index_seq')`,
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

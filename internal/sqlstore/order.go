@@ -111,7 +111,15 @@ func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 // NextDepositIndex implements rampway.OrderStore.
 func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
 	var v int64
-	err := s.db.QueryRowContext(ctx, s.q(`UPDATE sequences SET value = value + 1 WHERE name = 'deposit_index' RETURNING value`)).Scan(&v)
+	query := `UPDATE sequences SET value = value + 1 WHERE name = 'deposit_index' RETURNING value`
+	if s.d.NextIndexSQL != "" {
+		query = s.d.NextIndexSQL
+	}
+	if s.d.OneWriter { // a write: in line with the store's transactions
+		s.writer.Lock()
+		defer s.writer.Unlock()
+	}
+	err := s.db.QueryRowContext(ctx, s.q(query)).Scan(&v)
 	if err != nil {
 		return 0, fmt.Errorf("next deposit index: %w", err)
 	}
