@@ -230,6 +230,9 @@ type OrderStore interface {
 	// CreateOrder stores a new order with its order.created event. ECONFLICT if the id or the
 	// deposit address exists.
 	CreateOrder(ctx context.Context, o *Order) error
+	// CreateOrderDeriving is CreateOrder that first reserves a fresh deposit index and has
+	// address derive the order's deposit address from it, all in the one transaction.
+	CreateOrderDeriving(ctx context.Context, o *Order, address func(index uint32) (common.Address, error)) error
 	// Order returns an order. ENOTFOUND.
 	Order(ctx context.Context, id string) (*Order, error)
 	// Orders lists orders by filter, newest first.

@@ -56,14 +56,6 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 	if !q.Allowed {
 		return nil, rampway.Errorf(rampway.EINVALID, "%s", q.Message)
 	}
-	index, err := s.store.NextDepositIndex(ctx)
-	if err != nil {
-		return nil, err
-	}
-	addr, err := s.deriver.Address(index)
-	if err != nil {
-		return nil, fmt.Errorf("deposit address %d: %w", index, err)
-	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	o := &rampway.Order{
 		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
@@ -71,10 +63,11 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
 		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.Amount, CryptoReceived: new(big.Int),
 		FunctionID: q.Function.ID, FunctionArgs: q.Args, PaymentValue: q.Value, GasLimit: q.GasLimit,
-		NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee, DepositAddress: addr, DepositIndex: index,
+		NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee,
 		ExpiresAt: now.Add(s.cfg.OrderExpiry), CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.store.CreateOrder(ctx, o); err != nil {
+	// One transaction: the deposit index, its address, the order and its event.
+	if err := s.store.CreateOrderDeriving(ctx, o, s.deriver.Address); err != nil {
 		return nil, fmt.Errorf("create order: %w", err)
 	}
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -247,4 +248,38 @@ func testDueOrders(t *testing.T, open Opener) {
 	if due, _ := s.DueOrders(t.Context(), []rampway.OrderStatus{rampway.StatusCreated}, base.Add(100*time.Minute), 1); len(due) != 1 {
 		t.Fatalf("limit 1 gave %d", len(due))
 	}
+}
+
+// CreateOrderDeriving reserves an index, derives the address and stores the order in one
+// transaction; a failed derivation stores nothing.
+func testCreateOrderDeriving(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	seen := map[uint32]bool{}
+	for range 3 {
+		o := mustOrder(t, s, m.ID, now()) // takes an index through NextDepositIndex
+		seen[o.DepositIndex] = true
+		d := *o
+		d.ID, d.DepositAddress = rampway.NewID(rampway.PrefixOrder, now()), common.Address{}
+		if err := s.CreateOrderDeriving(t.Context(), &d, func(i uint32) (common.Address, error) {
+			return common.BigToAddress(big.NewInt(int64(i) + 500_000)), nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if seen[d.DepositIndex] || d.DepositAddress != common.BigToAddress(big.NewInt(int64(d.DepositIndex)+500_000)) {
+			t.Fatalf("derived order: index %d (seen %v), address %s", d.DepositIndex, seen, d.DepositAddress.Hex())
+		}
+		seen[d.DepositIndex] = true
+		got, err := s.Order(t.Context(), d.ID)
+		if err != nil || got.DepositIndex != d.DepositIndex || got.DepositAddress != d.DepositAddress {
+			t.Fatalf("stored: %+v %v", got, err)
+		}
+	}
+	bad := *mustOrder(t, s, m.ID, now())
+	bad.ID = rampway.NewID(rampway.PrefixOrder, now())
+	if err := s.CreateOrderDeriving(t.Context(), &bad, func(uint32) (common.Address, error) { return common.Address{}, errors.New("hsm down") }); err == nil {
+		t.Fatal("a failed derivation stored an order")
+	}
+	_, err := s.Order(t.Context(), bad.ID)
+	wantCode(t, err, rampway.ENOTFOUND)
 }

@@ -45,6 +45,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Transitions", testTransitions},
 		{"ConcurrentTransition", testConcurrentTransition},
 		{"DepositIndexes", testDepositIndexes},
+		{"CreateOrderDeriving", testCreateOrderDeriving},
 		{"Idempotency", testIdempotency},
 		{"DueOrders", testDueOrders},
 		{"Deposits", testDeposits},

@@ -110,17 +110,21 @@ func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 
 // NextDepositIndex implements rampway.OrderStore.
 func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
+	if s.d.OneWriter { // a write: in line with the store's transactions
+		s.writer.Lock()
+		defer s.writer.Unlock()
+	}
+	return s.nextIndex(ctx, s.db)
+}
+
+// nextIndex hands out the next HD derivation index.
+func (s *Store) nextIndex(ctx context.Context, q querier) (uint32, error) {
 	var v int64
 	query := `UPDATE sequences SET value = value + 1 WHERE name = 'deposit_index' RETURNING value`
 	if s.d.NextIndexSQL != "" {
 		query = s.d.NextIndexSQL
 	}
-	if s.d.OneWriter { // a write: in line with the store's transactions
-		s.writer.Lock()
-		defer s.writer.Unlock()
-	}
-	err := s.db.QueryRowContext(ctx, s.q(query)).Scan(&v)
-	if err != nil {
+	if err := q.QueryRowContext(ctx, s.q(query)).Scan(&v); err != nil {
 		return 0, fmt.Errorf("next deposit index: %w", err)
 	}
 	if v >= 1<<31 { // non-hardened BIP-32 indexes end at 2^31
@@ -143,6 +147,25 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 
 // CreateOrder implements rampway.OrderStore.
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.createOrder(ctx, tx, o) })
+}
+
+// CreateOrderDeriving implements rampway.OrderStore.
+func (s *Store) CreateOrderDeriving(ctx context.Context, o *rampway.Order, address func(index uint32) (common.Address, error)) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		i, err := s.nextIndex(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if o.DepositAddress, err = address(i); err != nil {
+			return fmt.Errorf("deposit address %d: %w", i, err)
+		}
+		o.DepositIndex = i
+		return s.createOrder(ctx, tx, o)
+	})
+}
+
+func (s *Store) createOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order) error {
 	args, err := s.orderArgs(o)
 	if err != nil {
 		return fmt.Errorf("create order: %w", err)
@@ -151,16 +174,14 @@ func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
 	for i := range ph {
 		ph[i] = fmt.Sprintf("$%d", i+1)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO orders (`+orderColumns+`) VALUES (`+strings.Join(ph, ", ")+`)`), args...); err != nil {
-			if s.d.IsUniqueViolation(err) {
-				return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit address already exists", o.ID)
-			}
-			return fmt.Errorf("insert order: %w", err)
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO orders (`+orderColumns+`) VALUES (`+strings.Join(ph, ", ")+`)`), args...); err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit address already exists", o.ID)
 		}
-		return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
-			MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}, o)
-	})
+		return fmt.Errorf("insert order: %w", err)
+	}
+	return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
+		MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}, o)
 }
 
 // Order implements rampway.OrderStore.
