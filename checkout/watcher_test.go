@@ -92,6 +92,18 @@ func (e *watchEnv) pay(o *rampway.Order, amount int64) {
 
 func (e *watchEnv) mine() {
 	e.t.Helper()
+	// The node takes sent transactions into its pending set in the background: wait until it
+	// holds every one sent, so that the block surely has them (seen failing under CPU load).
+	payer := crypto.PubkeyToAddress(e.payer.PublicKey)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		n, err := e.client.PendingNonceAt(context.Background(), payer)
+		if err == nil && n >= e.nonce {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("the node's pending nonce is %d (%v), %d transactions were sent", n, err, e.nonce)
+		}
+	}
 	if _, err := e.chain.Mine(); err != nil {
 		e.t.Fatal(err)
 	}
