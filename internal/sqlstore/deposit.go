@@ -109,20 +109,7 @@ func (s *Store) PendingTransfers(ctx context.Context, network string) ([]*rampwa
 }
 
 func (s *Store) queryTransfers(ctx context.Context, what, query string, args ...any) ([]*rampway.InboundTransfer, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*rampway.InboundTransfer
-	for rows.Next() {
-		t, err := scanTransfer(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, what, s.q(query), scanTransfer, args...)
 }
 
 // lockSeenTransfer reads a transfer for update; ok is false unless it is "seen".

@@ -58,20 +58,7 @@ func (s *Store) insertChainTx(ctx context.Context, tx *sql.Tx, t *rampway.ChainT
 }
 
 func (s *Store) queryChainTxs(ctx context.Context, q querier, what, query string, args ...any) ([]*rampway.ChainTx, error) {
-	rows, err := q.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*rampway.ChainTx
-	for rows.Next() {
-		t, err := scanChainTx(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return collect(ctx, q, what, s.q(query), scanChainTx, args...)
 }
 
 // reserveNonces returns the next nonce of (network, wallet), at least chainNonce, and moves

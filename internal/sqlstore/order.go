@@ -356,20 +356,7 @@ func (s *Store) OrdersByStatus(ctx context.Context, network string, status rampw
 
 // queryOrders runs a query of orderColumns and scans every row; what names the query in errors.
 func (s *Store) queryOrders(ctx context.Context, what, query string, args ...any) ([]*rampway.Order, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*rampway.Order
-	for rows.Next() {
-		o, err := scanOrder(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, what, query, scanOrder, args...)
 }
 
 // RecordOrderEvent implements rampway.OrderStore.

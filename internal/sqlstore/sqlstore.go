@@ -97,6 +97,25 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// collect runs a (dialect-ready) query on q and scans every row with scan; what names the
+// query in errors. Every list the store returns is read through it.
+func collect[T any](ctx context.Context, q querier, what, query string, scan func(interface{ Scan(...any) error }) (T, error), args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // tx runs fn in a transaction, committing when fn returns nil.
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if s.d.OneWriter {

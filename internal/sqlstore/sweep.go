@@ -39,20 +39,7 @@ func tokenText(a common.Address) string {
 }
 
 func (s *Store) querySweeps(ctx context.Context, what, query string, args ...any) ([]*rampway.Sweep, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*rampway.Sweep
-	for rows.Next() {
-		w, err := scanSweep(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, what, s.q(query), scanSweep, args...)
 }
 
 // SweepCandidates implements rampway.SweepStore.

@@ -27,20 +27,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error
 }
 
 func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query string, args ...any) ([]*rampway.Delivery, error) {
-	rows, err := q.QueryContext(ctx, s.q(query), args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []*rampway.Delivery
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return collect(ctx, q, what, s.q(query), scanDelivery, args...)
 }
 
 // insertDelivery writes, with an order event, its webhook delivery: to the order's webhook URL
