@@ -16,25 +16,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rampway/rampway/internal/browsertest"
 )
 
 // lockedBuffer collects a running command's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+type lockedBuffer = browsertest.LockedBuffer
 
 func noEnv(string) string { return "" }
 

@@ -78,7 +78,7 @@ func New(tb testing.TB) context.Context {
 	tb.Helper()
 	exe := Chromium(tb)
 	profile := tb.TempDir() // removed after the browser has stopped: cleanups run last-in first-out
-	out := &lockedBuffer{}
+	out := &LockedBuffer{}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.UserDataDir(profile),
@@ -159,18 +159,20 @@ func withoutDBus(s string) string {
 	return strings.Join(keep, "")
 }
 
-type lockedBuffer struct {
+// LockedBuffer collects a running process's output, safe for concurrent writes and reads
+// (the tests of cmd/rampway use it for the processes they start too).
+type LockedBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+func (b *LockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+func (b *LockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
