@@ -5,9 +5,6 @@ package webhook
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -20,23 +17,21 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/client"
 )
 
 // SignatureHeader carries the signature of a delivery.
-const SignatureHeader = "X-Service-Webhook-Signature"
+const SignatureHeader = client.SignatureHeader
 
 // Sign returns the signature header of body at t: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">,
-// one v1 per secret (a rotation keeps the old secret valid for a while).
+// one v1 per secret (a rotation keeps the old secret valid for a while). Each v1 is the
+// merchant-side package's own (client.Sign), so what is sent is what merchants verify.
 func Sign(secrets []string, body []byte, t time.Time) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
+	prefix := "t=" + strconv.FormatInt(t.Unix(), 10)
 	var b strings.Builder
-	b.WriteString("t=" + ts)
+	b.WriteString(prefix)
 	for _, s := range secrets {
-		m := hmac.New(sha256.New, []byte(s))
-		m.Write([]byte(ts))
-		m.Write([]byte{'.'})
-		m.Write(body)
-		b.WriteString(",v1=" + hex.EncodeToString(m.Sum(nil)))
+		b.WriteString(strings.TrimPrefix(client.Sign(s, body, t), prefix))
 	}
 	return b.String()
 }
