@@ -49,9 +49,10 @@ type DeliveryAttempt struct {
 // DeliveryStore keeps webhook deliveries: the outbox written with each order event.
 type DeliveryStore interface {
 	// ClaimDeliveries leases up to limit pending deliveries due at now until now+lease, the
-	// oldest first, never one whose order has an earlier pending delivery (events of an order
-	// go out in order), never one leased by another claim, none of the skipped merchants.
-	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int, skipMerchants []string) ([]*Delivery, error)
+	// oldest first, at most perMerchant of one merchant, never one whose order has an earlier
+	// pending delivery (events of an order go out in order), never one leased by another
+	// claim, none of the skipped merchants.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skipMerchants []string) ([]*Delivery, error)
 	// ReleaseDelivery gives a claimed delivery back untouched.
 	ReleaseDelivery(ctx context.Context, eventID string) error
 	// RecordAttempt stores an attempt and the delivery's new state: delivered, failed, or

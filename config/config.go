@@ -64,8 +64,12 @@ type Webhooks struct {
 	// Workers bounds the attempts in flight; default 64.
 	Workers int `yaml:"workers"`
 	// PerMerchant bounds one merchant's attempts in flight (a dead endpoint holds no more);
-	// default 8.
+	// default 4. A claim takes at most this many of one merchant's due deliveries.
 	PerMerchant int `yaml:"per_merchant"`
+	// SlowAfter is when an attempt still in flight stops counting against Workers (it still
+	// counts against PerMerchant): slow and dead endpoints do not shrink the pool the others
+	// are served by. Default 250ms.
+	SlowAfter time.Duration `yaml:"slow_after"`
 	// RetryFirst is the wait after the first failed attempt, doubling each time up to RetryMax,
 	// with +-20% jitter, until GiveUpAfter since the event. Defaults 10s, 1h, 72h.
 	RetryFirst  time.Duration `yaml:"retry_first"`
@@ -179,7 +183,7 @@ func Default() Config {
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
 		Checkout: Checkout{OrderExpiry: 30 * time.Minute, ExecutorRepriceBlocks: 3},
-		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 8, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
+		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
 	}
 }
@@ -337,6 +341,9 @@ func (c *Config) Validate() error {
 	}
 	if w.PerMerchant < 1 || w.PerMerchant > w.Workers {
 		bad("webhooks.per_merchant", "must be between 1 and webhooks.workers, not %d", w.PerMerchant)
+	}
+	if w.SlowAfter < 10*time.Millisecond || w.SlowAfter > w.Timeout {
+		bad("webhooks.slow_after", "must be between 10ms and webhooks.timeout, not %v", w.SlowAfter)
 	}
 	if w.RetryFirst < time.Second || w.RetryMax < w.RetryFirst || w.GiveUpAfter < w.RetryFirst || w.GiveUpAfter > 30*24*time.Hour {
 		bad("webhooks.retry_first", "retry_first (>= 1s) <= retry_max, and give_up_after between retry_first and 720h: got %v, %v, %v",

@@ -53,6 +53,9 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},
 		{"Sweeps", testSweeps},
+		{"DeliveryClaims", testDeliveryClaims},
+		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},
+		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -77,11 +77,15 @@ type Secrets interface {
 type Config struct {
 	// Timeout bounds one attempt: a 2xx within it is success. Default 10 s.
 	Timeout time.Duration
-	// Workers bounds the attempts in flight; default 64.
+	// Workers bounds the attempts in flight that are not yet slow (see SlowAfter); default 64.
 	Workers int
-	// PerMerchant bounds one merchant's attempts in flight, so a slow or dead endpoint holds
-	// at most that many workers; default 8.
+	// PerMerchant bounds one merchant's attempts in flight, and the deliveries of one merchant a
+	// claim takes; default 4.
 	PerMerchant int
+	// SlowAfter is when an attempt still in flight stops counting against Workers, so that slow
+	// or dead endpoints do not shrink the pool the others are served by: in flight at most
+	// Workers plus PerMerchant for each slow merchant. Default 250 ms.
+	SlowAfter time.Duration
 	// Poll is how often the outbox is read when it had nothing due; default 200 ms.
 	Poll     time.Duration
 	Schedule Schedule
@@ -101,11 +105,12 @@ type Dispatcher struct {
 	log     *slog.Logger
 	now     func() time.Time
 
-	mu   sync.Mutex
-	busy map[string]int // merchant -> attempts in flight
-	wg   sync.WaitGroup
-	free chan struct{} // one token per idle worker
-	wake chan struct{} // a finished attempt may unblock an order's next event
+	mu    sync.Mutex
+	busy  map[string]int       // merchant -> attempts in flight
+	queue map[string][]waiting // merchant -> claimed deliveries waiting for its share of workers
+	wg    sync.WaitGroup
+	free  chan struct{} // one token per idle worker
+	wake  chan struct{} // a finished attempt may unblock an order's next event
 }
 
 // New returns a Dispatcher.
@@ -117,7 +122,10 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 		cfg.Workers = 64
 	}
 	if cfg.PerMerchant <= 0 {
-		cfg.PerMerchant = 8
+		cfg.PerMerchant = 4
+	}
+	if cfg.SlowAfter <= 0 {
+		cfg.SlowAfter = 250 * time.Millisecond
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 200 * time.Millisecond
@@ -132,7 +140,7 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 		now = time.Now
 	}
 	d := &Dispatcher{cfg: cfg, store: store, secrets: secrets, client: NewHTTPClient(cfg.Timeout, cfg.AllowPrivate), log: log, now: now,
-		busy: map[string]int{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+		busy: map[string]int{}, queue: map[string][]waiting{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
 	for range cfg.Workers {
 		d.free <- struct{}{}
 	}
@@ -152,6 +160,18 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			d.mu.Lock()
+			var queued []*rampway.Delivery
+			for _, q := range d.queue {
+				for _, w := range q {
+					queued = append(queued, w.del)
+				}
+			}
+			clear(d.queue)
+			d.mu.Unlock()
+			if err := d.release(ctx, queued); err != nil { // another instance may take them at once
+				d.log.Warn("release queued webhook deliveries; their leases will run out", "error", err)
+			}
 			return
 		case <-t.C:
 		case <-d.wake:
@@ -168,59 +188,118 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// Step claims as many due deliveries as there are idle workers and starts them; it returns
-// how many it started.
+// Step starts deliveries: first those claimed earlier and waiting for their merchant's share
+// of workers, then as many newly claimed as there are idle workers. A claimed delivery whose
+// merchant already has PerMerchant attempts in flight waits in a local queue (at most
+// PerMerchant of them per merchant, the rest are released) rather than going back to the
+// store at once: one claim then serves several merchants' next attempts. It returns how many
+// it started.
 func (d *Dispatcher) Step(ctx context.Context) (int, error) {
-	idle := len(d.free)
-	if idle == 0 {
-		return 0, nil
-	}
+	started := 0
+	var stale []*rampway.Delivery
 	d.mu.Lock()
+	for m, q := range d.queue {
+		for len(q) > 0 && d.busy[m] < d.cfg.PerMerchant && len(d.free) > 0 {
+			w := q[0]
+			q = q[1:]
+			if d.now().After(w.startBy) {
+				stale = append(stale, w.del)
+				continue
+			}
+			d.start(ctx, w.del)
+			started++
+		}
+		if len(q) == 0 {
+			delete(d.queue, m)
+		} else {
+			d.queue[m] = q
+		}
+	}
+	idle := len(d.free)
 	var full []string
 	for m, n := range d.busy {
-		if n >= d.cfg.PerMerchant {
+		if n+len(d.queue[m]) >= d.cfg.PerMerchant {
 			full = append(full, m)
 		}
 	}
 	d.mu.Unlock()
-	claimed, err := d.store.ClaimDeliveries(ctx, d.now().UTC(), d.lease(), idle, full)
-	if err != nil {
-		return 0, err
+	if err := d.release(ctx, stale); err != nil || idle == 0 {
+		return started, err
 	}
-	started := 0
+	now := d.now().UTC()
+	claimed, err := d.store.ClaimDeliveries(ctx, now, d.lease(), idle, d.cfg.PerMerchant, full)
+	if err != nil {
+		return started, err
+	}
+	var back []*rampway.Delivery
+	d.mu.Lock()
 	for _, del := range claimed {
-		d.mu.Lock()
-		full := d.busy[del.MerchantID] >= d.cfg.PerMerchant
-		if !full {
-			d.busy[del.MerchantID]++
+		m := del.MerchantID
+		switch {
+		case d.busy[m] < d.cfg.PerMerchant && len(d.queue[m]) == 0 && len(d.free) > 0:
+			d.start(ctx, del)
+			started++
+		case len(d.queue[m]) < d.cfg.PerMerchant:
+			// This merchant's endpoint holds its share of workers: the delivery waits here
+			// for one, while its lease leaves room for an attempt and its record.
+			d.queue[m] = append(d.queue[m], waiting{del: del, startBy: now.Add(d.lease() - d.cfg.Timeout - 5*time.Second)})
+		default:
+			back = append(back, del)
 		}
-		d.mu.Unlock()
-		if full {
-			// This merchant's endpoint already holds its share of workers: leave it for later.
-			if err := d.store.ReleaseDelivery(context.WithoutCancel(ctx), del.EventID); err != nil {
-				return started, err
-			}
-			continue
+	}
+	d.mu.Unlock()
+	return started, d.release(ctx, back)
+}
+
+// waiting is a claimed delivery in the local queue.
+type waiting struct {
+	del     *rampway.Delivery
+	startBy time.Time // after this its lease is too short for an attempt: it is released
+}
+
+// release gives claimed deliveries back to the store.
+func (d *Dispatcher) release(ctx context.Context, ds []*rampway.Delivery) error {
+	for _, del := range ds {
+		if err := d.store.ReleaseDelivery(context.WithoutCancel(ctx), del.EventID); err != nil {
+			return err
 		}
-		<-d.free
-		started++
-		d.wg.Go(func() {
-			defer func() {
-				d.mu.Lock()
-				if d.busy[del.MerchantID]--; d.busy[del.MerchantID] == 0 {
-					delete(d.busy, del.MerchantID)
-				}
-				d.mu.Unlock()
+	}
+	return nil
+}
+
+// start runs one attempt on an idle worker; d.mu is held and a worker is idle.
+func (d *Dispatcher) start(ctx context.Context, del *rampway.Delivery) {
+	<-d.free
+	d.busy[del.MerchantID]++
+	d.wg.Go(func() {
+		// An attempt still waiting after SlowAfter gives its worker back: a slow or dead
+		// endpoint then holds only its merchant's share (PerMerchant), not the pool.
+		var handBack sync.Once
+		free := func() {
+			handBack.Do(func() {
 				d.free <- struct{}{}
 				select {
 				case d.wake <- struct{}{}:
 				default:
 				}
-			}()
-			d.attempt(context.WithoutCancel(ctx), del)
-		})
-	}
-	return started, nil
+			})
+		}
+		slow := time.AfterFunc(d.cfg.SlowAfter, free)
+		defer func() {
+			slow.Stop()
+			d.mu.Lock()
+			if d.busy[del.MerchantID]--; d.busy[del.MerchantID] == 0 {
+				delete(d.busy, del.MerchantID)
+			}
+			d.mu.Unlock()
+			free()
+			select { // the merchant's next queued delivery may go now
+			case d.wake <- struct{}{}:
+			default:
+			}
+		}()
+		d.attempt(context.WithoutCancel(ctx), del)
+	})
 }
 
 // attempt POSTs a delivery once and records what happened.

@@ -255,6 +255,74 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 	}
 }
 
+// Hanging attempts give their workers back after SlowAfter: even when a dead endpoint holds
+// as many attempts as there are workers, another merchant's events go on.
+func TestSlowAttemptsGiveTheirWorkerBack(t *testing.T) {
+	e := newEnv(t)
+	release := make(chan struct{})
+	var hung, hungMax atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := hung.Add(1)
+		defer hung.Add(-1)
+		for m := hungMax.Load(); n > m && !hungMax.CompareAndSwap(m, n); m = hungMax.Load() {
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	var fastHits atomic.Int64
+	quick := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fastHits.Add(1) }))
+	defer quick.Close()
+	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
+	var quickOrders []string
+	for range 10 {
+		e.order(a, 0)
+	}
+	for range 10 {
+		quickOrders = append(quickOrders, e.order(b, 0).ID)
+	}
+	e.dispatcher(webhook.Config{Workers: 2, PerMerchant: 2, SlowAfter: 100 * time.Millisecond, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
+	e.waitDelivered(quickOrders, 10*time.Second)
+	if n := hungMax.Load(); n != 2 {
+		t.Fatalf("%d attempts hung at once on the dead endpoint, want 2 (per_merchant)", n)
+	}
+	if fastHits.Load() != 10 {
+		t.Fatalf("%d deliveries to the quick endpoint, want 10", fastHits.Load())
+	}
+}
+
+// A merchant with more due than its share: every event goes out, never more than PerMerchant at
+// once, the claimed rest waiting in memory rather than going back to the store.
+func TestPerMerchantShareWithQueue(t *testing.T) {
+	e := newEnv(t)
+	var in, most, hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		n := in.Add(1)
+		defer in.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		hits.Add(1)
+		time.Sleep(20 * time.Millisecond)
+	}))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "q")
+	var orders []string
+	for range 20 {
+		orders = append(orders, e.order(m, 0).ID)
+	}
+	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 3}, secrets{m.ID: {"q"}})
+	e.waitDelivered(orders, 10*time.Second)
+	if n := most.Load(); n > 3 {
+		t.Fatalf("%d attempts at once, want at most 3 (per_merchant)", n)
+	}
+	if n := hits.Load(); n != 20 {
+		t.Fatalf("%d requests, want 20", n)
+	}
+}
+
 // A dispatcher that dies mid-attempt leaves a leased delivery; when the lease runs out another
 // delivers it: at least once, nothing lost.
 func TestCrashedDispatcherLeaseExpires(t *testing.T) {
@@ -265,11 +333,11 @@ func TestCrashedDispatcherLeaseExpires(t *testing.T) {
 	m := e.merchant(srv.URL, "s")
 	o := e.order(m, 0)
 	// The dead process claimed it (lease 40 s) and never recorded an attempt.
-	claimed, err := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), 40*time.Second, 10, nil)
+	claimed, err := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), 40*time.Second, 10, 10, nil)
 	if err != nil || len(claimed) != 1 {
 		t.Fatalf("claim: %v %v", claimed, err)
 	}
-	if again, _ := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), time.Minute, 10, nil); len(again) != 0 {
+	if again, _ := e.store.ClaimDeliveries(t.Context(), time.Now().UTC(), time.Minute, 10, 10, nil); len(again) != 0 {
 		t.Fatalf("a leased delivery was claimed twice: %v", again)
 	}
 	// A restarted process, a minute later.

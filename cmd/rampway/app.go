@@ -271,7 +271,7 @@ func (a *app) serve(ctx context.Context) error {
 		}
 	}
 	wh := a.cfg.Webhooks
-	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant,
+	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
 		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
 		UserAgent: "rampway/" + version + " (+webhooks)", AllowPrivate: a.cfg.Mode == config.ModeDev},
 		a.store, webhook.CachedSecrets(merchantSecrets{a.store}, 5*time.Second), a.log.With("worker", "webhooks"), nil)

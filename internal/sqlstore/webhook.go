@@ -1,9 +1,11 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,9 +77,10 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 }
 
 // ClaimDeliveries implements rampway.DeliveryStore.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int, skipMerchants []string) ([]*rampway.Delivery, error) {
-	var out []*rampway.Delivery
-	args := []any{s.t(now), limit}
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skipMerchants []string) ([]*rampway.Delivery, error) {
+	// The candidates (locked on PostgreSQL) are a few times limit, so that limit is reached
+	// when some merchants have more due than perMerchant.
+	args := []any{s.t(now), limit, s.t(now.Add(lease)), perMerchant, 4 * limit}
 	skip := ""
 	if len(skipMerchants) > 0 {
 		ph := make([]string, len(skipMerchants))
@@ -87,45 +90,59 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		}
 		skip = ` AND d.merchant_id NOT IN (` + strings.Join(ph, ", ") + `)`
 	}
+	// One statement: pick the due deliveries (each order's first pending one only, at most
+	// perMerchant of a merchant), lease them and read them back. On PostgreSQL, SKIP LOCKED
+	// lets other dispatchers pick other rows.
+	type claimed struct {
+		d   *rampway.Delivery
+		seq int64
+	}
+	var got []*claimed
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, s.q(`SELECT d.event_id FROM webhook_deliveries d
+		var err error
+		got, err = collect(ctx, tx, "claim deliveries", s.q(`WITH due AS (
+			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d
 			WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
-			ORDER BY d.next_attempt_at, d.event_seq LIMIT $2`+s.d.SkipLocked), args...)
-		if err != nil {
-			return fmt.Errorf("claim deliveries: %w", err)
-		}
-		var ids []any
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fmt.Errorf("claim deliveries: %w", err)
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil || len(ids) == 0 {
-			return err
-		}
-		ph := make([]string, len(ids))
-		for i := range ids {
-			ph[i] = fmt.Sprintf("$%d", i+2)
-		}
-		in := strings.Join(ph, ", ")
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET lease_until = $1 WHERE event_id IN (`+in+`)`),
-			append([]any{s.t(now.Add(lease))}, ids...)...); err != nil {
-			return fmt.Errorf("lease deliveries: %w", err)
-		}
-		for i := range ids {
-			ph[i] = fmt.Sprintf("$%d", i+1)
-		}
-		out, err = s.queryDeliveries(ctx, tx, "claimed deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE event_id IN (`+
-			strings.Join(ph, ", ")+`) ORDER BY next_attempt_at, event_seq`, ids...)
+			ORDER BY d.next_attempt_at, d.event_seq LIMIT $5`+s.d.SkipLocked+`
+		), picked AS (
+			SELECT event_id FROM (SELECT event_id, next_attempt_at, event_seq,
+				ROW_NUMBER() OVER (PARTITION BY merchant_id ORDER BY next_attempt_at, event_seq) AS rn FROM due) ranked
+			WHERE rn <= $4 ORDER BY next_attempt_at, event_seq LIMIT $2
+		)
+		UPDATE webhook_deliveries SET lease_until = $3 WHERE event_id IN (SELECT event_id FROM picked)
+		RETURNING `+deliveryColumns+`, event_seq`), func(row interface{ Scan(...any) error }) (*claimed, error) {
+			c := &claimed{}
+			var err error
+			c.d, err = scanDelivery(scanPlus{row, &c.seq})
+			return c, err
+		}, args...)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	// RETURNING keeps no order: due first, then in the order the events happened.
+	slices.SortFunc(got, func(a, b *claimed) int {
+		if c := a.d.NextAttemptAt.Compare(b.d.NextAttemptAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	out := make([]*rampway.Delivery, len(got))
+	for i, c := range got {
+		out[i] = c.d
+	}
+	return out, nil
 }
+
+// scanPlus scans a row into the destinations its caller gives followed by more.
+type scanPlus struct {
+	row  interface{ Scan(...any) error }
+	more any
+}
+
+func (p scanPlus) Scan(dest ...any) error { return p.row.Scan(append(dest, p.more)...) }
 
 // ReleaseDelivery implements rampway.DeliveryStore.
 func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {

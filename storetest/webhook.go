@@ -1,0 +1,170 @@
+package storetest
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// hookedMerchant is a merchant with a webhook secret: its orders' events are deliveries.
+func hookedMerchant(t *testing.T, s rampway.Store, name string) *rampway.Merchant {
+	t.Helper()
+	m := mustMerchant(t, s, name)
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_"+name, 0, now()); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func eventIDs(ds []*rampway.Delivery) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = d.EventID + " " + d.EventName
+	}
+	return out
+}
+
+func testDeliveryClaims(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	a, b := hookedMerchant(t, s, "a"), hookedMerchant(t, s, "b")
+	base := now()
+	oa := mustOrder(t, s, a.ID, base)
+	if _, err := s.Transition(ctx, oa.ID, rampway.StatusDepositProcessing, base.Add(time.Millisecond), nil); err != nil {
+		t.Fatal(err)
+	}
+	ob := mustOrder(t, s, b.ID, base.Add(2*time.Millisecond))
+	at := base.Add(time.Second)
+	const lease = 30 * time.Second
+
+	// Each order's first pending event only, due first.
+	got, err := s.ClaimDeliveries(ctx, at, lease, 10, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].OrderID != oa.ID || got[0].EventName != rampway.EventCreated || got[1].OrderID != ob.ID {
+		t.Fatalf("first claim: %v", eventIDs(got))
+	}
+	if got[0].URL != oa.MerchantWebhookURL || len(got[0].Body) == 0 || got[0].MerchantID != a.ID || got[0].Status != rampway.DeliveryPending {
+		t.Fatalf("claimed delivery: %+v", got[0])
+	}
+	// Leased: nobody else gets them, and the order's next event waits for the first.
+	if again, err := s.ClaimDeliveries(ctx, at, lease, 10, 10, nil); err != nil || len(again) != 0 {
+		t.Fatalf("claim while leased: %v, %v", eventIDs(again), err)
+	}
+	first := got[0]
+	if err := s.RecordAttempt(ctx, &rampway.DeliveryAttempt{EventID: first.EventID, Attempt: 1, At: at, StatusCode: 200, Latency: time.Millisecond},
+		rampway.DeliveryDelivered, at); err != nil {
+		t.Fatal(err)
+	}
+	next, err := s.ClaimDeliveries(ctx, at, lease, 10, 10, nil)
+	if err != nil || len(next) != 1 || next[0].OrderID != oa.ID || next[0].EventName != rampway.EventDepositProcessing {
+		t.Fatalf("after the first was delivered: %v, %v", eventIDs(next), err)
+	}
+	// A lease that ran out (a crashed dispatcher) makes the delivery claimable again; a
+	// skipped merchant's are left alone.
+	later := at.Add(lease + time.Second)
+	if got, err := s.ClaimDeliveries(ctx, later, lease, 10, 10, []string{b.ID}); err != nil || len(got) != 1 || got[0].OrderID != oa.ID {
+		t.Fatalf("after the lease, skipping b: %v, %v", eventIDs(got), err)
+	}
+	gb, err := s.ClaimDeliveries(ctx, later, lease, 10, 10, []string{a.ID})
+	if err != nil || len(gb) != 1 || gb[0].OrderID != ob.ID {
+		t.Fatalf("after the lease, skipping a: %v, %v", eventIDs(gb), err)
+	}
+	// Released: claimable at once; not yet due: not claimed.
+	if err := s.ReleaseDelivery(ctx, gb[0].EventID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ClaimDeliveries(ctx, later, lease, 10, 10, nil); err != nil || len(got) != 1 || got[0].EventID != gb[0].EventID {
+		t.Fatalf("after the release: %v, %v", eventIDs(got), err)
+	}
+	if err := s.RecordAttempt(ctx, &rampway.DeliveryAttempt{EventID: next[0].EventID, Attempt: 1, At: later, StatusCode: 500, Error: "answered 500"},
+		rampway.DeliveryPending, later.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ClaimDeliveries(ctx, later.Add(59*time.Second), lease, 10, 10, []string{b.ID}); err != nil || len(got) != 0 {
+		t.Fatalf("claimed before its retry is due: %v, %v", eventIDs(got), err)
+	}
+	if got, err := s.ClaimDeliveries(ctx, later.Add(time.Minute), lease, 10, 10, []string{b.ID}); err != nil || len(got) != 1 || got[0].Attempts != 1 {
+		t.Fatalf("claim of the retry: %v, %v", eventIDs(got), err)
+	}
+}
+
+// A claim takes at most perMerchant deliveries of one merchant, and fills its limit with
+// other merchants' instead.
+func testDeliveryClaimsPerMerchant(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	busy, other := hookedMerchant(t, s, "busy"), hookedMerchant(t, s, "other")
+	base := now()
+	for i := range 6 {
+		mustOrder(t, s, busy.ID, base.Add(time.Duration(i)*time.Millisecond))
+	}
+	for i := range 3 {
+		mustOrder(t, s, other.ID, base.Add(time.Duration(10+i)*time.Millisecond))
+	}
+	got, err := s.ClaimDeliveries(ctx, base.Add(time.Second), time.Minute, 5, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, d := range got {
+		n[d.MerchantID]++
+	}
+	if len(got) != 4 || n[busy.ID] != 2 || n[other.ID] != 2 {
+		t.Fatalf("claimed %d: %v, want 2 of each merchant", len(got), n)
+	}
+}
+
+// Dispatchers claiming at once never get the same delivery.
+func testConcurrentDeliveryClaims(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := hookedMerchant(t, s, "c")
+	const orders = 40
+	base := now()
+	for i := range orders {
+		mustOrder(t, s, m.ID, base.Add(time.Duration(i)*time.Millisecond))
+	}
+	at := base.Add(time.Second)
+	var (
+		mu    sync.Mutex
+		seen  = map[string]int{}
+		wg    sync.WaitGroup
+		errCh = make(chan error, 8)
+	)
+	for range 8 {
+		wg.Go(func() {
+			for {
+				got, err := s.ClaimDeliveries(ctx, at, time.Minute, 3, 10, nil)
+				if err != nil {
+					errCh <- err
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, d := range got {
+					seen[d.EventID]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	close(errCh)
+	if err := <-errCh; err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != orders {
+		t.Fatalf("%d deliveries claimed, want %d", len(seen), orders)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s claimed %d times", id, n)
+		}
+	}
+}
