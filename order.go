@@ -227,12 +227,12 @@ type OrderFilter struct {
 type OrderStore interface {
 	// NextDepositIndex reserves a fresh HD derivation index; an index is never handed out twice.
 	NextDepositIndex(ctx context.Context) (uint32, error)
+	// ReserveDepositIndexes reserves n fresh HD derivation indexes at once, in ascending order;
+	// none is ever handed out again.
+	ReserveDepositIndexes(ctx context.Context, n int) ([]uint32, error)
 	// CreateOrder stores a new order with its order.created event. ECONFLICT if the id or the
 	// deposit address exists.
 	CreateOrder(ctx context.Context, o *Order) error
-	// CreateOrderDeriving is CreateOrder that first reserves a fresh deposit index and has
-	// address derive the order's deposit address from it, all in the one transaction.
-	CreateOrderDeriving(ctx context.Context, o *Order, address func(index uint32) (common.Address, error)) error
 	// Order returns an order. ENOTFOUND.
 	Order(ctx context.Context, id string) (*Order, error)
 	// Orders lists orders by filter, newest first.

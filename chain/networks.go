@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		}
 		var opts []rpc.ClientOption
 		if strings.HasPrefix(net.RPCURLs[0], "http") {
-			opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient()))
+			opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient(isLoopback(net.RPCURLs[0]))))
 		}
 		rc, err := rpc.DialOptions(ctx, net.RPCURLs[0], opts...)
 		c := ethclient.NewClient(rc)
@@ -74,11 +75,27 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 
 // rpcHTTPClient is the HTTP client of a network's JSON-RPC: the order path, watchers,
 // executors and sweepers call one node concurrently, and Go's default keeps only 2 idle
-// connections per host (the others would be opened and closed for every call).
-func rpcHTTPClient() *http.Client {
+// connections per host (the others would be opened and closed for every call). A node on
+// loopback (the dev chain, a node beside rampway) is not asked for gzip: compressing each
+// answer costs both ends CPU and saves no network.
+func rpcHTTPClient(loopback bool) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns, t.MaxIdleConnsPerHost = 256, 64
+	t.DisableCompression = loopback
 	return &http.Client{Transport: t}
+}
+
+// isLoopback reports whether an RPC URL names a loopback host.
+func isLoopback(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(u.Hostname())
+	return err == nil && ip.IsLoopback()
 }
 
 // check compares what the chain says with the configuration.

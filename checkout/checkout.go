@@ -73,6 +73,7 @@ type Service struct {
 	chains    Chains
 	prices    pricing.Source
 	deriver   Deriver
+	addresses *addresses
 	now       func() time.Time
 	fees      feeCache
 }
@@ -85,7 +86,11 @@ func New(cfg Config, store Store, functions *contract.Registry, chains Chains, p
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now}
+	s := &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now}
+	if deriver != nil {
+		s.addresses = &addresses{reserve: store.ReserveDepositIndexes, derive: deriver.Address}
+	}
+	return s
 }
 
 // SetPublicURL changes the base of gateway_url; call it before serving (dev mode learns its

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/mail"
@@ -66,8 +67,15 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 		NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee,
 		ExpiresAt: now.Add(s.cfg.OrderExpiry), CreatedAt: now, UpdatedAt: now,
 	}
-	// One transaction: the deposit index, its address, the order and its event.
-	if err := s.store.CreateOrderDeriving(ctx, o, s.deriver.Address); err != nil {
+	if s.addresses == nil {
+		return nil, errors.New("create order: no deposit key is configured (checkout.deposit_xpub)")
+	}
+	idx, addr, err := s.addresses.next(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
+	}
+	o.DepositIndex, o.DepositAddress = idx, addr
+	if err := s.store.CreateOrder(ctx, o); err != nil {
 		return nil, fmt.Errorf("create order: %w", err)
 	}
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/rampway/rampway"
 )
@@ -41,6 +42,16 @@ type Registry struct {
 	// parsed caches parsed functions by id: a registered fragment never changes, and parsing
 	// one costs ~90 us, more than validating and encoding a call.
 	parsed sync.Map // id -> *Function
+	// active keeps the functions Active read, by id (nil: Active reads every time).
+	active *expirable.LRU[string, *rampway.ContractFunction]
+}
+
+// CacheActive makes Active keep each function it reads for ttl, so that a burst of orders does
+// not read it every time, and returns r. Disable through r applies at once; a change made by
+// another process (the admin CLI, another instance) within ttl.
+func (r *Registry) CacheActive(ttl time.Duration) *Registry {
+	r.active = expirable.NewLRU[string, *rampway.ContractFunction](10_000, nil, ttl)
+	return r
 }
 
 // NewRegistry returns a Registry. now is the clock (time.Now when nil).
@@ -158,7 +169,7 @@ func (r *Registry) merchant(ctx context.Context, id string) (*rampway.Merchant, 
 
 // Get returns one of the merchant's functions. ENOTFOUND (also for another merchant's).
 func (r *Registry) Get(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error) {
-	notFound := rampway.Errorf(rampway.ENOTFOUND, "Smart-contract function %q not found", id)
+	notFound := functionNotFound(id)
 	if !rampway.ValidID(rampway.PrefixContractFunction, id) {
 		return nil, notFound
 	}
@@ -182,13 +193,16 @@ func (r *Registry) Disable(ctx context.Context, merchantID, id string) (*rampway
 	if _, err := r.Get(ctx, merchantID, id); err != nil {
 		return nil, err
 	}
+	if r.active != nil {
+		defer r.active.Remove(id)
+	}
 	return r.store.SetContractFunctionStatus(ctx, merchantID, id, rampway.ContractFunctionDisabled, r.now().UTC().Truncate(time.Microsecond))
 }
 
 // Active returns an active function of the merchant, parsed, for an order. An unknown,
 // foreign or disabled id is EINVALID naming smartContractFunctionId.
 func (r *Registry) Active(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, *Function, error) {
-	f, err := r.Get(ctx, merchantID, id)
+	f, err := r.cachedGet(ctx, merchantID, id)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
 		return nil, nil, rampway.FieldErrorf("contractExecution.smartContractFunctionId", "smartContractFunctionId %q is not a registered function", id)
 	}
@@ -200,6 +214,28 @@ func (r *Registry) Active(ctx context.Context, merchantID, id string) (*rampway.
 	}
 	fn, err := r.parse(f)
 	return f, fn, err
+}
+
+func functionNotFound(id string) error {
+	return rampway.Errorf(rampway.ENOTFOUND, "Smart-contract function %q not found", id)
+}
+
+// cachedGet is Get through the cache of CacheActive.
+func (r *Registry) cachedGet(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error) {
+	if r.active == nil {
+		return r.Get(ctx, merchantID, id)
+	}
+	if f, ok := r.active.Get(id); ok {
+		if f.MerchantID != merchantID {
+			return nil, functionNotFound(id)
+		}
+		return f, nil
+	}
+	f, err := r.Get(ctx, merchantID, id)
+	if err == nil {
+		r.active.Add(id, f)
+	}
+	return f, err
 }
 
 // ForOrder returns the function of a paid order, parsed, whatever its status: an order paid

@@ -16,6 +16,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
 	"github.com/rampway/rampway"
 )
 
@@ -39,6 +41,15 @@ type Service struct {
 	keyMode    string
 	devMode    bool
 	now        func() time.Time
+	// keys keeps, by key prefix, each key and its merchant as read for an authentication (nil:
+	// every request reads them).
+	keys *expirable.LRU[string, authEntry]
+}
+
+// authEntry is a key and its merchant as the store had them.
+type authEntry struct {
+	key      *rampway.APIKey
+	merchant *rampway.Merchant
 }
 
 // Options configure a Service.
@@ -49,6 +60,11 @@ type Options struct {
 	DevMode bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// AuthCacheTTL, when set, keeps each API key and its merchant this long after a request
+	// read them, so that a burst of requests does not read them every time. A change made
+	// through this Service applies at once; one made by another process (the admin CLI,
+	// another instance) within the TTL.
+	AuthCacheTTL time.Duration
 }
 
 // NewService returns a Service over store.
@@ -60,7 +76,20 @@ func NewService(store rampway.MerchantStore, opt Options) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if opt.AuthCacheTTL > 0 {
+		s.keys = expirable.NewLRU[string, authEntry](maxCachedKeys, nil, opt.AuthCacheTTL)
+	}
 	return s
+}
+
+// maxCachedKeys bounds the authentication cache; only keys that exist are kept.
+const maxCachedKeys = 10_000
+
+// changed forgets what the authentication cache holds, after a change to a merchant or a key.
+func (s *Service) changed() {
+	if s.keys != nil {
+		s.keys.Purge()
+	}
 }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
@@ -163,6 +192,7 @@ func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampw
 		}
 		u.SetServiceFeeBPS, u.ServiceFeeBPS = true, fee
 	}
+	defer s.changed()
 	return s.store.UpdateMerchant(ctx, id, u)
 }
 
@@ -207,6 +237,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*
 	if !rampway.ValidID(rampway.PrefixAPIKey, keyID) {
 		return nil, rampway.Errorf(rampway.ENOTFOUND, "API key %q not found", keyID)
 	}
+	defer s.changed()
 	k, err := s.store.RevokeAPIKey(ctx, merchantID, keyID, s.clock())
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
 		return nil, rampway.Errorf(rampway.ENOTFOUND, "API key %q not found", keyID)
@@ -235,6 +266,7 @@ func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret strin
 	} else if len(secret) < 32 || len(secret) > 256 || strings.IndexFunc(secret, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
 		return "", rampway.FieldErrorf("webhook_secret", "webhook_secret must be 32 to 256 printable ASCII characters without spaces")
 	}
+	defer s.changed()
 	if err := s.store.SetWebhookSecret(ctx, merchantID, secret, grace, s.clock()); err != nil {
 		return "", fmt.Errorf("set webhook secret: %w", err)
 	}
@@ -250,24 +282,39 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (*rampway.Mercha
 	if !ok {
 		return nil, nil, unauthorized
 	}
-	k, err := s.store.APIKeyByPrefix(ctx, prefix)
+	e, err := s.authEntry(ctx, prefix)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
 		return nil, nil, unauthorized
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("authenticate: %w", err)
 	}
-	if !hmac.Equal(k.Hash, s.hash(raw)) || !k.Active() {
+	if !hmac.Equal(e.key.Hash, s.hash(raw)) || !e.key.Active() || e.merchant.Status != rampway.MerchantActive {
 		return nil, nil, unauthorized
+	}
+	return e.merchant, e.key, nil
+}
+
+// authEntry returns the key of prefix and its merchant, from the cache when it has them.
+func (s *Service) authEntry(ctx context.Context, prefix string) (authEntry, error) {
+	if s.keys != nil {
+		if e, ok := s.keys.Get(prefix); ok {
+			return e, nil
+		}
+	}
+	k, err := s.store.APIKeyByPrefix(ctx, prefix)
+	if err != nil {
+		return authEntry{}, err
 	}
 	m, err := s.store.Merchant(ctx, k.MerchantID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("authenticate: %w", err)
+		return authEntry{}, err
 	}
-	if m.Status != rampway.MerchantActive {
-		return nil, nil, unauthorized
+	e := authEntry{key: k, merchant: m}
+	if s.keys != nil {
+		s.keys.Add(prefix, e)
 	}
-	return m, k, nil
+	return e, nil
 }
 
 // keyPrefix checks the shape rw_<mode>_<32 base32> and returns the visible prefix.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/merchant"
@@ -219,4 +220,58 @@ func TestServiceFee(t *testing.T) {
 			t.Fatalf("%s: stored fee %s, want %s", step.name, feeOf(stored), step.want)
 		}
 	}
+}
+
+// With the authentication cache: a change made through the Service applies at once; one made
+// by another process (here: the store directly, as the admin CLI does) once the TTL is over;
+// a forged key never passes on a cached entry.
+func TestAuthenticateCache(t *testing.T) {
+	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "m.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	const ttl = 300 * time.Millisecond
+	svc := merchant.NewService(store, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", AuthCacheTTL: ttl})
+	ctx := t.Context()
+	m, err := svc.Create(ctx, merchant.CreateParams{Name: "Acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, raw2, err := svc.IssueAPIKey(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{raw1, raw2} {
+		if _, _, err := svc.Authenticate(ctx, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := raw1[:len(raw1)-1] + map[bool]string{true: "b", false: "a"}[raw1[len(raw1)-1] == 'a']
+	_, _, err = svc.Authenticate(ctx, forged)
+	wantCode(t, err, rampway.EUNAUTHORIZED)
+
+	if _, err := svc.RevokeAPIKey(ctx, m.ID, k1.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = svc.Authenticate(ctx, raw1)
+	wantCode(t, err, rampway.EUNAUTHORIZED) // through the Service: at once
+
+	if _, _, err := svc.Authenticate(ctx, raw2); err != nil { // cached again
+		t.Fatal(err)
+	}
+	revoked := time.Now()
+	if _, err := store.RevokeAPIKey(ctx, m.ID, k2.ID, time.Now().UTC()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.Authenticate(ctx, raw2); err != nil && time.Since(revoked) < ttl {
+		t.Fatalf("another process's revocation applied before the TTL: %v", err)
+	}
+	time.Sleep(ttl + 50*time.Millisecond)
+	_, _, err = svc.Authenticate(ctx, raw2)
+	wantCode(t, err, rampway.EUNAUTHORIZED) // from another process: after the TTL
 }

@@ -27,7 +27,7 @@ var Dialect = sqlstore.Dialect{
 	Name:         "postgres",
 	ForUpdate:    " FOR UPDATE",
 	SkipLocked:   " FOR UPDATE SKIP LOCKED",
-	NextIndexSQL: `SELECT nextval('deposit_index_seq')`,
+	NextIndexSQL: `nextval('deposit_index_seq')`,
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

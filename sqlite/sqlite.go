@@ -66,10 +66,13 @@ func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store
 
 // OpenDB opens (creating if needed) the database file at path, without migrating it.
 func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", DSN(path))
+	registered, err := sql.Open("sqlite", "") // connects nothing: only to get the driver
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	drv := registered.Driver()
+	registered.Close()
+	db := sql.OpenDB(connector{dsn: DSN(path), drv: drv})
 	// One writer at a time is SQLite's model; a few connections let reads run beside it.
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)

@@ -3,10 +3,10 @@ package storetest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -250,36 +250,101 @@ func testDueOrders(t *testing.T, open Opener) {
 	}
 }
 
-// CreateOrderDeriving reserves an index, derives the address and stores the order in one
-// transaction; a failed derivation stores nothing.
-func testCreateOrderDeriving(t *testing.T, open Opener) {
+// Reservations of several indexes at once, racing with each other and with single ones, never
+// hand out an index twice.
+func testReserveDepositIndexes(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	var (
+		mu   sync.Mutex
+		seen = map[uint32]bool{}
+		wg   sync.WaitGroup
+	)
+	take := func(idx []uint32, err error) {
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if !slices.IsSorted(idx) {
+			t.Errorf("indexes not in ascending order: %v", idx)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, i := range idx {
+			if seen[i] {
+				t.Errorf("index %d handed out twice", i)
+			}
+			seen[i] = true
+		}
+	}
+	for range 8 {
+		wg.Go(func() {
+			for range 5 {
+				take(s.ReserveDepositIndexes(t.Context(), 16))
+				i, err := s.NextDepositIndex(t.Context())
+				take([]uint32{i}, err)
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != 8*5*17 {
+		t.Fatalf("%d distinct indexes, want %d", len(seen), 8*5*17)
+	}
+	for _, n := range []int{0, -1, 1001} {
+		if _, err := s.ReserveDepositIndexes(t.Context(), n); err == nil {
+			t.Fatalf("reserved %d indexes", n)
+		}
+	}
+}
+
+// Orders created at once (SQLite shares their transactions) are each stored with their event,
+// and one that conflicts fails alone: the others are stored all the same.
+func testConcurrentCreateOrders(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	m := mustMerchant(t, s, "acme")
-	seen := map[uint32]bool{}
-	for range 3 {
-		o := mustOrder(t, s, m.ID, now()) // takes an index through NextDepositIndex
-		seen[o.DepositIndex] = true
-		d := *o
-		d.ID, d.DepositAddress = rampway.NewID(rampway.PrefixOrder, now()), common.Address{}
-		if err := s.CreateOrderDeriving(t.Context(), &d, func(i uint32) (common.Address, error) {
-			return common.BigToAddress(big.NewInt(int64(i) + 500_000)), nil
-		}); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_acme", 0, now()); err != nil {
+		t.Fatal(err)
+	}
+	existing := mustOrder(t, s, m.ID, now())
+	const n = 48
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		created   []string
+		conflicts int
+	)
+	for i := range n {
+		wg.Go(func() {
+			o := *existing
+			o.ID = rampway.NewID(rampway.PrefixOrder, now())
+			o.DepositIndex = uint32(1_000_000 + i)
+			o.DepositAddress = common.BigToAddress(big.NewInt(int64(o.DepositIndex)))
+			if i%8 == 0 {
+				o.ID = existing.ID // a duplicate: ECONFLICT, and only for itself
+			}
+			err := s.CreateOrder(t.Context(), &o)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil && i%8 != 0:
+				created = append(created, o.ID)
+			case rampway.ErrorCode(err) == rampway.ECONFLICT && i%8 == 0:
+				conflicts++
+			default:
+				t.Errorf("order %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if len(created) != n-n/8 || conflicts != n/8 {
+		t.Fatalf("%d created, %d conflicts; want %d and %d", len(created), conflicts, n-n/8, n/8)
+	}
+	for _, id := range created {
+		if _, err := s.Order(t.Context(), id); err != nil {
 			t.Fatal(err)
 		}
-		if seen[d.DepositIndex] || d.DepositAddress != common.BigToAddress(big.NewInt(int64(d.DepositIndex)+500_000)) {
-			t.Fatalf("derived order: index %d (seen %v), address %s", d.DepositIndex, seen, d.DepositAddress.Hex())
-		}
-		seen[d.DepositIndex] = true
-		got, err := s.Order(t.Context(), d.ID)
-		if err != nil || got.DepositIndex != d.DepositIndex || got.DepositAddress != d.DepositAddress {
-			t.Fatalf("stored: %+v %v", got, err)
+		ds, err := s.Deliveries(t.Context(), id)
+		if err != nil || len(ds) != 1 || ds[0].EventName != rampway.EventCreated {
+			t.Fatalf("order %s: deliveries %v, %v", id, ds, err)
 		}
 	}
-	bad := *mustOrder(t, s, m.ID, now())
-	bad.ID = rampway.NewID(rampway.PrefixOrder, now())
-	if err := s.CreateOrderDeriving(t.Context(), &bad, func(uint32) (common.Address, error) { return common.Address{}, errors.New("hsm down") }); err == nil {
-		t.Fatal("a failed derivation stored an order")
-	}
-	_, err := s.Order(t.Context(), bad.ID)
-	wantCode(t, err, rampway.ENOTFOUND)
 }

@@ -6,12 +6,16 @@ package hd
 
 import (
 	"crypto/ecdsa"
+	"crypto/hmac"
+	"crypto/sha512"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/btcsuite/btcd/btcutil/hdkeychain"
 	"github.com/btcsuite/btcd/chaincfg"
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -28,6 +32,12 @@ var params = &chaincfg.MainNetParams
 // Deriver derives deposit addresses from the external chain's extended public key.
 type Deriver struct {
 	chain *hdkeychain.ExtendedKey
+	// The parent's point, its compressed form and chain code, read once: BIP-32's public
+	// child derivation is then an HMAC, one base-point multiplication and one addition, with
+	// no point decompressed per address (hdkeychain decompresses the parent and the child).
+	point     secp256k1.JacobianPoint
+	pubKey    []byte
+	chainCode []byte
 }
 
 // FromXPub returns a Deriver for an extended public key of ChainPath.
@@ -39,7 +49,13 @@ func FromXPub(xpub string) (*Deriver, error) {
 	if k.IsPrivate() {
 		return nil, errors.New("hd: an extended private key was given where the public one belongs")
 	}
-	return &Deriver{chain: k}, nil
+	pub, err := k.ECPubKey()
+	if err != nil {
+		return nil, fmt.Errorf("hd: parse extended key: %w", err)
+	}
+	d := &Deriver{chain: k, pubKey: pub.SerializeCompressed(), chainCode: k.ChainCode()}
+	pub.AsJacobian(&d.point)
+	return d, nil
 }
 
 // Address returns the deposit address at index (non-hardened, < 2^31).
@@ -47,15 +63,27 @@ func (d *Deriver) Address(index uint32) (common.Address, error) {
 	if index >= hdkeychain.HardenedKeyStart {
 		return common.Address{}, fmt.Errorf("hd: index %d is out of the non-hardened range", index)
 	}
-	child, err := d.chain.Derive(index)
-	if err != nil {
-		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, err)
+	// CKDpub (BIP-32): I = HMAC-SHA512(chain code, serP(parent) || ser32(index)); the child
+	// is parse256(I_L)*G + parent, invalid when I_L >= n or the sum is the point at infinity.
+	mac := hmac.New(sha512.New, d.chainCode)
+	mac.Write(d.pubKey)
+	mac.Write(binary.BigEndian.AppendUint32(nil, index))
+	sum := mac.Sum(nil)
+	var k secp256k1.ModNScalar
+	if overflow := k.SetByteSlice(sum[:32]); overflow {
+		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
 	}
-	pub, err := child.ECPubKey()
-	if err != nil {
-		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, err)
+	var child secp256k1.JacobianPoint
+	secp256k1.ScalarBaseMultNonConst(&k, &child)
+	secp256k1.AddNonConst(&child, &d.point, &child)
+	if (child.X.IsZero() && child.Y.IsZero()) || child.Z.IsZero() {
+		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
 	}
-	return crypto.PubkeyToAddress(*pub.ToECDSA()), nil
+	child.ToAffine()
+	var xy [64]byte
+	child.X.PutBytesUnchecked(xy[:32])
+	child.Y.PutBytesUnchecked(xy[32:])
+	return common.BytesToAddress(crypto.Keccak256(xy[:])[12:]), nil
 }
 
 // Signer derives deposit keys from the external chain's extended private key (the sweeper's).

@@ -95,3 +95,56 @@ func TestXPrvRoundTrip(t *testing.T) {
 		t.Fatalf("bad xprv: %v", err)
 	}
 }
+
+// Address agrees with hdkeychain's public derivation (and the private keys' addresses) over
+// many indexes and several accounts' chains.
+func TestAddressMatchesHDKeychain(t *testing.T) {
+	for _, mnemonic := range []string{testMnemonic, "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"} {
+		s, err := FromMnemonic(mnemonic, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		xpub, _ := s.XPub()
+		d, err := FromXPub(xpub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexes := []uint32{1<<31 - 1, 1 << 30, 123_456_789}
+		for i := range uint32(600) {
+			indexes = append(indexes, i)
+		}
+		for _, i := range indexes {
+			got, err := d.Address(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			child, err := d.chain.Derive(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pub, err := child.ECPubKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := crypto.PubkeyToAddress(*pub.ToECDSA()); got != want {
+				t.Fatalf("Address(%d) = %s, hdkeychain %s", i, got.Hex(), want.Hex())
+			}
+			if i%100 == 0 {
+				if key, err := s.Key(i); err != nil || crypto.PubkeyToAddress(key.PublicKey) != got {
+					t.Fatalf("Key(%d) does not match Address", i)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkAddress(b *testing.B) {
+	s, _ := FromMnemonic(testMnemonic, "")
+	xpub, _ := s.XPub()
+	d, _ := FromXPub(xpub)
+	for i := range b.N {
+		if _, err := d.Address(uint32(i) % (1 << 31)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

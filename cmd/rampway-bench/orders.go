@@ -39,7 +39,7 @@ type ordersOptions struct {
 	profileDir     string
 	dataDir        string
 	rpcIdleConns   int
-	rpcNoGzip      bool
+	rpcGzip        bool
 	noChain        bool
 	oneWriter      bool
 }
@@ -66,7 +66,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile and a wall-clock sample of its handlers (where requests wait) into this directory")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the SQLite database and the logs here (default: a temporary directory, removed)")
 	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
-	fs.BoolVar(&o.rpcNoGzip, "rpc-no-gzip", false, "what-if: the order path's chain client does not ask for gzip (rampway's does)")
+	fs.BoolVar(&o.rpcGzip, "rpc-gzip", false, "what-if: the order path's chain client asks the node on loopback for gzip (rampway's does not)")
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
@@ -153,7 +153,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 // benchDatabase starts a stack on db and runs the rounds of phases.
 func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
 	start := time.Now()
-	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcIdleConns: o.rpcIdleConns, rpcNoGzip: o.rpcNoGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
+	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -372,8 +372,8 @@ func (o ordersOptions) whatIfs() string {
 	if o.rpcIdleConns > 0 {
 		w = append(w, fmt.Sprintf("%d idle connections", o.rpcIdleConns))
 	}
-	if o.rpcNoGzip {
-		w = append(w, "no gzip")
+	if o.rpcGzip {
+		w = append(w, "gzip from the node on loopback")
 	}
 	if o.noChain {
 		w = append(w, "no chain calls (head and tip cached, simulations not sent)")

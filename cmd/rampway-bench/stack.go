@@ -63,12 +63,12 @@ type stackOptions struct {
 	dataDir string // SQLite file and logs
 	pgDSN   string // a server the bench may create a database on (postgres)
 	// What-ifs for checkout's chain client (the defaults are what rampway does):
-	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (chain.Dial's is 64), rpcNoGzip stops it
-	// asking the node for gzip, and noChain makes the chain free: head and tip answered from a
+	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (chain.Dial's is 64), rpcGzip makes it
+	// ask the node on loopback for gzip (rampway asks only remote nodes), and noChain makes the chain free: head and tip answered from a
 	// copy and every simulation answered "would succeed" without asking the node, which
 	// leaves rampway's own work.
 	rpcIdleConns int
-	rpcNoGzip    bool
+	rpcGzip      bool
 	noChain      bool
 	// baselineOneWriter serializes the baseline's inserts on a Go mutex on SQLite (a what-if).
 	baselineOneWriter bool
@@ -195,13 +195,14 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if s.networks, err = chain.Dial(ctx, cfg.DomainNetworks()); err != nil {
 		return nil, fmt.Errorf("networks: %w", err)
 	}
-	merchants := merchant.NewService(s.store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: true})
-	functions := contract.NewRegistry(s.store, s.networks, nil)
+	// As cmd/rampway's startApp: keys, merchants and functions cached for its cacheTTL (2 s).
+	merchants := merchant.NewService(s.store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: true, AuthCacheTTL: 2 * time.Second})
+	functions := contract.NewRegistry(s.store, s.networks, nil).CacheActive(2 * time.Second)
 	deriver, err := hd.FromXPub(cfg.Checkout.DepositXPub)
 	if err != nil {
 		return nil, err
 	}
-	s.rpc = newRPCCounter(opt.rpcIdleConns, opt.rpcNoGzip)
+	s.rpc = newRPCCounter(opt.rpcIdleConns, opt.rpcGzip)
 	rc, err := rpc.DialOptions(ctx, s.chain.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
 	if err != nil {
 		return nil, fmt.Errorf("chain client: %w", err)
@@ -391,7 +392,8 @@ func (c benchChains) EVM(name string) (checkout.EVM, bool) {
 // rpcCounter is an HTTP transport that counts JSON-RPC calls by method and the TCP connections
 // it opens. Its settings are those of chain.Dial's HTTP client (Go's default transport keeping
 // 256 idle connections, 64 per host: keep them in step); idleConns > 0 overrides the per-host
-// number and noGzip stops it asking the node for gzip (what-ifs).
+// number and gzip makes it ask the node for gzip, which chain.Dial's does only for a node
+// not on loopback (what-ifs).
 type rpcCounter struct {
 	tr    *http.Transport
 	dials atomic.Int64
@@ -399,14 +401,14 @@ type rpcCounter struct {
 	calls map[string]int64
 }
 
-func newRPCCounter(idleConns int, noGzip bool) *rpcCounter {
+func newRPCCounter(idleConns int, gzip bool) *rpcCounter {
 	c := &rpcCounter{calls: map[string]int64{}}
 	c.tr = http.DefaultTransport.(*http.Transport).Clone()
 	c.tr.MaxIdleConns, c.tr.MaxIdleConnsPerHost = 256, 64
 	if idleConns > 0 {
 		c.tr.MaxIdleConnsPerHost = idleConns
 	}
-	c.tr.DisableCompression = noGzip
+	c.tr.DisableCompression = !gzip
 	dial := c.tr.DialContext
 	c.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c.dials.Add(1)

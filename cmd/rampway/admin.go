@@ -119,7 +119,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return contract.NewRegistry(store, nets, nil), nets.Close, nil
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
-	out, err := adminCommand(ctx, newMerchantService(cfg, store), registry, hooks, rest)
+	out, err := adminCommand(ctx, newMerchantService(cfg, store, 0), registry, hooks, rest)
 	if err != nil {
 		return err
 	}

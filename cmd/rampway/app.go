@@ -73,9 +73,18 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-func newMerchantService(cfg config.Config, store *sqlstore.Store) *merchant.Service {
-	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev})
+// newMerchantService returns the merchant service; authCache > 0 keeps API keys and their
+// merchants that long (the server's, see cacheTTL; the admin CLI reads every time).
+func newMerchantService(cfg config.Config, store *sqlstore.Store, authCache time.Duration) *merchant.Service {
+	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev,
+		AuthCacheTTL: authCache})
 }
+
+// cacheTTL is how long the server keeps what every order request reads and merchants rarely
+// change: API keys with their merchants, and registered functions. A key revoked, a merchant
+// or a function disabled by another process (the admin CLI, another instance) takes effect
+// within it; through this process's admin API at once.
+const cacheTTL = 2 * time.Second
 
 // expiryInterval is how often orders whose time is up are ended.
 const expiryInterval = 5 * time.Second
@@ -197,8 +206,8 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 	if a.signer, err = hotWallet(cfg); err != nil {
 		return nil, err
 	}
-	a.merchants = newMerchantService(cfg, a.store)
-	a.functions = contract.NewRegistry(a.store, a.networks, nil)
+	a.merchants = newMerchantService(cfg, a.store, cacheTTL)
+	a.functions = contract.NewRegistry(a.store, a.networks, nil).CacheActive(cacheTTL)
 	var deriver checkout.Deriver
 	if cfg.Checkout.DepositXPub != "" {
 		if deriver, err = hd.FromXPub(cfg.Checkout.DepositXPub); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,8 +61,19 @@ func newRegistryEnv(t *testing.T) *registryEnv {
 	return e
 }
 
+// The same with Active's cache: Disable applies at once, and a cached function is still only
+// its merchant's.
 func TestRegistry(t *testing.T) {
+	for _, cached := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cached=%v", cached), func(t *testing.T) { testRegistry(t, cached) })
+	}
+}
+
+func testRegistry(t *testing.T, cached bool) {
 	e := newRegistryEnv(t)
+	if cached {
+		e.reg.CacheActive(time.Minute)
+	}
 	ctx := t.Context()
 	nft := e.chain.Contracts().NFT.Hex()
 	mint := fragment(t, devchain.NFTABI(), "mint")

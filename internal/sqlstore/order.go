@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,27 +111,56 @@ func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 
 // NextDepositIndex implements rampway.OrderStore.
 func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
-	if s.d.OneWriter { // a write: in line with the store's transactions
-		s.writer.Lock()
-		defer s.writer.Unlock()
+	idx, err := s.ReserveDepositIndexes(ctx, 1)
+	if err != nil {
+		return 0, err
 	}
-	return s.nextIndex(ctx, s.db)
+	return idx[0], nil
 }
 
-// nextIndex hands out the next HD derivation index.
-func (s *Store) nextIndex(ctx context.Context, q querier) (uint32, error) {
-	var v int64
-	query := `UPDATE sequences SET value = value + 1 WHERE name = 'deposit_index' RETURNING value`
+// maxReserve bounds one reservation of deposit indexes.
+const maxReserve = 1000
+
+// ReserveDepositIndexes implements rampway.OrderStore.
+func (s *Store) ReserveDepositIndexes(ctx context.Context, n int) ([]uint32, error) {
+	if n < 1 || n > maxReserve {
+		return nil, fmt.Errorf("reserve deposit indexes: %d is not between 1 and %d", n, maxReserve)
+	}
+	var out []uint32
+	add := func(v int64) error {
+		if v < 0 || v >= 1<<31 { // non-hardened BIP-32 indexes end at 2^31
+			return errors.New("reserve deposit indexes: the derivation range is used up")
+		}
+		out = append(out, uint32(v))
+		return nil
+	}
 	if s.d.NextIndexSQL != "" {
-		query = s.d.NextIndexSQL
+		// A sequence: n values, not always consecutive when others reserve at the same time.
+		vs, err := collect(ctx, s.db, "reserve deposit indexes", s.q(`SELECT `+s.d.NextIndexSQL+` FROM generate_series(1, $1)`), scanValue[int64], n)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(vs)
+		for _, v := range vs {
+			if err := add(v); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	}
-	if err := q.QueryRowContext(ctx, s.q(query)).Scan(&v); err != nil {
-		return 0, fmt.Errorf("next deposit index: %w", err)
+	var last int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, s.q(`UPDATE sequences SET value = value + $1 WHERE name = 'deposit_index' RETURNING value`), n).Scan(&last)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reserve deposit indexes: %w", err)
 	}
-	if v >= 1<<31 { // non-hardened BIP-32 indexes end at 2^31
-		return 0, errors.New("next deposit index: the derivation range is used up")
+	for v := last - int64(n) + 1; v <= last; v++ {
+		if err := add(v); err != nil {
+			return nil, err
+		}
 	}
-	return uint32(v), nil
+	return out, nil
 }
 
 // insertEvent records an event of order o (as it is after the event) and its webhook delivery.
@@ -147,22 +177,7 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 
 // CreateOrder implements rampway.OrderStore.
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return s.createOrder(ctx, tx, o) })
-}
-
-// CreateOrderDeriving implements rampway.OrderStore.
-func (s *Store) CreateOrderDeriving(ctx context.Context, o *rampway.Order, address func(index uint32) (common.Address, error)) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		i, err := s.nextIndex(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if o.DepositAddress, err = address(i); err != nil {
-			return fmt.Errorf("deposit address %d: %w", i, err)
-		}
-		o.DepositIndex = i
-		return s.createOrder(ctx, tx, o)
-	})
+	return s.batched(ctx, func(tx *sql.Tx) error { return s.createOrder(ctx, tx, o) })
 }
 
 func (s *Store) createOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order) error {

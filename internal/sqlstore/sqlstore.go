@@ -36,8 +36,8 @@ type Dialect struct {
 	// OneWriter runs the store's transactions one at a time in this process (SQLite has one
 	// writer: waiting on a Go mutex beats its busy handler's sleeps of 1, 2, 5, 10... ms).
 	OneWriter bool
-	// NextIndexSQL, when set, hands out the next HD derivation index instead of the counter row
-	// (PostgreSQL: a sequence, which no transaction waits on).
+	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
+	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on).
 	NextIndexSQL string
 }
 
@@ -50,13 +50,19 @@ type Store struct {
 	mu      sync.Mutex
 	queries map[string]string // $n query -> dialect query
 	writer  sync.Mutex        // held by each transaction when Dialect.OneWriter
+
+	// Group commit of batched writes (one-writer dialects).
+	startBatches sync.Once
+	jobs         chan *writeJob
+	quit         chan struct{}
+	closeOnce    sync.Once
 }
 
 var _ rampway.Store = (*Store)(nil)
 
 // New returns a Store over db. box seals webhook secrets at rest; nil keeps them in clear.
 func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
-	return &Store{db: db, d: d, box: box, queries: make(map[string]string)}
+	return &Store{db: db, d: d, box: box, queries: make(map[string]string), jobs: make(chan *writeJob), quit: make(chan struct{})}
 }
 
 // DB returns the underlying database handle.
@@ -71,7 +77,10 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() { close(s.quit) })
+	return s.db.Close()
+}
 
 var placeholder = regexp.MustCompile(`\$(\d+)`)
 
@@ -95,6 +104,12 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// scanValue scans a one-column row, for collect.
+func scanValue[T any](row interface{ Scan(...any) error }) (T, error) {
+	var v T
+	return v, row.Scan(&v)
 }
 
 // collect runs a (dialect-ready) query on q and scans every row with scan; what names the

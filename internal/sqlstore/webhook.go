@@ -36,32 +36,29 @@ func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query stri
 // or else its merchant's, signed later with the merchant's secret. Without a URL or a secret
 // nothing is sent (the order's creation said so), and nothing is written.
 func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order) error {
-	m, err := s.merchant(ctx, tx, o.MerchantID)
-	if err != nil {
-		return err
+	// Only where to and whether it is signed: the secret itself is read (and decrypted) when
+	// the delivery is sent.
+	var (
+		url       string
+		hasSecret bool
+	)
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT webhook_url, webhook_secret != '' FROM merchants WHERE id = $1`), o.MerchantID).Scan(&url, &hasSecret); err != nil {
+		return notFound(err, "merchant")
 	}
-	url := o.MerchantWebhookURL
-	if url == "" {
-		url = m.WebhookURL
+	if o.MerchantWebhookURL != "" {
+		url = o.MerchantWebhookURL
 	}
-	if url == "" || m.WebhookSecret == "" {
+	if url == "" || !hasSecret {
 		return nil
 	}
 	var txs []string
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped' ORDER BY block_number, tx_hash, log_index`), o.ID)
-	if err != nil {
-		return fmt.Errorf("event deposits: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return fmt.Errorf("event deposits: %w", err)
+	if e.Name != rampway.EventCreated { // a new order has no deposits yet
+		var err error
+		txs, err = collect(ctx, tx, "event deposits", s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped'
+			ORDER BY block_number, tx_hash, log_index`), scanValue[string], o.ID)
+		if err != nil {
+			return err
 		}
-		txs = append(txs, h)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("event deposits: %w", err)
 	}
 	body, err := rampway.EventBody(e, o, txs)
 	if err != nil {
@@ -154,7 +151,7 @@ func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {
 
 // RecordAttempt implements rampway.DeliveryStore.
 func (s *Store) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status string, next time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.batched(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO webhook_attempts (event_id, attempt, started_at, status_code, latency_us, error)
 			VALUES ($1, $2, $3, $4, $5, $6)`), a.EventID, a.Attempt, s.t(a.At), a.StatusCode, a.Latency.Microseconds(), a.Error); err != nil {
 			if s.d.IsUniqueViolation(err) {
