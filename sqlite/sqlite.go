@@ -29,6 +29,7 @@ var Dialect = sqlstore.Dialect{
 	NumberedQuestion: true,
 	TimesAsMicros:    true,
 	OneWriter:        true,
+	ClaimIndex:       " INDEXED BY webhook_deliveries_pending",
 	IsUniqueViolation: func(err error) bool {
 		var e *msqlite.Error
 		if !errors.As(err, &e) {

@@ -189,11 +189,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 }
 
 // Step starts deliveries: first those claimed earlier and waiting for their merchant's share
-// of workers, then as many newly claimed as there are idle workers. A claimed delivery whose
-// merchant already has PerMerchant attempts in flight waits in a local queue (at most
-// PerMerchant of them per merchant, the rest are released) rather than going back to the
-// store at once: one claim then serves several merchants' next attempts. It returns how many
-// it started.
+// of workers, then as many newly claimed as there are idle workers. A claim takes at most
+// PerMerchant deliveries of a merchant, and none of one that has twice that in flight or
+// waiting; a claimed delivery whose merchant already has PerMerchant attempts in flight waits
+// in a local queue (in flight and waiting stay under three times PerMerchant, so a claim never
+// has to give any back) instead of going back to the store: each claim serves several
+// merchants' next attempts. It returns how many it started.
 func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	started := 0
 	var stale []*rampway.Delivery
@@ -218,7 +219,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	idle := len(d.free)
 	var full []string
 	for m, n := range d.busy {
-		if n+len(d.queue[m]) >= d.cfg.PerMerchant {
+		if n+len(d.queue[m]) >= 2*d.cfg.PerMerchant {
 			full = append(full, m)
 		}
 	}
@@ -239,7 +240,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 		case d.busy[m] < d.cfg.PerMerchant && len(d.queue[m]) == 0 && len(d.free) > 0:
 			d.start(ctx, del)
 			started++
-		case len(d.queue[m]) < d.cfg.PerMerchant:
+		case d.busy[m]+len(d.queue[m]) < 3*d.cfg.PerMerchant:
 			// This merchant's endpoint holds its share of workers: the delivery waits here
 			// for one, while its lease leaves room for an attempt and its record.
 			d.queue[m] = append(d.queue[m], waiting{del: del, startBy: now.Add(d.lease() - d.cfg.Timeout - 5*time.Second)})

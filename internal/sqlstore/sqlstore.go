@@ -36,6 +36,9 @@ type Dialect struct {
 	// OneWriter runs the store's transactions one at a time in this process (SQLite has one
 	// writer: waiting on a Go mutex beats its busy handler's sleeps of 1, 2, 5, 10... ms).
 	OneWriter bool
+	// ClaimIndex follows the webhook claim's table: SQLite's planner, without statistics,
+	// would walk the status index and sort; this names the pending index it should walk.
+	ClaimIndex string
 	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on).
 	NextIndexSQL string

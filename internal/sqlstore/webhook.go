@@ -98,7 +98,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		got, err = collect(ctx, tx, "claim deliveries", s.q(`WITH due AS (
-			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d
+			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d`+s.d.ClaimIndex+`
 			WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT $5`+s.d.SkipLocked+`
