@@ -206,6 +206,10 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 	if err != nil {
 		return nil, nil, err
 	}
+	delivery := "no webhook_deliveries row (neither the order nor the merchant has a webhook URL)"
+	if n, err := rowSize(ctx, st.store.DB(), "SELECT * FROM webhook_deliveries WHERE order_id = "+ph, ramID); err == nil {
+		delivery = fmt.Sprintf("webhook_deliveries row %d bytes", n)
+	}
 	st.baseline.rowSize.Store(int64(orderRow))
 	baseID, err := probe(ctx, st.baselineURL, header, body(runID+"-probe"))
 	if err != nil {
@@ -215,8 +219,8 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 	if err != nil {
 		return nil, nil, err
 	}
-	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes + the deposit-index counter update. Pool: %d max open connections (the store's, shared by both handlers).",
-		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, st.store.DB().Stats().MaxOpenConnections))
+	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes, %s; a reservation of 16 deposit indexes every 16 orders. Pool: %d max open connections (the store's, shared by both handlers).",
+		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, delivery, st.store.DB().Stats().MaxOpenConnections))
 
 	for round := 1; round <= o.rounds; round++ {
 		order := []string{"baseline", "rampway"}

@@ -1,0 +1,96 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// fakeReserve hands out consecutive blocks, slowly, or fails while fail is set.
+type fakeReserve struct {
+	mu    sync.Mutex
+	next  uint32
+	calls atomic.Int64
+	fail  atomic.Bool
+}
+
+func (f *fakeReserve) reserve(ctx context.Context, n int) ([]uint32, error) {
+	f.calls.Add(1)
+	time.Sleep(2 * time.Millisecond)
+	if f.fail.Load() {
+		return nil, errors.New("database down")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = f.next
+		f.next++
+	}
+	return out, nil
+}
+
+func derive(i uint32) (common.Address, error) { return common.BigToAddress(big.NewInt(int64(i) + 1)), nil }
+
+// Orders at once each get their own index and its address, from a reservation per block.
+func TestAddressesConcurrent(t *testing.T) {
+	f := &fakeReserve{}
+	a := &addresses{reserve: f.reserve, derive: derive}
+	var (
+		mu   sync.Mutex
+		seen = map[uint32]bool{}
+		wg   sync.WaitGroup
+	)
+	for range 32 {
+		wg.Go(func() {
+			for range 20 {
+				i, addr, err := a.next(t.Context())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if want, _ := derive(i); addr != want {
+					t.Errorf("index %d: address %s", i, addr.Hex())
+				}
+				mu.Lock()
+				if seen[i] {
+					t.Errorf("index %d handed out twice", i)
+				}
+				seen[i] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != 640 {
+		t.Fatalf("%d indexes, want 640", len(seen))
+	}
+	if n := f.calls.Load(); n < 640/depositIndexBlock || n > 640/depositIndexBlock+1 {
+		t.Fatalf("%d reservations for 640 orders, want %d or one ahead", n, 640/depositIndexBlock)
+	}
+}
+
+// A failing reservation fails the orders that wait for it (none hangs), and the next one works.
+func TestAddressesReserveFails(t *testing.T) {
+	f := &fakeReserve{}
+	f.fail.Store(true)
+	a := &addresses{reserve: f.reserve, derive: derive}
+	if _, _, err := a.next(t.Context()); err == nil {
+		t.Fatal("an index without a reservation")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, _, err := a.next(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while waiting: %v", err)
+	}
+	f.fail.Store(false)
+	if i, _, err := a.next(t.Context()); err != nil || i != 0 {
+		t.Fatalf("after recovery: %d, %v", i, err)
+	}
+}
