@@ -36,7 +36,9 @@ func (f *fakeReserve) reserve(ctx context.Context, n int) ([]uint32, error) {
 	return out, nil
 }
 
-func derive(i uint32) (common.Address, error) { return common.BigToAddress(big.NewInt(int64(i) + 1)), nil }
+func derive(i uint32) (common.Address, error) {
+	return common.BigToAddress(big.NewInt(int64(i) + 1)), nil
+}
 
 // Orders at once each get their own index and its address, from a reservation per block.
 func TestAddressesConcurrent(t *testing.T) {
