@@ -103,3 +103,19 @@ func (s *Store) runBatch(batch []*writeJob) {
 		}
 	}
 }
+
+// exec runs one write statement: on a one-writer dialect through the group commit (a
+// statement straight on the pool would race the store's transactions for SQLite's write lock
+// and sleep in its busy handler), elsewhere on the pool.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if !s.d.OneWriter {
+		return s.db.ExecContext(ctx, query, args...)
+	}
+	var res sql.Result
+	err := s.batched(ctx, func(tx *sql.Tx) error {
+		var err error
+		res, err = tx.ExecContext(ctx, query, args...)
+		return err
+	})
+	return res, err
+}

@@ -55,7 +55,7 @@ func (s *Store) WatchCursor(ctx context.Context, network string) (uint64, common
 
 // SetWatchCursor implements rampway.DepositStore.
 func (s *Store) SetWatchCursor(ctx context.Context, network string, number uint64, hash common.Hash, at time.Time) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO watch_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, $4)
+	_, err := s.exec(ctx, s.q(`INSERT INTO watch_cursors (network, block_number, block_hash, updated_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (network) DO UPDATE SET block_number = excluded.block_number, block_hash = excluded.block_hash, updated_at = excluded.updated_at`),
 		network, int64(number), hash.Hex(), s.t(at))
 	if err != nil {

@@ -13,7 +13,8 @@ import (
 // BeginIdempotent implements rampway.IdempotencyStore.
 func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRecord, staleBefore time.Time) (*rampway.IdempotencyRecord, error) {
 	var existing *rampway.IdempotencyRecord
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.batched(ctx, func(tx *sql.Tx) error {
+		existing = nil // a batch that failed runs this again
 		var (
 			r       rampway.IdempotencyRecord
 			done    int
@@ -51,7 +52,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRec
 
 // FinishIdempotent implements rampway.IdempotencyStore.
 func (s *Store) FinishIdempotent(ctx context.Context, merchantID, key string, status int, body []byte) error {
-	_, err := s.db.ExecContext(ctx, s.q(`UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2 WHERE merchant_id = $3 AND key = $4`),
+	_, err := s.exec(ctx, s.q(`UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2 WHERE merchant_id = $3 AND key = $4`),
 		status, body, merchantID, key)
 	if err != nil {
 		return fmt.Errorf("finish idempotency key: %w", err)
@@ -61,7 +62,7 @@ func (s *Store) FinishIdempotent(ctx context.Context, merchantID, key string, st
 
 // ReleaseIdempotent implements rampway.IdempotencyStore.
 func (s *Store) ReleaseIdempotent(ctx context.Context, merchantID, key string) error {
-	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND done = 0`), merchantID, key)
+	_, err := s.exec(ctx, s.q(`DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND done = 0`), merchantID, key)
 	if err != nil {
 		return fmt.Errorf("release idempotency key: %w", err)
 	}

@@ -45,7 +45,7 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
+	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
 		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
 		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt))
 	if err != nil {

@@ -143,7 +143,7 @@ func (p scanPlus) Scan(dest ...any) error { return p.row.Scan(append(dest, p.mor
 
 // ReleaseDelivery implements rampway.DeliveryStore.
 func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {
-	if _, err := s.db.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET lease_until = NULL WHERE event_id = $1`), eventID); err != nil {
+	if _, err := s.exec(ctx, s.q(`UPDATE webhook_deliveries SET lease_until = NULL WHERE event_id = $1`), eventID); err != nil {
 		return fmt.Errorf("release delivery: %w", err)
 	}
 	return nil
