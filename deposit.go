@@ -54,16 +54,24 @@ type DepositStore interface {
 	// DropTransfer marks a seen transfer dropped (its block was reorganised away) and moves an
 	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID).
 	DropTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
-	// OrdersCreatedSince returns a network's orders with a deposit address created at or
+	// DepositsCreatedSince returns the deposit addresses of a network's orders created at or
 	// after since (the watcher adds them to the set it holds between full reloads).
-	OrdersCreatedSince(ctx context.Context, network string, since time.Time) ([]*Order, error)
+	DepositsCreatedSince(ctx context.Context, network string, since time.Time) ([]WatchedDeposit, error)
 	// OrderTransfers returns the transfers seen for an order, oldest first.
 	OrderTransfers(ctx context.Context, orderID string) ([]*InboundTransfer, error)
-	// WatchedOrders returns the orders of a network a payment may still arrive for: those
-	// waiting for payment (CREATED, DEPOSIT_PROCESSING, UNDERPAID), and any other whose expiry
-	// is after expiredSince, so that a payment after expiry or a second payment of a paid order
-	// is recorded (and refunded).
-	WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*Order, error)
+	// WatchedDeposits returns the deposit addresses of a network a payment may still arrive
+	// for: those of orders waiting for payment (CREATED, DEPOSIT_PROCESSING, UNDERPAID), and of
+	// any other whose expiry is after expiredSince, so that a payment after expiry or a second
+	// payment of a paid order is recorded (and refunded).
+	WatchedDeposits(ctx context.Context, network string, expiredSince time.Time) ([]WatchedDeposit, error)
+}
+
+// WatchedDeposit is what a watcher matches a block's payments with: an order's deposit
+// address and the asset it takes (the zero address for the native coin).
+type WatchedDeposit struct {
+	OrderID string
+	Address common.Address
+	Token   common.Address
 }
 
 // AfterCredit says where an order goes once a confirmed transfer is credited to it (with

@@ -48,7 +48,7 @@ type Watcher struct {
 	credited func()
 	// watched are the orders a payment may arrive for, by deposit address: reloaded in full
 	// every watchReload, and between reloads completed with the orders created meanwhile.
-	watched map[common.Address]*rampway.Order
+	watched map[common.Address]rampway.WatchedDeposit
 	fullAt  time.Time
 }
 
@@ -61,28 +61,28 @@ const (
 	createdOverlap = time.Minute
 )
 
-// watchedSet returns the orders a payment may arrive for, by deposit address.
-func (w *Watcher) watchedSet(ctx context.Context) (map[common.Address]*rampway.Order, error) {
+// watchedSet returns the deposits a payment may arrive for, by address.
+func (w *Watcher) watchedSet(ctx context.Context) (map[common.Address]rampway.WatchedDeposit, error) {
 	now := w.at()
 	if w.watched == nil || now.Sub(w.fullAt) >= watchReload || now.Before(w.fullAt) {
-		orders, err := w.store.WatchedOrders(ctx, w.net.Name, now.Add(-lateWindow))
+		deposits, err := w.store.WatchedDeposits(ctx, w.net.Name, now.Add(-lateWindow))
 		if err != nil {
 			return nil, err
 		}
-		w.watched = make(map[common.Address]*rampway.Order, len(orders))
-		for _, o := range orders {
-			w.watched[o.DepositAddress] = o
+		w.watched = make(map[common.Address]rampway.WatchedDeposit, len(deposits))
+		for _, d := range deposits {
+			w.watched[d.Address] = d
 		}
 		w.fullAt = now
 		return w.watched, nil
 	}
 	// Only the orders created since the last full load (the set's size does not matter here).
-	newer, err := w.store.OrdersCreatedSince(ctx, w.net.Name, w.fullAt.Add(-createdOverlap))
+	newer, err := w.store.DepositsCreatedSince(ctx, w.net.Name, w.fullAt.Add(-createdOverlap))
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range newer {
-		w.watched[o.DepositAddress] = o
+	for _, d := range newer {
+		w.watched[d.Address] = d
 	}
 	return w.watched, nil
 }
@@ -162,12 +162,12 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 			if tx.To() == nil || tx.Value().Sign() <= 0 {
 				continue
 			}
-			if o, ok := byAddr[*tx.To()]; ok && o.Asset.IsNative() {
+			if o, ok := byAddr[*tx.To()]; ok && o.Token == (common.Address{}) {
 				from, err := types.Sender(signer, tx) // only for matches: a signature recovery each
 				if err != nil {
 					return fmt.Errorf("sender of %s: %w", tx.Hash().Hex(), err)
 				}
-				found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: tx.Hash(), LogIndex: -1, OrderID: o.ID,
+				found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: tx.Hash(), LogIndex: -1, OrderID: o.OrderID,
 					From: from, To: *tx.To(), Amount: tx.Value(), BlockNumber: n, BlockHash: b.Hash()})
 			}
 		}
@@ -182,8 +182,8 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 					continue
 				}
 				to := common.BytesToAddress(l.Topics[2].Bytes())
-				if o, ok := byAddr[to]; ok && !o.Asset.IsNative() && o.Asset.Contract == l.Address {
-					found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: l.TxHash, LogIndex: int64(l.Index), OrderID: o.ID,
+				if o, ok := byAddr[to]; ok && o.Token != (common.Address{}) && o.Token == l.Address {
+					found = append(found, &rampway.InboundTransfer{Network: w.net.Name, TxHash: l.TxHash, LogIndex: int64(l.Index), OrderID: o.OrderID,
 						Token: l.Address, From: common.BytesToAddress(l.Topics[1].Bytes()), To: to, Amount: new(big.Int).SetBytes(l.Data), BlockNumber: n, BlockHash: b.Hash()})
 				}
 			}

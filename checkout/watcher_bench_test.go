@@ -40,7 +40,7 @@ import (
 // Each op is one block holding three payments (two native, one DUSD transfer) to open orders,
 // mined untimed, then one Step of the watcher, timed. The orders are real rows, stored through
 // the store's CreateOrder from 4 goroutines (the 100,000 take 20 s to a minute on SQLite here,
-// logged as "setup"), and every size checks that the store's WatchedOrders returns exactly
+// logged as "setup"), and every size checks that the store's WatchedDeposits returns exactly
 // that many. Payments are 1 wei or 1 DUSD unit, so paid orders stay UNDERPAID and watched.
 //
 //	go test -run='^$' -bench=WatcherRPC -benchtime=20x ./checkout
@@ -145,7 +145,7 @@ func (e *watchBenchEnv) grow(b *testing.B, n int) {
 		d := time.Since(start)
 		b.Logf("setup: stored %d orders through CreateOrder in %s (%.0f orders/s)", n-have, d.Round(time.Millisecond), float64(n-have)/d.Seconds())
 	}
-	watched, err := e.store.WatchedOrders(b.Context(), e.net.Name, time.Now().Add(-24*time.Hour))
+	watched, err := e.store.WatchedDeposits(b.Context(), e.net.Name, time.Now().Add(-24*time.Hour))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,6 +18,8 @@ func TestHotQueryPlans(t *testing.T) {
 	for _, tc := range []struct{ name, query, want string }{
 		{"executor poll", `SELECT id FROM orders WHERE network = ?1 AND status = ?2 ORDER BY updated_at, id LIMIT 10`,
 			"SEARCH orders USING COVERING INDEX orders_network_status (network=? AND status=?)"},
+		{"watcher's new deposits", `SELECT id, deposit_address, asset_contract FROM orders WHERE network = ?1 AND created_at >= ?2 AND deposit_address IS NOT NULL`,
+			"SEARCH orders USING COVERING INDEX orders_network_created (network=? AND created_at>?)"},
 		{"webhook claim", `SELECT d.event_id FROM webhook_deliveries d` + Dialect.ClaimIndex + `
 			WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until < ?1) AND d.merchant_id NOT IN (?2)
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)

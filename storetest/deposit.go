@@ -28,17 +28,18 @@ func testDeposits(t *testing.T, open Opener) {
 		t.Fatalf("cursor = %d %s %v %v", n, h.Hex(), ok, err)
 	}
 
-	watched, err := s.WatchedOrders(ctx, "devnet", now().Add(-time.Hour))
-	if err != nil || len(watched) != 1 || watched[0].ID != o.ID {
-		t.Fatalf("watched = %v, %v", watched, err)
+	want := rampway.WatchedDeposit{OrderID: o.ID, Address: o.DepositAddress, Token: o.Asset.Contract}
+	watched, err := s.WatchedDeposits(ctx, "devnet", now().Add(-time.Hour))
+	if err != nil || len(watched) != 1 || watched[0] != want {
+		t.Fatalf("watched = %v, %v; want %v", watched, err, want)
 	}
-	if recent, err := s.OrdersCreatedSince(ctx, "devnet", o.CreatedAt); err != nil || len(recent) != 1 || recent[0].ID != o.ID {
+	if recent, err := s.DepositsCreatedSince(ctx, "devnet", o.CreatedAt); err != nil || len(recent) != 1 || recent[0] != want {
 		t.Fatalf("created since its creation = %v, %v", recent, err)
 	}
-	if later, err := s.OrdersCreatedSince(ctx, "devnet", o.CreatedAt.Add(time.Microsecond)); err != nil || len(later) != 0 {
+	if later, err := s.DepositsCreatedSince(ctx, "devnet", o.CreatedAt.Add(time.Microsecond)); err != nil || len(later) != 0 {
 		t.Fatalf("created after it = %v, %v", later, err)
 	}
-	if other, _ := s.OrdersCreatedSince(ctx, "othernet", o.CreatedAt.Add(-time.Hour)); len(other) != 0 {
+	if other, _ := s.DepositsCreatedSince(ctx, "othernet", o.CreatedAt.Add(-time.Hour)); len(other) != 0 {
 		t.Fatalf("another network's = %v", other)
 	}
 	tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash("0xaa"), LogIndex: 3, OrderID: o.ID, Token: o.Asset.Contract,

@@ -195,10 +195,27 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 	})
 }
 
-// WatchedOrders implements rampway.DepositStore.
-func (s *Store) WatchedOrders(ctx context.Context, network string, expiredSince time.Time) ([]*rampway.Order, error) {
-	return s.queryOrders(ctx, "watched orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND deposit_address IS NOT NULL
-		AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR expires_at >= $2)`), network, s.t(expiredSince))
+// WatchedDeposits implements rampway.DepositStore.
+func (s *Store) WatchedDeposits(ctx context.Context, network string, expiredSince time.Time) ([]rampway.WatchedDeposit, error) {
+	return collect(ctx, s.db, "watched deposits", s.q(`SELECT id, deposit_address, asset_contract FROM orders WHERE network = $1
+		AND deposit_address IS NOT NULL AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR expires_at >= $2)`),
+		scanWatchedDeposit, network, s.t(expiredSince))
+}
+
+// scanWatchedDeposit reads an order's id, deposit address and asset contract.
+func scanWatchedDeposit(row interface{ Scan(...any) error }) (rampway.WatchedDeposit, error) {
+	var (
+		d              rampway.WatchedDeposit
+		addr, contract string
+	)
+	if err := row.Scan(&d.OrderID, &addr, &contract); err != nil {
+		return d, err
+	}
+	d.Address = common.HexToAddress(addr)
+	if contract != "" {
+		d.Token = common.HexToAddress(contract)
+	}
+	return d, nil
 }
 
 // OrderTransfers implements rampway.DepositStore.
@@ -207,8 +224,8 @@ func (s *Store) OrderTransfers(ctx context.Context, orderID string) ([]*rampway.
 		ORDER BY block_number, tx_hash, log_index`, orderID)
 }
 
-// OrdersCreatedSince implements rampway.DepositStore.
-func (s *Store) OrdersCreatedSince(ctx context.Context, network string, since time.Time) ([]*rampway.Order, error) {
-	return s.queryOrders(ctx, "orders created since", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND created_at >= $2
-		AND deposit_address IS NOT NULL`), network, s.t(since))
+// DepositsCreatedSince implements rampway.DepositStore.
+func (s *Store) DepositsCreatedSince(ctx context.Context, network string, since time.Time) ([]rampway.WatchedDeposit, error) {
+	return collect(ctx, s.db, "deposits created since", s.q(`SELECT id, deposit_address, asset_contract FROM orders
+		WHERE network = $1 AND created_at >= $2 AND deposit_address IS NOT NULL`), scanWatchedDeposit, network, s.t(since))
 }
