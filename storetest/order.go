@@ -22,8 +22,20 @@ func mustOrder(t *testing.T, s rampway.Store, merchantID string, at time.Time) *
 	if err != nil {
 		t.Fatal(err)
 	}
+	o := orderAt(merchantID, at, idx)
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatalf("CreateOrder: %v", err)
+	}
+	return o
+}
+
+// mustOrderValues is a valid new order of the merchant, not stored.
+func mustOrderValues(merchantID string) *rampway.Order { return orderAt(merchantID, now(), 1<<30) }
+
+// orderAt is a valid new order of the merchant created at at, with deposit index idx.
+func orderAt(merchantID string, at time.Time, idx uint32) *rampway.Order {
 	big1e18, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
-	o := &rampway.Order{
+	return &rampway.Order{
 		ID: rampway.NewID(rampway.PrefixOrder, at), MerchantID: merchantID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
 		MerchantUserID: "user-1", MerchantTxnID: "txn-1", MerchantRedirectURL: "https://shop.example/done",
 		MerchantWebhookURL: "https://shop.example/hooks", User: map[string]string{"user_email_id": "a@b.example"},
@@ -34,10 +46,6 @@ func mustOrder(t *testing.T, s rampway.Store, merchantID string, at time.Time) *
 		DepositAddress: common.BigToAddress(big.NewInt(int64(idx) + 1000)), DepositIndex: idx,
 		ExpiresAt: at.Add(30 * time.Minute), CreatedAt: at, UpdatedAt: at,
 	}
-	if err := s.CreateOrder(t.Context(), o); err != nil {
-		t.Fatalf("CreateOrder: %v", err)
-	}
-	return o
 }
 
 func sameOrder(t *testing.T, got, want *rampway.Order) {

@@ -464,4 +464,15 @@ func testSurvivesReopen(t *testing.T, open Opener) {
 	if err := s2.Ping(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	// A closed store refuses writes at once (SQLite's group commit has stopped with it).
+	done := make(chan error, 1)
+	go func() { done <- s.CreateOrder(t.Context(), mustOrderValues(m.ID)) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a closed store stored an order")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a write to a closed store hangs")
+	}
 }
