@@ -72,6 +72,9 @@ func TestDefaultsAndValues(t *testing.T) {
 		c.HTTP.BasePaths != (BasePaths{"/mint", "/nft-ramp", "/deposit", "/admin"}) || c.Database.Driver != "sqlite" {
 		t.Fatalf("defaults not applied: %+v", c)
 	}
+	if w := c.Webhooks; w.Workers != 64 || w.PerMerchant != 4 || w.SlowAfter != 250*time.Millisecond || w.Timeout != 10*time.Second {
+		t.Fatalf("webhook defaults not applied: %+v", w)
+	}
 	c, err = Load("testdata/valid/postgres.yaml", noEnv)
 	if err != nil {
 		t.Fatal(err)
