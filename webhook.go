@@ -65,6 +65,10 @@ type DeliveryStore interface {
 	// ResendDelivery makes a delivery of the merchant pending and due at now again (same eventId
 	// and body). ENOTFOUND for another merchant's.
 	ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*Delivery, error)
+	// DeferDeliveries makes a merchant's pending deliveries due before until, and not leased at
+	// now, due at until (its endpoint keeps failing: claims then stop walking past them). It
+	// returns how many it deferred.
+	DeferDeliveries(ctx context.Context, merchantID string, now, until time.Time) (int64, error)
 }
 
 // EventContext is an order's public fields as webhook events carry them.

@@ -57,6 +57,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DeliveryClaims", testDeliveryClaims},
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},
 		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},
+		{"DeferDeliveries", testDeferDeliveries},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -118,6 +118,38 @@ func testDeliveryClaimsPerMerchant(t *testing.T, open Opener) {
 	}
 }
 
+// Deferring a merchant's deliveries moves its due, unleased pending ones to the given time and
+// leaves the others (leased, later, other merchants') alone.
+func testDeferDeliveries(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	a, b := hookedMerchant(t, s, "a"), hookedMerchant(t, s, "b")
+	base := now()
+	for i := range 3 {
+		mustOrder(t, s, a.ID, base.Add(time.Duration(i)*time.Millisecond))
+	}
+	ob := mustOrder(t, s, b.ID, base)
+	at := base.Add(time.Second)
+	leased, err := s.ClaimDeliveries(ctx, at, time.Minute, 1, 10, []string{b.ID})
+	if err != nil || len(leased) != 1 {
+		t.Fatalf("claim: %v, %v", leased, err)
+	}
+	until := at.Add(time.Hour)
+	n, err := s.DeferDeliveries(ctx, a.ID, at, until)
+	if err != nil || n != 2 {
+		t.Fatalf("deferred %d, %v; want the 2 not leased", n, err)
+	}
+	if got, err := s.ClaimDeliveries(ctx, at.Add(30*time.Second), time.Minute, 10, 10, nil); err != nil || len(got) != 1 || got[0].OrderID != ob.ID {
+		t.Fatalf("claim during the pause: %v, %v; want only b's", eventIDs(got), err)
+	}
+	if got, err := s.ClaimDeliveries(ctx, until, time.Minute, 10, 10, []string{b.ID}); err != nil || len(got) != 3 {
+		t.Fatalf("claim after the pause (and a's lease): %v, %v", eventIDs(got), err)
+	}
+	if n, err := s.DeferDeliveries(ctx, a.ID, until, until.Add(time.Hour)); err != nil || n != 0 {
+		t.Fatalf("deferred %d leased deliveries, %v", n, err)
+	}
+}
+
 // Dispatchers claiming at once never get the same delivery.
 func testConcurrentDeliveryClaims(t *testing.T, open Opener) {
 	s := mustOpen(t, open)

@@ -86,6 +86,14 @@ type Config struct {
 	// or dead endpoints do not shrink the pool the others are served by: in flight at most
 	// Workers plus PerMerchant for each slow merchant. Default 250 ms.
 	SlowAfter time.Duration
+	// BreakAfter consecutive failed attempts to a merchant's endpoint pause its deliveries:
+	// the pending ones due now are made due after a pause of BreakFor, doubling at each
+	// pause that follows without a success in between, up to Schedule.Max. A dead endpoint's
+	// backlog then stays out of the due range that every claim walks, instead of slowing the
+	// claims for everyone. Deliveries made due during a pause (new events, a resend) go out
+	// as usual: one that succeeds ends the pauses. Defaults 5 and 30 s.
+	BreakAfter int
+	BreakFor   time.Duration
 	// Poll is how often the outbox is read when it had nothing due; default 200 ms.
 	Poll     time.Duration
 	Schedule Schedule
@@ -108,9 +116,11 @@ type Dispatcher struct {
 	mu    sync.Mutex
 	busy  map[string]int       // merchant -> attempts in flight
 	queue map[string][]waiting // merchant -> claimed deliveries waiting for its share of workers
-	wg    sync.WaitGroup
-	free  chan struct{} // one token per idle worker
-	wake  chan struct{} // a finished attempt may unblock an order's next event
+	// breakers are the merchants whose last attempts failed, by merchant.
+	breakers map[string]*breaker
+	wg       sync.WaitGroup
+	free     chan struct{} // one token per idle worker
+	wake     chan struct{} // a finished attempt may unblock an order's next event
 }
 
 // New returns a Dispatcher.
@@ -127,6 +137,12 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 	if cfg.SlowAfter <= 0 {
 		cfg.SlowAfter = 250 * time.Millisecond
 	}
+	if cfg.BreakAfter <= 0 {
+		cfg.BreakAfter = 5
+	}
+	if cfg.BreakFor <= 0 {
+		cfg.BreakFor = 30 * time.Second
+	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 200 * time.Millisecond
 	}
@@ -140,7 +156,7 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 		now = time.Now
 	}
 	d := &Dispatcher{cfg: cfg, store: store, secrets: secrets, client: NewHTTPClient(cfg.Timeout, cfg.AllowPrivate), log: log, now: now,
-		busy: map[string]int{}, queue: map[string][]waiting{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+		busy: map[string]int{}, queue: map[string][]waiting{}, breakers: map[string]*breaker{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
 	for range cfg.Workers {
 		d.free <- struct{}{}
 	}
@@ -223,6 +239,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 			full = append(full, m)
 		}
 	}
+
 	d.mu.Unlock()
 	if err := d.release(ctx, stale); err != nil || idle == 0 {
 		return started, err
@@ -318,6 +335,11 @@ func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery) {
 			status, next = rampway.DeliveryFailed, a.At.Add(a.Latency)
 		}
 	}
+	// A failure may pause the merchant's deliveries; this one, in flight when the others were
+	// deferred, waits for the pause's end too.
+	if until := d.noteResult(ctx, del.MerchantID, err == nil); status == rampway.DeliveryPending && next.Before(until) {
+		next = until
+	}
 	log := d.log.With("event_id", del.EventID, "event", del.EventName, "order_id", del.OrderID, "merchant_id", del.MerchantID,
 		"attempt", a.Attempt, "status_code", code, "latency_ms", a.Latency.Milliseconds())
 	if rerr := d.store.RecordAttempt(ctx, a, status, next); rerr != nil {
@@ -333,6 +355,55 @@ func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery) {
 	default:
 		log.Error("webhook delivery failed for good", "error", a.Error)
 	}
+}
+
+// breaker counts a merchant's consecutive failed attempts and pauses its deliveries.
+type breaker struct {
+	failures int       // consecutive failed attempts
+	pauses   int       // pauses since the last success
+	until    time.Time // paused until
+}
+
+// noteResult counts an attempt's outcome for its merchant, pauses the merchant's due
+// deliveries once its endpoint failed BreakAfter times in a row (again, after a longer pause,
+// while it keeps failing once the pause is over), and returns the end of the merchant's pause
+// (zero when it is not paused).
+func (d *Dispatcher) noteResult(ctx context.Context, merchantID string, ok bool) time.Time {
+	d.mu.Lock()
+	b := d.breakers[merchantID]
+	if ok {
+		delete(d.breakers, merchantID)
+		d.mu.Unlock()
+		return time.Time{}
+	}
+	if b == nil {
+		b = &breaker{}
+		d.breakers[merchantID] = b
+	}
+	b.failures++
+	now := d.now().UTC()
+	if b.failures < d.cfg.BreakAfter || now.Before(b.until) {
+		until := b.until
+		d.mu.Unlock()
+		return until
+	}
+	pause := d.cfg.BreakFor
+	for i := 0; i < b.pauses && pause < d.cfg.Schedule.Max; i++ {
+		pause *= 2
+	}
+	pause = min(pause, max(d.cfg.Schedule.Max, d.cfg.BreakFor))
+	b.pauses++
+	b.until = now.Add(pause)
+	until, failures := b.until, b.failures
+	d.mu.Unlock()
+	n, err := d.store.DeferDeliveries(ctx, merchantID, now, until)
+	if err != nil {
+		d.log.Error("pause webhook deliveries", "merchant_id", merchantID, "error", err)
+		return until
+	}
+	d.log.Warn("webhook endpoint keeps failing: its deliveries are paused", "merchant_id", merchantID,
+		"failed_attempts", failures, "paused_until", until, "deliveries_deferred", n)
+	return until
 }
 
 // errStatus is a non-2xx answer.

@@ -323,6 +323,57 @@ func TestPerMerchantShareWithQueue(t *testing.T) {
 	}
 }
 
+// An endpoint that keeps failing has its merchant's due deliveries paused (moved out of the due
+// range claims walk), while another merchant's go on; a success ends the pause.
+func TestFailingEndpointIsPaused(t *testing.T) {
+	e := newEnv(t)
+	var failing atomic.Bool
+	failing.Store(true)
+	var badHits, goodHits atomic.Int64
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		badHits.Add(1)
+		if failing.Load() {
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	defer bad.Close()
+	good := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { goodHits.Add(1) }))
+	defer good.Close()
+	a, b := e.merchant(bad.URL, "a"), e.merchant(good.URL, "b")
+	var aOrders, bOrders []string
+	for range 20 {
+		aOrders = append(aOrders, e.order(a, 0).ID)
+	}
+	for range 10 {
+		bOrders = append(bOrders, e.order(b, 0).ID)
+	}
+	start := time.Now()
+	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 2, BreakAfter: 3, BreakFor: 300 * time.Millisecond,
+		Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 10 * time.Second, GiveUpAfter: time.Hour}}, secrets{a.ID: {"a"}, b.ID: {"b"}})
+	e.waitDelivered(bOrders, 10*time.Second)
+	// Paused after 3 failures (and the attempts already in flight): a's other deliveries wait.
+	time.Sleep(100 * time.Millisecond)
+	if n := badHits.Load(); n > 3+2*2 {
+		t.Fatalf("%d attempts to the failing endpoint within %s, want the pause after 3 (and those in flight)", n, time.Since(start))
+	}
+	paused := 0
+	for _, id := range aOrders {
+		ds, err := e.store.Deliveries(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds[0].Status == rampway.DeliveryPending && ds[0].NextAttemptAt.After(start.Add(250*time.Millisecond)) {
+			paused++
+		}
+	}
+	if paused < 20-7 {
+		t.Fatalf("%d of a's 20 deliveries paused", paused)
+	}
+	// The endpoint recovers: after the pause every delivery goes out.
+	failing.Store(false)
+	e.waitDelivered(aOrders, 20*time.Second)
+}
+
 // A dispatcher that dies mid-attempt leaves a leased delivery; when the lease runs out another
 // delivers it: at least once, nothing lost.
 func TestCrashedDispatcherLeaseExpires(t *testing.T) {

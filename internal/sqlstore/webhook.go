@@ -203,6 +203,17 @@ func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampwa
 	return out, rows.Err()
 }
 
+// DeferDeliveries implements rampway.DeliveryStore.
+func (s *Store) DeferDeliveries(ctx context.Context, merchantID string, now, until time.Time) (int64, error) {
+	res, err := s.exec(ctx, s.q(`UPDATE webhook_deliveries SET next_attempt_at = $1, updated_at = $2
+		WHERE merchant_id = $3 AND status = 'pending' AND next_attempt_at < $1 AND (lease_until IS NULL OR lease_until < $2)`),
+		s.t(until), s.t(now), merchantID)
+	if err != nil {
+		return 0, fmt.Errorf("defer deliveries: %w", err)
+	}
+	return res.RowsAffected()
+}
+
 // ResendDelivery implements rampway.DeliveryStore.
 func (s *Store) ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*rampway.Delivery, error) {
 	var out *rampway.Delivery
