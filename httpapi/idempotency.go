@@ -17,7 +17,9 @@ const idempotencyStale = time.Minute
 
 // idempotent gives merchant POSTs Stripe's Idempotency-Key semantics: the same key with the
 // same request replays the first answer; with another request it is 422; while the first is
-// still running, 409. Server errors (5xx) are not remembered, so a retry runs again.
+// still running, 409. Only successful answers are remembered: as at Stripe, a request refused
+// before anything was done (4xx: every refusal here comes before an order exists) or a server
+// error (5xx) leaves no result, so the request may be corrected, or retried, under its key.
 func (s *Server) idempotent(next http.Handler) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		key := r.Header.Get("Idempotency-Key")
@@ -60,7 +62,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			// The answer is remembered even when the client has gone.
 			ctx := context.WithoutCancel(r.Context())
 			var err error
-			if cw.status == 0 || cw.status >= 500 {
+			if cw.status == 0 || cw.status >= 400 {
 				err = s.idem.ReleaseIdempotent(ctx, m.ID, key)
 			} else {
 				err = s.idem.FinishIdempotent(ctx, m.ID, key, cw.status, cw.capture.Bytes())

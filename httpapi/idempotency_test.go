@@ -32,11 +32,16 @@ func TestIdempotencyKey(t *testing.T) {
 	if o2 := decode[MintOrderView](t, send("order-2", body), 201); o2.OrderID == o1.OrderID {
 		t.Fatal("a new key replayed the old order")
 	}
-	// Client errors are remembered too (the same request gets the same answer).
+	// A refused request leaves no result (Stripe: validation failures are not saved): the same
+	// request is checked again, and the corrected one goes through under the same key.
 	bad := e.body(func(b map[string]any) { delete(b, "merchant_user_id") })
 	wantEnvelope(t, send("order-3", bad), 400, 400, mintOrderPath, "merchant_user_id is required")
-	if r := send("order-3", bad); r.status != 400 || r.header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("a remembered 400 was not replayed: %d", r.status)
+	if r := send("order-3", bad); r.status != 400 || r.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("a refused request was replayed: %d %q", r.status, r.header.Get("Idempotent-Replayed"))
+	}
+	fixed := decode[MintOrderView](t, send("order-3", body), 201)
+	if r := send("order-3", body); r.status != 201 || r.header.Get("Idempotent-Replayed") != "true" || !bytes.Contains(r.body, []byte(fixed.OrderID)) {
+		t.Fatalf("the corrected request was not remembered: %d %s", r.status, r.body)
 	}
 	// Keys are per merchant and checked for shape.
 	wantEnvelope(t, send("has space", body), 400, 400, mintOrderPath, "Idempotency-Key must be")
