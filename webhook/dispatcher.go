@@ -239,7 +239,6 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 			full = append(full, m)
 		}
 	}
-
 	d.mu.Unlock()
 	if err := d.release(ctx, stale); err != nil || idle == 0 {
 		return started, err
