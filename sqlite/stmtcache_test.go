@@ -28,6 +28,15 @@ func TestStatementCache(t *testing.T) {
 	if _, err := db.ExecContext(ctx, `INSERT INTO t (k, v) VALUES (?, ?)`, 1, "dup"); err == nil {
 		t.Fatal("a duplicate key was inserted")
 	}
+	// The statement that failed runs again (and is deleted at once: the rest expects 5 rows).
+	if _, err := db.ExecContext(ctx, `INSERT INTO t (k, v) VALUES (?, ?)`, 99, "after"); err != nil {
+		t.Fatalf("the statement after its failure: %v", err)
+	}
+	if res, err := db.ExecContext(ctx, `DELETE FROM t WHERE k = ?`, 99); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("deleted %d rows, want 1", n)
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -24,8 +24,9 @@ type writeJob struct {
 // then go together in the next one, so that they share its begin, its commit and the pages it
 // writes. A write alone goes at once, waiting for nobody. Each write succeeds or fails on its
 // own: when one fails, the others are run again, each in its own transaction. fn may therefore
-// run more than once, each time in a transaction that is rolled back but the last. Other
-// dialects run fn in its own transaction (their writers do not wait on each other).
+// run more than once, each time in a transaction that is rolled back but the last, and must
+// use only tx (another write of the store from inside it would wait for this very batch).
+// Other dialects run fn in its own transaction (their writers do not wait on each other).
 func (s *Store) batched(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if !s.d.OneWriter {
 		return s.tx(ctx, fn)
