@@ -67,19 +67,10 @@ func (s *Store) APIKeys(ctx context.Context, merchantID string) ([]*rampway.APIK
 		if err := s.merchantExists(ctx, tx, merchantID); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.q(`SELECT `+apiKeyColumns+` FROM api_keys WHERE merchant_id = $1 ORDER BY created_at, id`), merchantID)
-		if err != nil {
-			return fmt.Errorf("list api keys: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			k, err := scanAPIKey(rows)
-			if err != nil {
-				return fmt.Errorf("list api keys: %w", err)
-			}
-			out = append(out, k)
-		}
-		return rows.Err()
+		var err error
+		out, err = collect(ctx, tx, "list api keys", s.q(`SELECT `+apiKeyColumns+` FROM api_keys WHERE merchant_id = $1 ORDER BY created_at, id`),
+			scanAPIKey, merchantID)
+		return err
 	})
 	return out, err
 }

@@ -60,20 +60,8 @@ func (s *Store) ContractFunction(ctx context.Context, id string) (*rampway.Contr
 
 // ContractFunctions implements rampway.ContractFunctionStore.
 func (s *Store) ContractFunctions(ctx context.Context, merchantID string) ([]*rampway.ContractFunction, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+contractFunctionColumns+` FROM contract_functions WHERE merchant_id = $1 ORDER BY created_at, id`), merchantID)
-	if err != nil {
-		return nil, fmt.Errorf("list contract functions: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.ContractFunction
-	for rows.Next() {
-		f, err := scanContractFunction(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list contract functions: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, "list contract functions", s.q(`SELECT `+contractFunctionColumns+` FROM contract_functions WHERE merchant_id = $1
+		ORDER BY created_at, id`), scanContractFunction, merchantID)
 }
 
 // SetContractFunctionStatus implements rampway.ContractFunctionStore.

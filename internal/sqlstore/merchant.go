@@ -72,20 +72,8 @@ func (s *Store) merchant(ctx context.Context, q querier, id string) (*rampway.Me
 
 // Merchants implements rampway.MerchantStore.
 func (s *Store) Merchants(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+merchantColumns+` FROM merchants WHERE id > $1 ORDER BY id LIMIT $2`), p.After, limit(p.Limit))
-	if err != nil {
-		return nil, fmt.Errorf("list merchants: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.Merchant
-	for rows.Next() {
-		m, err := s.scanMerchant(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list merchants: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, "list merchants", s.q(`SELECT `+merchantColumns+` FROM merchants WHERE id > $1 ORDER BY id LIMIT $2`),
+		s.scanMerchant, p.After, limit(p.Limit))
 }
 
 // UpdateMerchant implements rampway.MerchantStore.

@@ -327,23 +327,17 @@ func (s *Store) updateOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order, a
 
 // OrderEvents implements rampway.OrderStore.
 func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]*rampway.OrderEvent, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, order_id, merchant_id, name, from_status, to_status, created_at FROM order_events WHERE order_id = $1 ORDER BY seq`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("list order events: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.OrderEvent
-	for rows.Next() {
-		var e rampway.OrderEvent
-		var from, to string
-		var at dbTime
-		if err := rows.Scan(&e.ID, &e.OrderID, &e.MerchantID, &e.Name, &from, &to, &at); err != nil {
-			return nil, fmt.Errorf("list order events: %w", err)
-		}
+	return collect(ctx, s.db, "list order events", s.q(`SELECT id, order_id, merchant_id, name, from_status, to_status, created_at FROM order_events
+		WHERE order_id = $1 ORDER BY seq`), func(row interface{ Scan(...any) error }) (*rampway.OrderEvent, error) {
+		var (
+			e        rampway.OrderEvent
+			from, to string
+			at       dbTime
+		)
+		err := row.Scan(&e.ID, &e.OrderID, &e.MerchantID, &e.Name, &from, &to, &at)
 		e.From, e.To, e.CreatedAt = rampway.OrderStatus(from), rampway.OrderStatus(to), at.T
-		out = append(out, &e)
-	}
-	return out, rows.Err()
+		return &e, err
+	}, orderID)
 }
 
 // DueOrders implements rampway.OrderStore.

@@ -69,26 +69,19 @@ func addressOrZero(s string) common.Address {
 
 // Refunds implements rampway.RefundStore.
 func (s *Store) Refunds(ctx context.Context, orderID string) ([]*rampway.Refund, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("refunds: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.Refund
-	for rows.Next() {
-		var (
-			r                 rampway.Refund
-			token, to, amount string
-			created           dbTime
-		)
-		if err := rows.Scan(&r.ID, &r.OrderID, &r.Cause, &r.Network, &token, &to, &amount, &r.Reason, &r.Status, &created); err != nil {
-			return nil, fmt.Errorf("refunds: %w", err)
-		}
-		r.Token, r.To, r.CreatedAt = addressOrZero(token), addressOrZero(to), created.T
-		if r.Amount, err = parseBig(amount, "amount"); err != nil {
-			return nil, err
-		}
-		out = append(out, &r)
-	}
-	return out, rows.Err()
+	return collect(ctx, s.db, "refunds", s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`),
+		func(row interface{ Scan(...any) error }) (*rampway.Refund, error) {
+			var (
+				r                 rampway.Refund
+				token, to, amount string
+				created           dbTime
+			)
+			if err := row.Scan(&r.ID, &r.OrderID, &r.Cause, &r.Network, &token, &to, &amount, &r.Reason, &r.Status, &created); err != nil {
+				return nil, err
+			}
+			r.Token, r.To, r.CreatedAt = addressOrZero(token), addressOrZero(to), created.T
+			var err error
+			r.Amount, err = parseBig(amount, "amount")
+			return &r, err
+		}, orderID)
 }

@@ -44,23 +44,17 @@ func (s *Store) querySweeps(ctx context.Context, what, query string, args ...any
 
 // SweepCandidates implements rampway.SweepStore.
 func (s *Store) SweepCandidates(ctx context.Context, network string, limit int) ([]*rampway.Sweep, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT t.to_address, o.deposit_index, t.token FROM inbound_transfers t
+	return collect(ctx, s.db, "sweep candidates", s.q(`SELECT DISTINCT t.to_address, o.deposit_index, t.token FROM inbound_transfers t
 		JOIN orders o ON o.id = t.order_id
-		WHERE t.network = $1 AND t.status = 'confirmed' AND t.sweep_id = '' ORDER BY t.to_address, t.token LIMIT $2`), network, limit)
-	if err != nil {
-		return nil, fmt.Errorf("sweep candidates: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.Sweep
-	for rows.Next() {
-		var addr, token string
-		var index int64
-		if err := rows.Scan(&addr, &index, &token); err != nil {
-			return nil, fmt.Errorf("sweep candidates: %w", err)
-		}
-		out = append(out, &rampway.Sweep{Network: network, Address: common.HexToAddress(addr), Index: uint32(index), Token: addressOrZero(token)})
-	}
-	return out, rows.Err()
+		WHERE t.network = $1 AND t.status = 'confirmed' AND t.sweep_id = '' ORDER BY t.to_address, t.token LIMIT $2`),
+		func(row interface{ Scan(...any) error }) (*rampway.Sweep, error) {
+			var (
+				addr, token string
+				index       int64
+			)
+			err := row.Scan(&addr, &index, &token)
+			return &rampway.Sweep{Network: network, Address: common.HexToAddress(addr), Index: uint32(index), Token: addressOrZero(token)}, err
+		}, network, limit)
 }
 
 // signOne reserves one nonce of wallet, signs with it and stores the transaction for ref.

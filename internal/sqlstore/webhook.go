@@ -181,26 +181,17 @@ func (s *Store) Deliveries(ctx context.Context, orderID string) ([]*rampway.Deli
 
 // DeliveryAttempts implements rampway.DeliveryStore.
 func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampway.DeliveryAttempt, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT event_id, attempt, started_at, status_code, latency_us, error FROM webhook_attempts
-		WHERE event_id = $1 ORDER BY attempt`), eventID)
-	if err != nil {
-		return nil, fmt.Errorf("delivery attempts: %w", err)
-	}
-	defer rows.Close()
-	var out []*rampway.DeliveryAttempt
-	for rows.Next() {
+	return collect(ctx, s.db, "delivery attempts", s.q(`SELECT event_id, attempt, started_at, status_code, latency_us, error FROM webhook_attempts
+		WHERE event_id = $1 ORDER BY attempt`), func(row interface{ Scan(...any) error }) (*rampway.DeliveryAttempt, error) {
 		var (
 			a  rampway.DeliveryAttempt
 			at dbTime
 			us int64
 		)
-		if err := rows.Scan(&a.EventID, &a.Attempt, &at, &a.StatusCode, &us, &a.Error); err != nil {
-			return nil, fmt.Errorf("delivery attempts: %w", err)
-		}
+		err := row.Scan(&a.EventID, &a.Attempt, &at, &a.StatusCode, &us, &a.Error)
 		a.At, a.Latency = at.T, time.Duration(us)*time.Microsecond
-		out = append(out, &a)
-	}
-	return out, rows.Err()
+		return &a, err
+	}, eventID)
 }
 
 // DeferDeliveries implements rampway.DeliveryStore.
