@@ -180,19 +180,9 @@ func dbRunBatch(b *testing.B, dbName string, store *sqlstore.Store, hanging bool
 	}
 
 	release := make(chan struct{})
-	var hung, hungMax atomic.Int64
+	var hung gauge
 	if hanging {
-		slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			n := hung.Add(1)
-			for m := hungMax.Load(); n > m && !hungMax.CompareAndSwap(m, n); m = hungMax.Load() {
-			}
-			defer hung.Add(-1)
-			select {
-			case <-release:
-				w.WriteHeader(http.StatusServiceUnavailable)
-			case <-r.Context().Done():
-			}
-		}))
+		slow := hangingReceiver(&hung, release)
 		defer slow.Close() // after release is closed below: Close waits for the handlers
 		m := dbMerchant(b, store, slow.URL, "whsec_bench")
 		merchants = append(merchants, m)
@@ -239,7 +229,7 @@ func dbRunBatch(b *testing.B, dbName string, store *sqlstore.Store, hanging bool
 	if n, last := errLog.get(); n > 0 {
 		b.Fatalf("the dispatcher logged %d errors, the last: %s", n, last)
 	}
-	return dbRound{took: took, hungMax: hungMax.Load(), stats: measured}
+	return dbRound{took: took, hungMax: hung.most.Load(), stats: measured}
 }
 
 // dbErrorLog counts the log lines written to it and keeps the last.

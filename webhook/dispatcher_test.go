@@ -79,6 +79,36 @@ type secrets map[string][]string
 
 func (s secrets) WebhookSecrets(_ context.Context, id string) ([]string, error) { return s[id], nil }
 
+// gauge counts the requests a test receiver is handling and keeps the most at once.
+type gauge struct{ in, most, total atomic.Int64 }
+
+// enter counts a request in; the returned func counts it out.
+func (g *gauge) enter() func() {
+	g.total.Add(1)
+	n := g.in.Add(1)
+	for m := g.most.Load(); n > m && !g.most.CompareAndSwap(m, n); m = g.most.Load() {
+	}
+	return func() { g.in.Add(-1) }
+}
+
+// hangingReceiver is an endpoint that answers nothing until release is closed (then 503) or
+// its request is cancelled. Close release before the server (Close waits for its handlers).
+func hangingReceiver(g *gauge, release <-chan struct{}) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer g.enter()()
+		select {
+		case <-release:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case <-r.Context().Done():
+		}
+	}))
+}
+
+// okReceiver is an endpoint that answers 200 at once.
+func okReceiver(g *gauge) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { g.enter()() }))
+}
+
 // fast retries for tests.
 var fast = webhook.Schedule{First: 20 * time.Millisecond, Max: 40 * time.Millisecond, GiveUpAfter: time.Hour}
 
@@ -222,23 +252,16 @@ func TestOrderOfEvents(t *testing.T) {
 func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 	e := newEnv(t)
 	release := make(chan struct{})
-	var hung atomic.Int64
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hung.Add(1)
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
+	var hung, fast gauge
+	slow := hangingReceiver(&hung, release)
 	defer slow.Close()
 	defer close(release)
-	var fastHits atomic.Int64
-	quick := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fastHits.Add(1) }))
+	quick := okReceiver(&fast)
 	defer quick.Close()
 	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
-	var slowOrders, quickOrders []string
+	var quickOrders []string
 	for range 30 {
-		slowOrders = append(slowOrders, e.order(a, 0).ID)
+		e.order(a, 0)
 		quickOrders = append(quickOrders, e.order(b, 0).ID)
 	}
 	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 2, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
@@ -247,11 +270,11 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("the other merchant's 30 events took %s", took)
 	}
-	if n := hung.Load(); n > 2 {
+	if n := hung.most.Load(); n > 2 {
 		t.Fatalf("%d attempts hang at once on the dead endpoint, want at most 2 (per_merchant)", n)
 	}
-	if fastHits.Load() != 30 {
-		t.Fatalf("%d deliveries to the quick endpoint, want 30", fastHits.Load())
+	if n := fast.total.Load(); n != 30 {
+		t.Fatalf("%d deliveries to the quick endpoint, want 30", n)
 	}
 }
 
@@ -260,21 +283,11 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 func TestSlowAttemptsGiveTheirWorkerBack(t *testing.T) {
 	e := newEnv(t)
 	release := make(chan struct{})
-	var hung, hungMax atomic.Int64
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := hung.Add(1)
-		defer hung.Add(-1)
-		for m := hungMax.Load(); n > m && !hungMax.CompareAndSwap(m, n); m = hungMax.Load() {
-		}
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
+	var hung, fast gauge
+	slow := hangingReceiver(&hung, release)
 	defer slow.Close()
 	defer close(release)
-	var fastHits atomic.Int64
-	quick := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { fastHits.Add(1) }))
+	quick := okReceiver(&fast)
 	defer quick.Close()
 	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
 	var quickOrders []string
@@ -286,11 +299,11 @@ func TestSlowAttemptsGiveTheirWorkerBack(t *testing.T) {
 	}
 	e.dispatcher(webhook.Config{Workers: 2, PerMerchant: 2, SlowAfter: 100 * time.Millisecond, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
 	e.waitDelivered(quickOrders, 10*time.Second)
-	if n := hungMax.Load(); n != 2 {
+	if n := hung.most.Load(); n != 2 {
 		t.Fatalf("%d attempts hung at once on the dead endpoint, want 2 (per_merchant)", n)
 	}
-	if fastHits.Load() != 10 {
-		t.Fatalf("%d deliveries to the quick endpoint, want 10", fastHits.Load())
+	if n := fast.total.Load(); n != 10 {
+		t.Fatalf("%d deliveries to the quick endpoint, want 10", n)
 	}
 }
 
@@ -298,13 +311,9 @@ func TestSlowAttemptsGiveTheirWorkerBack(t *testing.T) {
 // once, the claimed rest waiting in memory rather than going back to the store.
 func TestPerMerchantShareWithQueue(t *testing.T) {
 	e := newEnv(t)
-	var in, most, hits atomic.Int64
+	var g gauge
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
-		n := in.Add(1)
-		defer in.Add(-1)
-		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-		}
-		hits.Add(1)
+		defer g.enter()()
 		time.Sleep(20 * time.Millisecond)
 	}))
 	defer srv.Close()
@@ -315,10 +324,10 @@ func TestPerMerchantShareWithQueue(t *testing.T) {
 	}
 	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 3}, secrets{m.ID: {"q"}})
 	e.waitDelivered(orders, 10*time.Second)
-	if n := most.Load(); n > 3 {
+	if n := g.most.Load(); n > 3 {
 		t.Fatalf("%d attempts at once, want at most 3 (per_merchant)", n)
 	}
-	if n := hits.Load(); n != 20 {
+	if n := g.total.Load(); n != 20 {
 		t.Fatalf("%d requests, want 20", n)
 	}
 }
