@@ -280,12 +280,7 @@ func newX200Env(b *testing.B, store *sqlstore.Store) *x200Env {
 		b.Fatal(err)
 	}
 	e.net, _ = e.nets.Network("devnet")
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateMerchant(ctx, m); err != nil {
-		b.Fatal(err)
-	}
-	e.mid = m.ID
+	e.mid = newMerchant(b, store).ID
 	e.reg = contract.NewRegistry(store, e.nets, nil)
 	frag, err := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	if err != nil {

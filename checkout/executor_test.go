@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math/big"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,7 +25,6 @@ import (
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
-	"github.com/rampway/rampway/sqlite"
 )
 
 type execEnv struct {
@@ -59,11 +57,7 @@ func newExecEnv(t *testing.T) *execEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "x.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := openStore(t)
 	devnet := c.Network("devnet")
 	devnet.Confirmations = 1
 	nets, err := chain.Dial(t.Context(), []rampway.Network{devnet})
@@ -72,11 +66,7 @@ func newExecEnv(t *testing.T) *execEnv {
 	}
 	t.Cleanup(nets.Close)
 	net, _ := nets.Network("devnet")
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateMerchant(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
+	m := newMerchant(t, store)
 	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
 		mid: m.ID, nft: bindings.NewDemoNFT()}
 	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {

@@ -2,7 +2,6 @@ package checkout_test
 
 import (
 	"math/big"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,20 +11,12 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
-	"github.com/rampway/rampway/sqlite"
 )
 
 func TestExpireDue(t *testing.T) {
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "x.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := openStore(t)
 	t0 := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, t0), Name: "m", Status: rampway.MerchantActive, CreatedAt: t0, UpdatedAt: t0}
-	if err := store.CreateMerchant(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
+	m := newMerchant(t, store)
 	mk := func(expires time.Time) *rampway.Order {
 		i, _ := store.NextDepositIndex(t.Context())
 		o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, t0), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,

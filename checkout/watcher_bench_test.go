@@ -11,7 +11,6 @@ import (
 	"math"
 	"math/big"
 	"net/http"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -29,7 +28,6 @@ import (
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/internal/sqlstore"
-	"github.com/rampway/rampway/sqlite"
 )
 
 // BenchmarkWatcherRPC counts the JSON-RPC requests the deposit watcher sends per block with
@@ -108,16 +106,8 @@ func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
 	}
 	wc := ethclient.NewClient(rc)
 	b.Cleanup(wc.Close)
-	store, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "w.db"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateMerchant(b.Context(), m); err != nil {
-		b.Fatal(err)
-	}
+	store := openStore(b)
+	m := newMerchant(b, store)
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht}

@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"log/slog"
 	"math/big"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/internal/sqlstore"
-	"github.com/rampway/rampway/sqlite"
 )
 
 type watchEnv struct {
@@ -41,16 +39,8 @@ func newWatchEnv(t *testing.T) *watchEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "w.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateMerchant(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
+	store := openStore(t)
+	m := newMerchant(t, store)
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	return &watchEnv{t: t, chain: c, client: cl, store: store, payer: payer, net: net, mid: m.ID}
