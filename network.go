@@ -3,6 +3,7 @@ package rampway
 import (
 	"context"
 	"math/big"
+	"net/netip"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -96,4 +97,14 @@ type ContractFunctionStore interface {
 	ContractFunctions(ctx context.Context, merchantID string) ([]*ContractFunction, error)
 	// SetContractFunctionStatus changes a merchant's function's status and returns it. ENOTFOUND.
 	SetContractFunctionStatus(ctx context.Context, merchantID, id string, s ContractFunctionStatus, at time.Time) (*ContractFunction, error)
+}
+
+// IsLoopbackHost reports whether a URL's host (without port) names this machine: localhost or
+// a loopback address. An RPC endpoint there may be plain http, and is not asked for gzip.
+func IsLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }

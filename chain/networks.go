@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -88,14 +87,7 @@ func rpcHTTPClient(loopback bool) *http.Client {
 // isLoopback reports whether an RPC URL names a loopback host.
 func isLoopback(raw string) bool {
 	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(u.Hostname())
-	return err == nil && ip.IsLoopback()
+	return err == nil && rampway.IsLoopbackHost(u.Hostname())
 }
 
 // check compares what the chain says with the configuration.

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rampway/rampway"
 )
 
 // Modes.
@@ -267,7 +269,7 @@ func (c *Config) Validate() error {
 		bad("http.public_url", "is required (the address users reach the checkout page at)")
 	} else if u, err := url.Parse(c.HTTP.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad("http.public_url", "must be an absolute http(s) URL, not %q", c.HTTP.PublicURL)
-	} else if prod && u.Scheme != "https" && !isLoopback(u.Hostname()) {
+	} else if prod && u.Scheme != "https" && !rampway.IsLoopbackHost(u.Hostname()) {
 		bad("http.public_url", "must be https in production")
 	} else if u.RawQuery != "" || u.Fragment != "" {
 		bad("http.public_url", "must not have a query or fragment")
@@ -371,12 +373,4 @@ func validBasePath(p string) bool {
 		}
 	}
 	return !strings.Contains(p, "/./") && !strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..")
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
