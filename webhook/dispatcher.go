@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/expirable"
+
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
 )
@@ -445,34 +447,22 @@ func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery) (int, erro
 // CachedSecrets keeps each merchant's secrets for ttl, so that a burst of deliveries does not
 // read the merchant every time; a rotation shows within ttl.
 func CachedSecrets(src Secrets, ttl time.Duration) Secrets {
-	return &cachedSecrets{src: src, ttl: ttl, m: map[string]cachedEntry{}}
+	return &cachedSecrets{src: src, m: expirable.NewLRU[string, []string](100_000, nil, ttl)}
 }
 
 type cachedSecrets struct {
 	src Secrets
-	ttl time.Duration
-	mu  sync.Mutex
-	m   map[string]cachedEntry
-}
-
-type cachedEntry struct {
-	secrets []string
-	at      time.Time
+	m   *expirable.LRU[string, []string]
 }
 
 func (c *cachedSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
-	c.mu.Lock()
-	e, ok := c.m[merchantID]
-	c.mu.Unlock()
-	if ok && time.Since(e.at) < c.ttl {
-		return e.secrets, nil
+	if s, ok := c.m.Get(merchantID); ok {
+		return s, nil
 	}
 	s, err := c.src.WebhookSecrets(ctx, merchantID)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.m[merchantID] = cachedEntry{secrets: s, at: time.Now()}
-	c.mu.Unlock()
+	c.m.Add(merchantID, s)
 	return s, nil
 }

@@ -529,3 +529,31 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 		t.Fatalf("redirect: %d, target hit %d times", res.StatusCode, hits.Load())
 	}
 }
+
+// countingSecrets counts the reads CachedSecrets makes.
+type countingSecrets struct{ n atomic.Int64 }
+
+func (c *countingSecrets) WebhookSecrets(context.Context, string) ([]string, error) {
+	c.n.Add(1)
+	return []string{"s"}, nil
+}
+
+// Secrets are read once per merchant within the TTL, and again after it (a rotation shows).
+func TestCachedSecrets(t *testing.T) {
+	src := &countingSecrets{}
+	c := webhook.CachedSecrets(src, 100*time.Millisecond)
+	for range 3 {
+		for _, m := range []string{"a", "b"} {
+			if s, err := c.WebhookSecrets(t.Context(), m); err != nil || len(s) != 1 {
+				t.Fatal(s, err)
+			}
+		}
+	}
+	if n := src.n.Load(); n != 2 {
+		t.Fatalf("%d reads within the TTL, want 2", n)
+	}
+	time.Sleep(150 * time.Millisecond)
+	if _, _ = c.WebhookSecrets(t.Context(), "a"); src.n.Load() != 3 {
+		t.Fatalf("%d reads after the TTL, want 3", src.n.Load())
+	}
+}
