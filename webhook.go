@@ -19,7 +19,9 @@ const (
 // Delivery is a webhook event on its way to a merchant: the body is fixed when the event
 // happens, so every attempt sends the same bytes with the same eventId.
 type Delivery struct {
-	EventID    string
+	EventID string
+	// EventSeq orders an order's events: they are delivered in this order.
+	EventSeq   int64
 	EventName  string
 	OrderID    string
 	MerchantID string

@@ -12,7 +12,7 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const deliveryColumns = `event_id, event_name, order_id, merchant_id, url, body, status, attempts, next_attempt_at,
+const deliveryColumns = `event_id, event_seq, event_name, order_id, merchant_id, url, body, status, attempts, next_attempt_at,
 	last_status_code, last_error, created_at, updated_at, delivered_at`
 
 func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error) {
@@ -20,7 +20,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error
 		d                         rampway.Delivery
 		next, created, upd, deliv dbTime
 	)
-	if err := row.Scan(&d.EventID, &d.EventName, &d.OrderID, &d.MerchantID, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
+	if err := row.Scan(&d.EventID, &d.EventSeq, &d.EventName, &d.OrderID, &d.MerchantID, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
 		&d.LastStatusCode, &d.LastError, &created, &upd, &deliv); err != nil {
 		return nil, err
 	}
@@ -90,14 +90,10 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	// One statement: pick the due deliveries (each order's first pending one only, at most
 	// perMerchant of a merchant), lease them and read them back. On PostgreSQL, SKIP LOCKED
 	// lets other dispatchers pick other rows.
-	type claimed struct {
-		d   *rampway.Delivery
-		seq int64
-	}
-	var got []*claimed
+	var out []*rampway.Delivery
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
-		got, err = collect(ctx, tx, "claim deliveries", s.q(`WITH due AS (
+		out, err = s.queryDeliveries(ctx, tx, "claim deliveries", `WITH due AS (
 			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d`+s.d.ClaimIndex+`
 			WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
@@ -108,38 +104,18 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 			WHERE rn <= $4 ORDER BY next_attempt_at, event_seq LIMIT $2
 		)
 		UPDATE webhook_deliveries SET lease_until = $3 WHERE event_id IN (SELECT event_id FROM picked)
-		RETURNING `+deliveryColumns+`, event_seq`), func(row interface{ Scan(...any) error }) (*claimed, error) {
-			c := &claimed{}
-			var err error
-			c.d, err = scanDelivery(scanPlus{row, &c.seq})
-			return c, err
-		}, args...)
+		RETURNING `+deliveryColumns, args...)
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
 	// RETURNING keeps no order: due first, then in the order the events happened.
-	slices.SortFunc(got, func(a, b *claimed) int {
-		if c := a.d.NextAttemptAt.Compare(b.d.NextAttemptAt); c != 0 {
+	slices.SortFunc(out, func(a, b *rampway.Delivery) int {
+		if c := a.NextAttemptAt.Compare(b.NextAttemptAt); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.seq, b.seq)
+		return cmp.Compare(a.EventSeq, b.EventSeq)
 	})
-	out := make([]*rampway.Delivery, len(got))
-	for i, c := range got {
-		out[i] = c.d
-	}
-	return out, nil
+	return out, err
 }
-
-// scanPlus scans a row into the destinations its caller gives followed by more.
-type scanPlus struct {
-	row  interface{ Scan(...any) error }
-	more any
-}
-
-func (p scanPlus) Scan(dest ...any) error { return p.row.Scan(append(dest, p.more)...) }
 
 // ReleaseDelivery implements rampway.DeliveryStore.
 func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {
