@@ -40,7 +40,8 @@ type Dialect struct {
 	// would walk the status index and sort; this names the pending index it should walk.
 	ClaimIndex string
 	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
-	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on).
+	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
+	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
 }
 
