@@ -248,62 +248,48 @@ func TestOrderOfEvents(t *testing.T) {
 	}
 }
 
-// A hanging endpoint holds at most its share of workers: another merchant's events go on.
+// A hanging endpoint holds at most its share of workers (per_merchant): another merchant's
+// events go on. With as many workers as that share, they go on only because hanging attempts
+// give their workers back after SlowAfter.
 func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
-	e := newEnv(t)
-	release := make(chan struct{})
-	var hung, fast gauge
-	slow := hangingReceiver(&hung, release)
-	defer slow.Close()
-	defer close(release)
-	quick := okReceiver(&fast)
-	defer quick.Close()
-	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
-	var quickOrders []string
-	for range 30 {
-		e.order(a, 0)
-		quickOrders = append(quickOrders, e.order(b, 0).ID)
-	}
-	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 2, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
-	start := time.Now()
-	e.waitDelivered(quickOrders, 10*time.Second)
-	if took := time.Since(start); took > 5*time.Second {
-		t.Fatalf("the other merchant's 30 events took %s", took)
-	}
-	if n := hung.most.Load(); n > 2 {
-		t.Fatalf("%d attempts hang at once on the dead endpoint, want at most 2 (per_merchant)", n)
-	}
-	if n := fast.total.Load(); n != 30 {
-		t.Fatalf("%d deliveries to the quick endpoint, want 30", n)
-	}
-}
-
-// Hanging attempts give their workers back after SlowAfter: even when a dead endpoint holds
-// as many attempts as there are workers, another merchant's events go on.
-func TestSlowAttemptsGiveTheirWorkerBack(t *testing.T) {
-	e := newEnv(t)
-	release := make(chan struct{})
-	var hung, fast gauge
-	slow := hangingReceiver(&hung, release)
-	defer slow.Close()
-	defer close(release)
-	quick := okReceiver(&fast)
-	defer quick.Close()
-	a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
-	var quickOrders []string
-	for range 10 {
-		e.order(a, 0)
-	}
-	for range 10 {
-		quickOrders = append(quickOrders, e.order(b, 0).ID)
-	}
-	e.dispatcher(webhook.Config{Workers: 2, PerMerchant: 2, SlowAfter: 100 * time.Millisecond, Timeout: 30 * time.Second}, secrets{a.ID: {"a"}, b.ID: {"b"}})
-	e.waitDelivered(quickOrders, 10*time.Second)
-	if n := hung.most.Load(); n != 2 {
-		t.Fatalf("%d attempts hung at once on the dead endpoint, want 2 (per_merchant)", n)
-	}
-	if n := fast.total.Load(); n != 10 {
-		t.Fatalf("%d deliveries to the quick endpoint, want 10", n)
+	for _, tc := range []struct {
+		name string
+		cfg  webhook.Config
+	}{
+		{"spare workers", webhook.Config{Workers: 8, PerMerchant: 2}},
+		{"every worker hangs", webhook.Config{Workers: 2, PerMerchant: 2, SlowAfter: 100 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			release := make(chan struct{})
+			var hung, fast gauge
+			slow := hangingReceiver(&hung, release)
+			defer slow.Close()
+			defer close(release)
+			quick := okReceiver(&fast)
+			defer quick.Close()
+			a, b := e.merchant(slow.URL, "a"), e.merchant(quick.URL, "b")
+			var quickOrders []string
+			for range 20 { // the dead endpoint's events first: they are claimed first
+				e.order(a, 0)
+			}
+			for range 20 {
+				quickOrders = append(quickOrders, e.order(b, 0).ID)
+			}
+			tc.cfg.Timeout = 30 * time.Second
+			e.dispatcher(tc.cfg, secrets{a.ID: {"a"}, b.ID: {"b"}})
+			start := time.Now()
+			e.waitDelivered(quickOrders, 10*time.Second)
+			if took := time.Since(start); took > 5*time.Second {
+				t.Fatalf("the other merchant's 20 events took %s", took)
+			}
+			if n := hung.most.Load(); n != 2 {
+				t.Fatalf("%d attempts hung at once on the dead endpoint, want 2 (per_merchant)", n)
+			}
+			if n := fast.total.Load(); n != 20 {
+				t.Fatalf("%d deliveries to the quick endpoint, want 20", n)
+			}
+		})
 	}
 }
 
