@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
+	"time"
 
 	"github.com/pressly/goose/v3"
 	msqlite "modernc.org/sqlite"
@@ -30,6 +32,7 @@ var Dialect = sqlstore.Dialect{
 	TimesAsMicros:    true,
 	OneWriter:        true,
 	ClaimIndex:       " INDEXED BY webhook_deliveries_pending",
+	Maintain:         checkpoints,
 	IsUniqueViolation: func(err error) bool {
 		var e *msqlite.Error
 		if !errors.As(err, &e) {
@@ -40,12 +43,18 @@ var Dialect = sqlstore.Dialect{
 }
 
 // DSN returns the driver DSN for a database file: WAL, synchronous NORMAL (durable across a
-// process crash; FULL also across power loss), a busy timeout, foreign keys, and immediate
-// transactions.
-func DSN(path string) string {
+// process crash; FULL also across power loss), no checkpoints by the connections themselves
+// (a Store runs them in the background: see checkpoints), a busy timeout, foreign keys, and
+// immediate transactions.
+func DSN(path string) string { return dsn(path, 0) }
+
+// dsn is DSN with SQLite's wal_autocheckpoint: every that many WAL pages, the connection that
+// commits copies the WAL back into the database file (0: never).
+func dsn(path string, autocheckpoint int) string {
 	v := url.Values{}
 	v.Add("_pragma", "journal_mode(WAL)")
 	v.Add("_pragma", "synchronous(NORMAL)")
+	v.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autocheckpoint))
 	v.Add("_pragma", "busy_timeout(10000)")
 	v.Add("_pragma", "foreign_keys(1)")
 	v.Set("_txlock", "immediate")
@@ -65,15 +74,26 @@ func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store
 	return sqlstore.New(db, Dialect, box), nil
 }
 
-// OpenDB opens (creating if needed) the database file at path, without migrating it.
-func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
+// OpenDB opens (creating if needed) the database file at path, without migrating it. Its
+// connections do not checkpoint: what it writes stays in the WAL until a Store or the last
+// connection to close copies it back.
+func OpenDB(ctx context.Context, path string) (*sql.DB, error) { return openDB(ctx, path, 0) }
+
+// OpenDBSelfCheckpointing is OpenDB with SQLite's default checkpoints (every 1,000 WAL pages,
+// by the connection that commits), for a database written without a Store: the order
+// benchmark's one-insert baseline.
+func OpenDBSelfCheckpointing(ctx context.Context, path string) (*sql.DB, error) {
+	return openDB(ctx, path, 1000)
+}
+
+func openDB(ctx context.Context, path string, autocheckpoint int) (*sql.DB, error) {
 	registered, err := sql.Open("sqlite", "") // connects nothing: only to get the driver
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	drv := registered.Driver()
 	registered.Close()
-	db := sql.OpenDB(connector{dsn: DSN(path), drv: drv})
+	db := sql.OpenDB(connector{dsn: dsn(path, autocheckpoint), drv: drv})
 	// One writer at a time is SQLite's model; a few connections let reads run beside it.
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
@@ -82,6 +102,51 @@ func OpenDB(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// checkpointEvery is how often the store copies the WAL back into the database file.
+const checkpointEvery = 250 * time.Millisecond
+
+// checkpoints copies the WAL back into the database file every checkpointEvery until ctx
+// ends. By default SQLite has the connection that commits do it each time the WAL passes
+// 1,000 pages: inside the one writer's turn, and under load many times a second, copying the
+// same recently written pages again each time. Here the bulk is copied beside the writer (a
+// PASSIVE checkpoint waits for nobody), then what was written meanwhile in the writer's turn,
+// so that the copy is whole and the next transaction starts the WAL over from its beginning
+// (copied beside a writer that never stops, the WAL would never be whole and would grow). The
+// last connection to close copies the rest.
+func checkpoints(ctx context.Context, db *sql.DB, writerTurn func(func() error) error) {
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := checkpointWhole(ctx, db, writerTurn); err != nil && ctx.Err() == nil {
+			slog.Warn("sqlite: WAL checkpoint failed", "err", err)
+		}
+	}
+}
+
+// checkpointWhole copies the WAL into the database file, most of it beside the writer, the
+// rest in its turn.
+func checkpointWhole(ctx context.Context, db *sql.DB, writerTurn func(func() error) error) error {
+	if _, err := checkpoint(ctx, db); err != nil {
+		return err
+	}
+	return writerTurn(func() error {
+		_, err := checkpoint(ctx, db)
+		return err
+	})
+}
+
+// checkpoint runs a PASSIVE checkpoint and returns the number of frames in the WAL.
+func checkpoint(ctx context.Context, db *sql.DB) (frames int, err error) {
+	var busy, copied int
+	err = db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied)
+	return frames, err
 }
 
 // Migrate applies pending migrations to db and returns how many were applied.

@@ -39,3 +39,54 @@ func TestMigrateIsIdempotent(t *testing.T) {
 		t.Fatalf("second Migrate applied %d, %v; want 0, nil", n, err)
 	}
 }
+
+func BenchmarkCreateOrders(b *testing.B) {
+	s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "rampway.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchCreateOrders(b, s)
+}
+
+// The background checkpoint copies the WAL whole although writes go on beside it: what was
+// written after its first pass is copied in the writer's turn, and the next write starts the
+// WAL over instead of making it longer.
+func TestCheckpointStartsTheWALOver(t *testing.T) {
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "rampway.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db := s.DB()
+	write := func(n int) {
+		t.Helper()
+		for range n {
+			if _, err := db.ExecContext(t.Context(), `INSERT INTO wal_test (b) VALUES (randomblob(3000))`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := db.ExecContext(t.Context(), `CREATE TABLE wal_test (b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	write(200)
+	before, err := sqlite.Checkpoint(t.Context(), db)
+	if err != nil || before < 200 {
+		t.Fatalf("%d frames in the WAL after 200 rows of 3,000 bytes, %v", before, err)
+	}
+	turns := 0
+	err = sqlite.CheckpointWhole(t.Context(), db, func(fn func() error) error {
+		turns++
+		write(50) // written after the first pass: only the writer's turn can copy it
+		return fn()
+	})
+	if err != nil || turns != 1 {
+		t.Fatalf("checkpoint: %v, %d writer turns", err, turns)
+	}
+	write(1)
+	after, err := sqlite.Checkpoint(t.Context(), db)
+	if err != nil || after >= 10 {
+		t.Fatalf("%d frames in the WAL after one more row (%d before the checkpoint), %v; want the WAL started over", after, before, err)
+	}
+}

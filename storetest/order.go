@@ -81,7 +81,13 @@ func testOrders(t *testing.T, open Opener) {
 	wantCode(t, err, rampway.ENOTFOUND)
 	dup := *o
 	dup.ID = rampway.NewID(rampway.PrefixOrder, base)
-	wantCode(t, s.CreateOrder(t.Context(), &dup), rampway.ECONFLICT) // same deposit address
+	wantCode(t, s.CreateOrder(t.Context(), &dup), rampway.ECONFLICT) // same deposit index (and address)
+	dup.ID = rampway.NewID(rampway.PrefixOrder, base)
+	dup.DepositAddress = common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	wantCode(t, s.CreateOrder(t.Context(), &dup), rampway.ECONFLICT) // an index is never used twice
+	if _, err := s.Order(t.Context(), dup.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("the refused order was stored: %v", err)
+	}
 
 	// List: newest first, filters, cursor.
 	var ids []string

@@ -76,7 +76,7 @@ func mustOpen(t *testing.T, open Opener) rampway.Store {
 	return s
 }
 
-func mustMerchant(t *testing.T, s rampway.Store, name string) *rampway.Merchant {
+func mustMerchant(t testing.TB, s rampway.Store, name string) *rampway.Merchant {
 	t.Helper()
 	at := now()
 	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, at), Name: name, Status: rampway.MerchantActive,

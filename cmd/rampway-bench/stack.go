@@ -83,6 +83,7 @@ type stack struct {
 	rpc      *rpcCounter
 	evm      *ethclient.Client // checkout's chain client
 	baseline *baseline
+	baseDB   *sql.DB // the baseline's own pool, on SQLite
 	logFile  *os.File
 	servers  []*http.Server
 	workers  sync.WaitGroup
@@ -264,7 +265,18 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, err
 	}
 	s.rampwayURL = "http://" + ramp + bp.Mint + "/merchant/hosted/nftCheckout/order"
-	s.baseline = newBaseline(s.store.DB(), opt.db)
+	baseDB := s.store.DB()
+	if opt.db == "sqlite" {
+		// The store's connections leave WAL checkpoints to the store, which copies the WAL
+		// back in its writer's turn; the baseline's inserts do not take that turn, and a
+		// minimal handler would run SQLite's defaults: its own pool on the same file, whose
+		// connections checkpoint as SQLite does by default.
+		if baseDB, err = sqlite.OpenDBSelfCheckpointing(ctx, cfg.Database.Path); err != nil {
+			return nil, err
+		}
+		s.baseDB = baseDB
+	}
+	s.baseline = newBaseline(baseDB, opt.db)
 	if opt.baselineOneWriter && opt.db == "sqlite" {
 		s.baseline.oneWriter = new(sync.Mutex)
 	}
@@ -331,6 +343,9 @@ func (s *stack) close() error {
 		s.evm.Close()
 	}
 	s.networks.Close()
+	if s.baseDB != nil {
+		errs = append(errs, s.baseDB.Close())
+	}
 	if s.store != nil {
 		errs = append(errs, s.store.Close())
 	}

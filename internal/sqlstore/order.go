@@ -191,7 +191,7 @@ func (s *Store) createOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order) e
 	}
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO orders (`+orderColumns+`) VALUES (`+strings.Join(ph, ", ")+`)`), args...); err != nil {
 		if s.d.IsUniqueViolation(err) {
-			return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit address already exists", o.ID)
+			return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", o.ID, o.DepositIndex)
 		}
 		return fmt.Errorf("insert order: %w", err)
 	}

@@ -43,6 +43,10 @@ type Dialect struct {
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
+	// Maintain, when set, runs beside the store from New until Close (SQLite: the WAL
+	// checkpoints); it returns when ctx ends. writerTurn runs fn while no transaction of the
+	// store's runs (on a OneWriter dialect; elsewhere it just runs fn).
+	Maintain func(ctx context.Context, db *sql.DB, writerTurn func(fn func() error) error)
 }
 
 // Store implements rampway.Store.
@@ -60,13 +64,22 @@ type Store struct {
 	jobs         chan *writeJob
 	quit         chan struct{}
 	closeOnce    sync.Once
+
+	stopMaintain context.CancelFunc
+	maintained   sync.WaitGroup
 }
 
 var _ rampway.Store = (*Store)(nil)
 
 // New returns a Store over db. box seals webhook secrets at rest; nil keeps them in clear.
 func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
-	return &Store{db: db, d: d, box: box, queries: make(map[string]string), jobs: make(chan *writeJob), quit: make(chan struct{})}
+	s := &Store{db: db, d: d, box: box, queries: make(map[string]string), jobs: make(chan *writeJob), quit: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopMaintain = cancel
+	if d.Maintain != nil {
+		s.maintained.Go(func() { d.Maintain(ctx, db, s.writerTurn) })
+	}
+	return s
 }
 
 // DB returns the underlying database handle.
@@ -82,7 +95,11 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() { close(s.quit) })
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		s.stopMaintain()
+		s.maintained.Wait()
+	})
 	return s.db.Close()
 }
 
@@ -133,6 +150,15 @@ func collect[T any](ctx context.Context, q querier, what, query string, scan fun
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// writerTurn runs fn while no transaction of the store runs (one-writer dialects).
+func (s *Store) writerTurn(fn func() error) error {
+	if s.d.OneWriter {
+		s.writer.Lock()
+		defer s.writer.Unlock()
+	}
+	return fn()
 }
 
 // tx runs fn in a transaction, committing when fn returns nil.

@@ -1,0 +1,7 @@
+package sqlite
+
+// CheckpointWhole and Checkpoint are checkpointWhole and checkpoint, for the tests.
+var (
+	CheckpointWhole = checkpointWhole
+	Checkpoint      = checkpoint
+)
