@@ -28,6 +28,7 @@ var Dialect = sqlstore.Dialect{
 	ForUpdate:    " FOR UPDATE",
 	SkipLocked:   " FOR UPDATE SKIP LOCKED",
 	NextIndexSQL: `nextval('deposit_index_seq')`,
+	WritableCTE:  true,
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

@@ -46,3 +46,12 @@ func TestConcurrentMigrate(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCreateOrders(b *testing.B) {
+	s, err := postgres.Open(b.Context(), pgtest.FreshDSN(b), nil, postgres.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	storetest.BenchCreateOrders(b, s)
+}

@@ -54,6 +54,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},
 		{"Sweeps", testSweeps},
+		{"CreatedOrderDelivery", testCreatedOrderDelivery},
 		{"DeliveryClaims", testDeliveryClaims},
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},
 		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},

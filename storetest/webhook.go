@@ -200,3 +200,67 @@ func testConcurrentDeliveryClaims(t *testing.T, open Opener) {
 		}
 	}
 }
+
+// A new order's order.created event is a delivery when the order, or else its merchant, has a
+// webhook URL and the merchant a secret; the delivery carries the event's id, seq and body.
+func testCreatedOrderDelivery(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	unsigned := mustMerchant(t, s, "unsigned") // a URL, no secret
+	signed := hookedMerchant(t, s, "signed")
+	noURL := hookedMerchant(t, s, "nourl")
+	empty := ""
+	if _, err := s.UpdateMerchant(ctx, noURL.ID, rampway.MerchantUpdate{WebhookURL: &empty, UpdatedAt: now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name     string
+		merchant *rampway.Merchant
+		orderURL string
+		wantURL  string // "" for no delivery
+	}{
+		{"no secret", unsigned, "https://shop.example/hooks", ""},
+		{"merchant URL", signed, "", signed.WebhookURL},
+		{"order URL first", signed, "https://shop.example/order-hooks", "https://shop.example/order-hooks"},
+		{"no URL at all", noURL, "", ""},
+		{"order URL only", noURL, "https://shop.example/hooks", "https://shop.example/hooks"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			idx, err := s.NextDepositIndex(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := orderAt(tt.merchant.ID, now(), idx)
+			o.MerchantWebhookURL = tt.orderURL
+			if err := s.CreateOrder(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+			events, err := s.OrderEvents(ctx, o.ID)
+			if err != nil || len(events) != 1 || events[0].Name != rampway.EventCreated || events[0].To != rampway.StatusCreated {
+				t.Fatalf("events %v, %v; want one order.created", events, err)
+			}
+			ds, err := s.Deliveries(ctx, o.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantURL == "" {
+				if len(ds) != 0 {
+					t.Fatalf("deliveries %v; want none", eventIDs(ds))
+				}
+				return
+			}
+			if len(ds) != 1 {
+				t.Fatalf("deliveries %v; want one", eventIDs(ds))
+			}
+			d := ds[0]
+			want, err := rampway.EventBody(events[0], o, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.EventID != events[0].ID || d.EventSeq <= 0 || d.EventName != rampway.EventCreated || d.URL != tt.wantURL ||
+				d.MerchantID != tt.merchant.ID || d.Status != "pending" || !d.NextAttemptAt.Equal(o.CreatedAt) || string(d.Body) != string(want) {
+				t.Fatalf("delivery %+v\nbody %s\nwant event %s to %s, body %s", d, d.Body, events[0].ID, tt.wantURL, want)
+			}
+		})
+	}
+}

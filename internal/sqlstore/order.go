@@ -177,26 +177,78 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 
 // CreateOrder implements rampway.OrderStore.
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
+	if s.d.WritableCTE {
+		return s.createOrderStatement(ctx, o)
+	}
 	return s.batched(ctx, func(tx *sql.Tx) error { return s.createOrder(ctx, tx, o) })
 }
 
+// createOrder writes a new order and its order.created event (with its delivery) in tx.
 func (s *Store) createOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order) error {
 	args, err := s.orderArgs(o)
 	if err != nil {
 		return fmt.Errorf("create order: %w", err)
 	}
-	ph := make([]string, len(args))
-	for i := range ph {
-		ph[i] = fmt.Sprintf("$%d", i+1)
+	if _, err := tx.ExecContext(ctx, s.q(insertOrder), args...); err != nil {
+		return orderInsertError(s, o, err)
 	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO orders (`+orderColumns+`) VALUES (`+strings.Join(ph, ", ")+`)`), args...); err != nil {
-		if s.d.IsUniqueViolation(err) {
-			return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", o.ID, o.DepositIndex)
-		}
-		return fmt.Errorf("insert order: %w", err)
+	return s.insertEvent(ctx, tx, createdEvent(o), o)
+}
+
+// insertOrder inserts an order's columns from $1 to $28.
+var insertOrder = `INSERT INTO orders (` + orderColumns + `) VALUES (` + placeholders(1, strings.Count(orderColumns, ",")+1) + `)`
+
+// createOrderCTE is createOrder in one statement: the order ($1-$28), its event ($29 the id,
+// $30 the name) and, when the order or else its merchant has a webhook URL and the merchant a
+// secret, the event's delivery ($31 the body). The foreign keys are checked at the end of the
+// statement, when all three rows exist.
+var createOrderCTE = `WITH o AS (` + insertOrder + ` RETURNING id),
+	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
+		SELECT $29, o.id, $2, $30, '', $4, $27 FROM o RETURNING seq)
+	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
+		next_attempt_at, created_at, updated_at)
+	SELECT $29, e.seq, $30, $1, $2, COALESCE(NULLIF($8, ''), m.webhook_url), $31, 'pending', $27, $27, $27
+	FROM e, merchants m
+	WHERE m.id = $2 AND COALESCE(NULLIF($8, ''), m.webhook_url) != '' AND m.webhook_secret != ''`
+
+// createOrderStatement is createOrder in one statement (createOrderCTE), outside any
+// transaction: the statement is one.
+func (s *Store) createOrderStatement(ctx context.Context, o *rampway.Order) error {
+	args, err := s.orderArgs(o)
+	if err != nil {
+		return fmt.Errorf("create order: %w", err)
 	}
-	return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
-		MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}, o)
+	e := createdEvent(o)
+	body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
+	if err != nil {
+		return fmt.Errorf("event body: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(createOrderCTE), append(args, e.ID, e.Name, body)...); err != nil {
+		return orderInsertError(s, o, err)
+	}
+	return nil
+}
+
+// createdEvent is a new order's order.created event.
+func createdEvent(o *rampway.Order) *rampway.OrderEvent {
+	return &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, o.CreatedAt), OrderID: o.ID,
+		MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}
+}
+
+func orderInsertError(s *Store, o *rampway.Order, err error) error {
+	if s.d.IsUniqueViolation(err) {
+		return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", o.ID, o.DepositIndex)
+	}
+	return fmt.Errorf("insert order: %w", err)
+}
+
+// placeholders returns "$from, ..., $to".
+func placeholders(from, to int) string {
+	ph := make([]string, 0, to-from+1)
+	for i := from; i <= to; i++ {
+		ph = append(ph, fmt.Sprintf("$%d", i))
+	}
+	return strings.Join(ph, ", ")
 }
 
 // Order implements rampway.OrderStore.

@@ -43,6 +43,9 @@ type Dialect struct {
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
+	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): a new order, its event
+	// and its webhook delivery go in one statement, one round trip instead of six.
+	WritableCTE bool
 	// Maintain, when set, runs beside the store from New until Close (SQLite: the WAL
 	// checkpoints); it returns when ctx ends. writerTurn runs fn while no transaction of the
 	// store's runs (on a OneWriter dialect; elsewhere it just runs fn).
