@@ -31,13 +31,14 @@ type Networks struct {
 	list    []*rampway.Network
 	byName  map[string]*rampway.Network
 	clients map[string]*ethclient.Client
+	batched map[string]*BatchingClient
 }
 
 // Dial connects to every network's first RPC URL and checks that its chain id and every
 // token's decimals (and that the token has code) match the configuration. Any mismatch or an
 // unreachable endpoint is an error naming the network and what differs; nothing stays open.
 func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) {
-	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}}
+	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}, batched: map[string]*BatchingClient{}}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -63,6 +64,11 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		n.list = append(n.list, &net)
 		n.byName[net.Name] = &net
 		n.clients[net.Name] = c
+		inFlight := BatchesInFlightRemote
+		if isLoopback(net.RPCURLs[0]) {
+			inFlight = BatchesInFlightLoopback
+		}
+		n.batched[net.Name] = NewBatchingClient(c, inFlight)
 		if err := check(ctx, c, &net); err != nil {
 			// Transport errors quote the whole URL, key and all: keep only its host.
 			msg := strings.ReplaceAll(err.Error(), net.RPCURLs[0], Redact(net.RPCURLs[0]))
@@ -136,6 +142,13 @@ func (n *Networks) List() []*rampway.Network { return n.list }
 // Client returns the named network's RPC client.
 func (n *Networks) Client(name string) (*ethclient.Client, bool) {
 	c, ok := n.clients[name]
+	return c, ok
+}
+
+// Batching returns the named network's RPC client with its eth_calls batched (CallBatcher):
+// for the order path's simulations, which many requests make at once.
+func (n *Networks) Batching(name string) (*BatchingClient, bool) {
+	c, ok := n.batched[name]
 	return c, ok
 }
 

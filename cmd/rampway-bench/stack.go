@@ -209,7 +209,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, fmt.Errorf("chain client: %w", err)
 	}
 	s.evm = ethclient.NewClient(rc)
-	var evm checkout.EVM = s.evm
+	var evm checkout.EVM = chain.NewBatchingClient(s.evm, chain.BatchesInFlightLoopback) // as chain.Dial's for the node on loopback
 	if opt.noChain {
 		evm = &freeChain{Client: s.evm}
 	}
@@ -410,10 +410,11 @@ func (c benchChains) EVM(name string) (checkout.EVM, bool) {
 // number and gzip makes it ask the node for gzip, which chain.Dial's does only for a node
 // not on loopback (what-ifs).
 type rpcCounter struct {
-	tr    *http.Transport
-	dials atomic.Int64
-	mu    sync.Mutex
-	calls map[string]int64
+	tr       *http.Transport
+	dials    atomic.Int64
+	requests atomic.Int64 // HTTP requests: a batch of calls is one
+	mu       sync.Mutex
+	calls    map[string]int64
 }
 
 func newRPCCounter(idleConns int, gzip bool) *rpcCounter {
@@ -434,20 +435,32 @@ func newRPCCounter(idleConns int, gzip bool) *rpcCounter {
 
 // RoundTrip implements http.RoundTripper.
 func (c *rpcCounter) RoundTrip(r *http.Request) (*http.Response, error) {
-	method := "unknown"
+	methods := map[string]int64{}
 	if r.GetBody != nil { // go-ethereum's client sets it: the body is a byte slice
 		if b, err := r.GetBody(); err == nil {
-			head := make([]byte, 200)
-			n, _ := io.ReadFull(b, head)
-			if _, rest, ok := bytes.Cut(head[:n], []byte(`"method":"`)); ok {
-				if m, _, ok := bytes.Cut(rest, []byte(`"`)); ok {
-					method = string(m)
+			body, _ := io.ReadAll(b)
+			for { // one method per call; a batch has several
+				_, rest, ok := bytes.Cut(body, []byte(`"method":"`))
+				if !ok {
+					break
 				}
+				m, after, ok := bytes.Cut(rest, []byte(`"`))
+				if !ok {
+					break
+				}
+				methods[string(m)]++
+				body = after
 			}
 		}
 	}
+	if len(methods) == 0 {
+		methods["unknown"] = 1
+	}
+	c.requests.Add(1)
 	c.mu.Lock()
-	c.calls[method]++
+	for m, n := range methods {
+		c.calls[m] += n
+	}
 	c.mu.Unlock()
 	return c.tr.RoundTrip(r)
 }
@@ -498,12 +511,15 @@ func (c *freeChain) CallContract(context.Context, ethereum.CallMsg, *big.Int) ([
 // rpcCounts is a snapshot of the counts by JSON-RPC method, with "TCP connections".
 type rpcCounts map[string]int64
 
-const dialsKey = "new TCP connections"
+const (
+	dialsKey    = "new TCP connections"
+	requestsKey = "HTTP requests"
+)
 
 func (c *rpcCounter) snapshot() rpcCounts {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := rpcCounts{dialsKey: c.dials.Load()}
+	out := rpcCounts{dialsKey: c.dials.Load(), requestsKey: c.requests.Load()}
 	for m, n := range c.calls {
 		out[m] = n
 	}
@@ -516,7 +532,7 @@ func (c rpcCounts) perRequest(before rpcCounts, requests int) string {
 	var total int64
 	for m, n := range c {
 		d := n - before[m]
-		if m != dialsKey {
+		if m != dialsKey && m != requestsKey {
 			total += d
 		}
 		parts = append(parts, fmt.Sprintf("%s %.2f", m, float64(d)/float64(max(requests, 1))))

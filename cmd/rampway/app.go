@@ -105,7 +105,7 @@ func (c chains) Head(ctx context.Context, name string) (uint64, error) {
 }
 
 func (c chains) EVM(name string) (checkout.EVM, bool) {
-	cl, ok := c.Client(name)
+	cl, ok := c.Batching(name)
 	if !ok {
 		return nil, false
 	}

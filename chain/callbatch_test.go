@@ -1,0 +1,206 @@
+package chain
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// rpcProxy forwards JSON-RPC requests to a node and counts them; refuseBatches answers every
+// batch with HTTP 400, as some providers and proxies do.
+type rpcProxy struct {
+	node          string
+	refuseBatches bool
+	requests      atomic.Int64
+	batches       atomic.Int64
+}
+
+func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	p.requests.Add(1)
+	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
+		p.batches.Add(1)
+		if p.refuseBatches {
+			http.Error(w, "batch requests are not supported", http.StatusBadRequest)
+			return
+		}
+	}
+	resp, err := http.Post(p.node, "application/json", bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(resp.StatusCode)
+	_, _ = io.Copy(w, resp.Body)
+}
+
+// callOutcome is what a call answered, comparable.
+func callOutcome(out []byte, err error) string {
+	if err == nil {
+		return fmt.Sprintf("ok %x", out)
+	}
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("error %q data %v", err, de.ErrorData())
+	}
+	return fmt.Sprintf("error %q", err)
+}
+
+// batchCalls are calls of every kind of answer: data, nothing, a revert with a reason, a
+// failure without revert data (the sender cannot pay the value).
+func (s *simChain) batchCalls() []ethereum.CallMsg {
+	nft := s.c.NFT
+	poor := common.HexToAddress("0x000000000000000000000000000000000000dEaD")
+	return []ethereum.CallMsg{
+		{From: s.addr, To: &nft, Data: s.nft.PackMaxSupply()},
+		{From: s.addr, To: &nft, Data: s.nft.PackBalanceOf(s.addr)},
+		{From: s.addr, To: &nft, Value: simWei(1), Gas: 300_000, Data: s.nft.PackMint(s.addr, big.NewInt(1))},
+		{From: s.addr, To: &nft, Value: big.NewInt(1), Gas: 300_000, Data: s.nft.PackMint(s.addr, big.NewInt(1))},
+		{From: poor, To: &nft, Value: simWei(1), Gas: 300_000, Data: s.nft.PackMint(poor, big.NewInt(1))},
+	}
+}
+
+// callAll makes each call rounds times, all at once, through c; it returns the outcomes in
+// call order.
+func callAll(t *testing.T, c *BatchingClient, calls []ethereum.CallMsg, rounds int) [][]string {
+	t.Helper()
+	got := make([][]string, len(calls))
+	for i := range got {
+		got[i] = make([]string, rounds)
+	}
+	var wg sync.WaitGroup
+	for r := range rounds {
+		for i, msg := range calls {
+			wg.Go(func() {
+				out, err := c.CallContract(t.Context(), msg, nil)
+				got[i][r] = callOutcome(out, err)
+			})
+		}
+	}
+	wg.Wait()
+	return got
+}
+
+// Calls made at once go in fewer requests than calls, and each answers what ethclient's own
+// eth_call answers: data, revert reason and revert data included.
+func TestCallBatcherAnswersAsEthclient(t *testing.T) {
+	s := mustSimChain(t)
+	proxy := &rpcProxy{node: s.chain.RPCURL()}
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	ec, err := ethclient.Dial(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	calls := s.batchCalls()
+	want := make([]string, len(calls))
+	for i, msg := range calls {
+		want[i] = callOutcome(s.ec.CallContract(t.Context(), msg, nil))
+	}
+	for i, kind := range []string{"ok 0", "ok 0", "ok ", "wrong payment", "insufficient funds"} {
+		if !strings.Contains(want[i], kind) {
+			t.Fatalf("call %d answers %s; the test wants %q", i, want[i], kind)
+		}
+	}
+
+	const rounds = 10
+	got := callAll(t, NewBatchingClient(ec, 1), calls, rounds)
+	for i := range calls {
+		for r := range rounds {
+			if got[i][r] != want[i] {
+				t.Fatalf("call %d, round %d: %s; ethclient answers %s", i, r, got[i][r], want[i])
+			}
+		}
+	}
+	if n, b := proxy.requests.Load(), proxy.batches.Load(); n >= int64(len(calls)*rounds) || b == 0 {
+		t.Fatalf("%d calls at once went in %d requests (%d batches); want batches", len(calls)*rounds, n, b)
+	}
+}
+
+// A node (or a proxy before it) that refuses batches still answers every call: the refused
+// batch's calls go one by one, and so do all calls after that.
+func TestCallBatcherWithoutBatches(t *testing.T) {
+	s := mustSimChain(t)
+	proxy := &rpcProxy{node: s.chain.RPCURL(), refuseBatches: true}
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	ec, err := ethclient.Dial(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	calls := s.batchCalls()
+	want := make([]string, len(calls))
+	for i, msg := range calls {
+		want[i] = callOutcome(s.ec.CallContract(t.Context(), msg, nil))
+	}
+	c := NewBatchingClient(ec, 1)
+	for pass := range 2 {
+		got := callAll(t, c, calls, 10)
+		for i := range calls {
+			for r := range got[i] {
+				if got[i][r] != want[i] {
+					t.Fatalf("pass %d, call %d: %s; ethclient answers %s", pass, i, got[i][r], want[i])
+				}
+			}
+		}
+		if pass == 0 {
+			if proxy.batches.Load() == 0 {
+				t.Fatal("no batch was tried")
+			}
+			proxy.batches.Store(0)
+		}
+	}
+	if b := proxy.batches.Load(); b != 0 {
+		t.Fatalf("%d batches sent after one was refused", b)
+	}
+}
+
+// A node that cannot be reached fails every call of the batch with the transport's error,
+// and batching goes on once it is back.
+func TestCallBatcherUnreachable(t *testing.T) {
+	s := mustSimChain(t)
+	proxy := &rpcProxy{node: "http://127.0.0.1:1"} // nothing listens there
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	ec, err := ethclient.Dial(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ec.Close()
+	c := NewBatchingClient(ec, 1)
+	calls := s.batchCalls()
+	for i, outcomes := range callAll(t, c, calls, 4) {
+		for _, o := range outcomes {
+			if o[:5] != "error" {
+				t.Fatalf("call %d through a dead node: %s", i, o)
+			}
+		}
+	}
+	proxy.node = s.chain.RPCURL() // no request is in flight: nothing reads it meanwhile
+	proxy.batches.Store(0)
+	callAll(t, c, calls, 10)
+	if proxy.batches.Load() == 0 {
+		t.Fatal("no batch once the node was back")
+	}
+}
