@@ -32,13 +32,31 @@ type Networks struct {
 	byName  map[string]*rampway.Network
 	clients map[string]*ethclient.Client
 	batched map[string]*BatchingClient
+	shared  map[string]bool // clients given by InProcess: not Networks' to close
+}
+
+// DialOption changes how Dial reaches a network.
+type DialOption func(*dialConfig)
+
+type dialConfig struct{ inProc map[string]*rpc.Client }
+
+// InProcess makes Dial reach the network whose first RPC URL is url through rc, an in-process
+// client of a chain running in this process (the dev chain: devchain.Chain.RPC), instead of
+// over HTTP to itself: no socket, no HTTP on either end. Close leaves rc open.
+func InProcess(url string, rc *rpc.Client) DialOption {
+	return func(c *dialConfig) { c.inProc[url] = rc }
 }
 
 // Dial connects to every network's first RPC URL and checks that its chain id and every
 // token's decimals (and that the token has code) match the configuration. Any mismatch or an
 // unreachable endpoint is an error naming the network and what differs; nothing stays open.
-func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) {
-	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}, batched: map[string]*BatchingClient{}}
+func Dial(ctx context.Context, nets []rampway.Network, opts ...DialOption) (_ *Networks, err error) {
+	dc := dialConfig{inProc: map[string]*rpc.Client{}}
+	for _, o := range opts {
+		o(&dc)
+	}
+	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}, batched: map[string]*BatchingClient{},
+		shared: map[string]bool{}}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -52,11 +70,14 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		if len(net.RPCURLs) == 0 {
 			return nil, fmt.Errorf("network %s has no RPC URL", net.Name)
 		}
-		var opts []rpc.ClientOption
-		if strings.HasPrefix(net.RPCURLs[0], "http") {
-			opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient(isLoopback(net.RPCURLs[0]))))
+		rc, inProc := dc.inProc[net.RPCURLs[0]]
+		if !inProc {
+			var opts []rpc.ClientOption
+			if strings.HasPrefix(net.RPCURLs[0], "http") {
+				opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient(isLoopback(net.RPCURLs[0]))))
+			}
+			rc, err = rpc.DialOptions(ctx, net.RPCURLs[0], opts...)
 		}
-		rc, err := rpc.DialOptions(ctx, net.RPCURLs[0], opts...)
 		c := ethclient.NewClient(rc)
 		if err != nil {
 			return nil, fmt.Errorf("network %s: dial %s: %s", net.Name, Redact(net.RPCURLs[0]), strings.ReplaceAll(err.Error(), net.RPCURLs[0], Redact(net.RPCURLs[0])))
@@ -64,8 +85,9 @@ func Dial(ctx context.Context, nets []rampway.Network) (_ *Networks, err error) 
 		n.list = append(n.list, &net)
 		n.byName[net.Name] = &net
 		n.clients[net.Name] = c
+		n.shared[net.Name] = inProc
 		inFlight := BatchesInFlightRemote
-		if isLoopback(net.RPCURLs[0]) {
+		if inProc || isLoopback(net.RPCURLs[0]) {
 			inFlight = BatchesInFlightLoopback
 		}
 		n.batched[net.Name] = NewBatchingClient(c, inFlight)
@@ -170,8 +192,10 @@ func (n *Networks) Close() {
 	if n == nil {
 		return
 	}
-	for _, c := range n.clients {
-		c.Close()
+	for name, c := range n.clients {
+		if !n.shared[name] {
+			c.Close()
+		}
 	}
 }
 

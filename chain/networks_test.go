@@ -5,11 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 )
 
@@ -74,3 +77,30 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// A network given InProcess is reached through that client, not its URL, and Close leaves
+// the client open for the chain that lent it.
+func TestDialInProcess(t *testing.T) {
+	c := devchaintest.Start(t)
+	n := c.Network("devnet")
+	n.RPCURLs = []string{"http://nothing-listens.invalid:1"} // dialled over HTTP, Dial would fail
+	nets, err := chain.Dial(t.Context(), []rampway.Network{n}, chain.InProcess(n.RPCURLs[0], c.RPC()))
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	b, ok := nets.Batching("devnet")
+	if !ok {
+		t.Fatal("no batching client")
+	}
+	maxSupply, err := b.CallContract(t.Context(), ethereum.CallMsg{To: ptr(c.Contracts().NFT), Data: bindings.NewDemoNFT().PackMaxSupply()}, nil)
+	if err != nil || len(maxSupply) != 32 {
+		t.Fatalf("eth_call in process: %x, %v", maxSupply, err)
+	}
+	nets.Close()
+	var id hexutil.Big
+	if err := c.RPC().CallContext(t.Context(), &id, "eth_chainId"); err != nil || id.ToInt().Int64() != devchain.ChainID {
+		t.Fatalf("the chain's client after Networks.Close: %v, %v", id.ToInt(), err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

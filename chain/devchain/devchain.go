@@ -340,6 +340,11 @@ func (c *Chain) RPCURL() string { return c.rpcURL }
 // ChainID returns the chain id (ChainID, 1337) as a new big.Int.
 func (c *Chain) ChainID() *big.Int { return new(big.Int).Set(c.chainID) }
 
+// RPC returns the chain's in-process JSON-RPC client (no socket, no HTTP), for rampway's own
+// calls of the chain it runs (chain.InProcess). Callers must not close it; it stops working
+// after Close.
+func (c *Chain) RPC() *rpc.Client { return c.raw }
+
 // Client returns an in-process client of the chain. It stops working after Close.
 func (c *Chain) Client() simulated.Client { return c.client }
 

@@ -38,6 +38,7 @@ type ordersOptions struct {
 	idempotencyKey bool
 	profileDir     string
 	dataDir        string
+	rpcHTTP        bool
 	rpcIdleConns   int
 	rpcGzip        bool
 	noChain        bool
@@ -65,8 +66,9 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.BoolVar(&o.idempotencyKey, "idempotency-key", false, "send a unique Idempotency-Key with each request (rampway then records it)")
 	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile and a wall-clock sample of its handlers (where requests wait) into this directory")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the SQLite database and the logs here (default: a temporary directory, removed)")
-	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
-	fs.BoolVar(&o.rpcGzip, "rpc-gzip", false, "what-if: the order path's chain client asks the node on loopback for gzip (rampway's does not)")
+	fs.BoolVar(&o.rpcHTTP, "rpc-http", false, "what-if: the order path calls the dev chain over its HTTP endpoint on loopback (rampway dev calls it in process)")
+	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if, with -rpc-http: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
+	fs.BoolVar(&o.rpcGzip, "rpc-gzip", false, "what-if, with -rpc-http: the order path's chain client asks the node on loopback for gzip (rampway's does not)")
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
@@ -153,7 +155,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 // benchDatabase starts a stack on db and runs the rounds of phases.
 func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
 	start := time.Now()
-	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
+	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -373,6 +375,9 @@ func ms(d time.Duration) string {
 // whatIfs describes the what-ifs in force, or "none".
 func (o ordersOptions) whatIfs() string {
 	var w []string
+	if o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip {
+		w = append(w, "the order path calls the chain over HTTP on loopback")
+	}
 	if o.rpcIdleConns > 0 {
 		w = append(w, fmt.Sprintf("%d idle connections", o.rpcIdleConns))
 	}

@@ -62,11 +62,13 @@ type stackOptions struct {
 	db      string // "sqlite" or "postgres"
 	dataDir string // SQLite file and logs
 	pgDSN   string // a server the bench may create a database on (postgres)
-	// What-ifs for checkout's chain client (the defaults are what rampway does):
+	// What-ifs for checkout's chain client (the defaults are what rampway does): rpcHTTP
+	// calls the dev chain over HTTP on loopback instead of in process; with it,
 	// rpcIdleConns > 0 sets its MaxIdleConnsPerHost (chain.Dial's is 64), rpcGzip makes it
 	// ask the node on loopback for gzip (rampway asks only remote nodes), and noChain makes the chain free: head and tip answered from a
 	// copy and every simulation answered "would succeed" without asking the node, which
 	// leaves rampway's own work.
+	rpcHTTP      bool
 	rpcIdleConns int
 	rpcGzip      bool
 	noChain      bool
@@ -193,7 +195,8 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.networks, err = chain.Dial(ctx, cfg.DomainNetworks()); err != nil {
+	// As `rampway dev`: the chain runs in this process and rampway calls it in process.
+	if s.networks, err = chain.Dial(ctx, cfg.DomainNetworks(), chain.InProcess(s.chain.RPCURL(), s.chain.RPC())); err != nil {
 		return nil, fmt.Errorf("networks: %w", err)
 	}
 	// As cmd/rampway's startApp: keys, merchants and functions cached for its cacheTTL (2 s).
@@ -203,15 +206,24 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The order path's chain client, its calls counted: the one rampway dev's order path
+	// uses (in process, eth_calls batched), or its own over HTTP (a what-if).
 	s.rpc = newRPCCounter(opt.rpcIdleConns, opt.rpcGzip)
-	rc, err := rpc.DialOptions(ctx, s.chain.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
-	if err != nil {
-		return nil, fmt.Errorf("chain client: %w", err)
+	devEVM, _ := s.networks.Client(devNetwork)
+	var evm checkout.EVM
+	if opt.rpcHTTP {
+		rc, err := rpc.DialOptions(ctx, s.chain.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
+		if err != nil {
+			return nil, fmt.Errorf("chain client: %w", err)
+		}
+		s.evm = ethclient.NewClient(rc)
+		devEVM, evm = s.evm, chain.NewBatchingClient(s.evm, chain.BatchesInFlightLoopback) // as chain.Dial's for a node on loopback
+	} else {
+		evm, _ = s.networks.Batching(devNetwork)
+		evm = countingEVM{EVM: evm, c: s.rpc}
 	}
-	s.evm = ethclient.NewClient(rc)
-	var evm checkout.EVM = chain.NewBatchingClient(s.evm, chain.BatchesInFlightLoopback) // as chain.Dial's for the node on loopback
 	if opt.noChain {
-		evm = &freeChain{Client: s.evm}
+		evm = &freeChain{Client: devEVM}
 	}
 	svc := checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
@@ -402,6 +414,39 @@ func (c benchChains) EVM(name string) (checkout.EVM, bool) {
 		return nil, false
 	}
 	return c.evm, true
+}
+
+// countingEVM counts the order path's chain calls by JSON-RPC method when they go in
+// process (over HTTP, rpcCounter counts them as they are sent).
+type countingEVM struct {
+	checkout.EVM
+	c *rpcCounter
+}
+
+func (e countingEVM) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
+	e.c.count("eth_getBlockByNumber")
+	return e.EVM.HeaderByNumber(ctx, number)
+}
+
+func (e countingEVM) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+	e.c.count("eth_maxPriorityFeePerGas")
+	return e.EVM.SuggestGasTipCap(ctx)
+}
+
+func (e countingEVM) CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	e.c.count("eth_call")
+	return e.EVM.CallContract(ctx, msg, block)
+}
+
+func (e countingEVM) SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error) {
+	e.c.count("eth_simulateV1")
+	return e.EVM.SimulateV1(ctx, opts, block)
+}
+
+func (c *rpcCounter) count(method string) {
+	c.mu.Lock()
+	c.calls[method]++
+	c.mu.Unlock()
 }
 
 // rpcCounter is an HTTP transport that counts JSON-RPC calls by method and the TCP connections

@@ -186,8 +186,9 @@ type app struct {
 	ln   net.Listener
 }
 
-// startApp opens the store and listens; serve starts answering.
-func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app, err error) {
+// startApp opens the store and listens; serve starts answering. dial says how to reach
+// networks that are not dialled over their URL (dev mode's chain, in this process).
+func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...chain.DialOption) (a *app, err error) {
 	a = &app{cfg: cfg, log: log}
 	defer func() {
 		if err != nil {
@@ -197,7 +198,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger) (a *app,
 	if a.store, err = openStore(ctx, cfg); err != nil {
 		return nil, err
 	}
-	if a.networks, err = chain.Dial(ctx, cfg.DomainNetworks()); err != nil {
+	if a.networks, err = chain.Dial(ctx, cfg.DomainNetworks(), dial...); err != nil {
 		return nil, fmt.Errorf("networks: %w", err)
 	}
 	for _, n := range a.networks.List() {

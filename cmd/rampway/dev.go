@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
@@ -207,7 +208,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("dev: %w", err)
 	}
 
-	a, err := startApp(ctx, cfg, log)
+	// The chain runs in this process: rampway calls it without a socket; wallets and tools
+	// use its HTTP endpoint.
+	a, err := startApp(ctx, cfg, log, chain.InProcess(ch.RPCURL(), ch.RPC()))
 	if err != nil {
 		return err
 	}
