@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -19,49 +20,43 @@ const depositIndexBlock = 16
 const reserveTimeout = 10 * time.Second
 
 // addresses hands out deposit addresses: each from an index reserved in the store, so that no
-// index is ever used twice, derived outside any transaction. The next block is reserved in
-// the background once half of the current one is handed out, so that orders seldom wait for
-// a reservation.
+// index is ever used twice, derived outside any transaction, a block at a time (one field
+// inversion for the block: hd.Deriver.Addresses). The next block is reserved and derived in
+// the background once half of the current one is handed out, so that orders seldom wait.
 type addresses struct {
 	reserve func(ctx context.Context, n int) ([]uint32, error)
-	derive  func(index uint32) (common.Address, error)
+	derive  func(indexes []uint32) ([]common.Address, error)
 
 	mu        sync.Mutex
-	free      []uint32      // reserved, not yet handed out
+	free      []deposit     // reserved and derived, not yet handed out
 	refilling chan struct{} // closed when the reservation under way ends; nil when none is
 	failed    error         // why the last reservation failed
 }
 
-// next returns a fresh deposit index and its address.
-func (a *addresses) next(ctx context.Context) (uint32, common.Address, error) {
-	i, err := a.index(ctx)
-	if err != nil {
-		return 0, common.Address{}, fmt.Errorf("deposit index: %w", err)
-	}
-	addr, err := a.derive(i) // an index whose derivation fails is not handed out again
-	if err != nil {
-		return 0, common.Address{}, fmt.Errorf("deposit address %d: %w", i, err)
-	}
-	return i, addr, nil
+// deposit is a reserved index and its address.
+type deposit struct {
+	index uint32
+	addr  common.Address
 }
 
-func (a *addresses) index(ctx context.Context) (uint32, error) {
+// next returns a fresh deposit index and its address.
+func (a *addresses) next(ctx context.Context) (uint32, common.Address, error) {
 	waited := false
 	for {
 		a.mu.Lock()
 		if len(a.free) > 0 {
-			i := a.free[0]
+			d := a.free[0]
 			a.free = a.free[1:]
 			if len(a.free) <= depositIndexBlock/2 {
 				a.refillLocked()
 			}
 			a.mu.Unlock()
-			return i, nil
+			return d.index, d.addr, nil
 		}
 		if waited && a.failed != nil {
 			err := a.failed
 			a.mu.Unlock()
-			return 0, err
+			return 0, common.Address{}, err
 		}
 		done := a.refillLocked()
 		a.mu.Unlock()
@@ -69,7 +64,7 @@ func (a *addresses) index(ctx context.Context) (uint32, error) {
 		case <-done:
 			waited = true
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return 0, common.Address{}, ctx.Err()
 		}
 	}
 }
@@ -85,13 +80,37 @@ func (a *addresses) refillLocked() chan struct{} {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), reserveTimeout)
 		defer cancel()
-		idx, err := a.reserve(ctx, depositIndexBlock)
+		block, err := a.derived(ctx)
 		a.mu.Lock()
-		a.free = append(a.free, idx...)
+		a.free = append(a.free, block...)
 		a.failed = err
 		a.refilling = nil
 		a.mu.Unlock()
 		close(done)
 	}()
 	return done
+}
+
+// derived reserves a block of indexes and derives their addresses. A block whose derivation
+// fails is not handed out (its indexes stay unused, as reserved ones always may).
+func (a *addresses) derived(ctx context.Context) ([]deposit, error) {
+	idx, err := a.reserve(ctx, depositIndexBlock)
+	if err == nil && len(idx) == 0 {
+		err = errors.New("no index reserved")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("deposit index: %w", err)
+	}
+	addrs, err := a.derive(idx)
+	if err == nil && len(addrs) != len(idx) {
+		err = fmt.Errorf("%d addresses for %d indexes", len(addrs), len(idx))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("deposit addresses %d-%d: %w", idx[0], idx[len(idx)-1], err)
+	}
+	block := make([]deposit, len(idx))
+	for i := range idx {
+		block[i] = deposit{idx[i], addrs[i]}
+	}
+	return block, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,8 +37,14 @@ func (f *fakeReserve) reserve(ctx context.Context, n int) ([]uint32, error) {
 	return out, nil
 }
 
-func derive(i uint32) (common.Address, error) {
-	return common.BigToAddress(big.NewInt(int64(i) + 1)), nil
+func deriveOne(i uint32) common.Address { return common.BigToAddress(big.NewInt(int64(i) + 1)) }
+
+func derive(idx []uint32) ([]common.Address, error) {
+	out := make([]common.Address, len(idx))
+	for n, i := range idx {
+		out[n] = deriveOne(i)
+	}
+	return out, nil
 }
 
 // Orders at once each get their own index and its address, from a reservation per block.
@@ -57,7 +64,7 @@ func TestAddressesConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if want, _ := derive(i); addr != want {
+				if want := deriveOne(i); addr != want {
 					t.Errorf("index %d: address %s", i, addr.Hex())
 				}
 				mu.Lock()
@@ -94,5 +101,27 @@ func TestAddressesReserveFails(t *testing.T) {
 	f.fail.Store(false)
 	if i, _, err := a.next(t.Context()); err != nil || i != 0 {
 		t.Fatalf("after recovery: %d, %v", i, err)
+	}
+}
+
+// A block whose derivation fails is not handed out: the order waiting for it fails, and the
+// next block, derived, is used.
+func TestAddressesDeriveFails(t *testing.T) {
+	f := &fakeReserve{}
+	var fail atomic.Bool
+	fail.Store(true)
+	a := &addresses{reserve: f.reserve, derive: func(idx []uint32) ([]common.Address, error) {
+		if fail.Load() {
+			return nil, errors.New("invalid child")
+		}
+		return derive(idx)
+	}}
+	if _, _, err := a.next(t.Context()); err == nil || !strings.Contains(err.Error(), "invalid child") {
+		t.Fatalf("an address from a block that failed: %v", err)
+	}
+	fail.Store(false)
+	i, addr, err := a.next(t.Context())
+	if err != nil || i != depositIndexBlock || addr != deriveOne(i) {
+		t.Fatalf("after the failed block: index %d, %s, %v; want index %d", i, addr.Hex(), err, depositIndexBlock)
 	}
 }

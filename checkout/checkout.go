@@ -37,9 +37,10 @@ type Chains interface {
 	EVM(name string) (EVM, bool)
 }
 
-// Deriver gives deposit addresses by HD index.
+// Deriver gives deposit addresses by HD index (hd.Deriver): those of a block of indexes at
+// once, in their order.
 type Deriver interface {
-	Address(index uint32) (common.Address, error)
+	Addresses(indexes []uint32) ([]common.Address, error)
 }
 
 // Config tunes the service.
@@ -88,7 +89,7 @@ func New(cfg Config, store Store, functions *contract.Registry, chains Chains, p
 	}
 	s := &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now}
 	if deriver != nil {
-		s.addresses = &addresses{reserve: store.ReserveDepositIndexes, derive: deriver.Address}
+		s.addresses = &addresses{reserve: store.ReserveDepositIndexes, derive: deriver.Addresses}
 	}
 	return s
 }

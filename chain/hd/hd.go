@@ -60,8 +60,64 @@ func FromXPub(xpub string) (*Deriver, error) {
 
 // Address returns the deposit address at index (non-hardened, < 2^31).
 func (d *Deriver) Address(index uint32) (common.Address, error) {
+	child, err := d.child(index)
+	if err != nil {
+		return common.Address{}, err
+	}
+	child.ToAffine()
+	return affineAddress(&child), nil
+}
+
+// Addresses returns the deposit addresses at indexes, as Address does one by one, for less:
+// the points are brought to affine coordinates with one field inversion for them all
+// (Montgomery's trick) instead of one each, a quarter of a derivation.
+func (d *Deriver) Addresses(indexes []uint32) ([]common.Address, error) {
+	children := make([]secp256k1.JacobianPoint, len(indexes))
+	for i, index := range indexes {
+		var err error
+		if children[i], err = d.child(index); err != nil {
+			return nil, err
+		}
+	}
+	// prefix[i] = Z_0 * ... * Z_i; then, from the last point back, inv = 1/(Z_0 * ... * Z_i)
+	// gives 1/Z_i = inv * prefix[i-1], and inv * Z_i is the next inv.
+	prefix := make([]secp256k1.FieldVal, len(children))
+	for i := range children {
+		prefix[i].Set(&children[i].Z)
+		if i > 0 {
+			prefix[i].Mul(&prefix[i-1])
+		}
+	}
+	out := make([]common.Address, len(children))
+	var inv secp256k1.FieldVal
+	if len(children) > 0 {
+		inv.Set(&prefix[len(prefix)-1]).Inverse()
+	}
+	for i := len(children) - 1; i >= 0; i-- {
+		c := &children[i]
+		var zInv secp256k1.FieldVal
+		if i > 0 {
+			zInv.Mul2(&inv, &prefix[i-1])
+		} else {
+			zInv.Set(&inv)
+		}
+		inv.Mul(&c.Z)
+		var z2, z3 secp256k1.FieldVal
+		z2.SquareVal(&zInv)
+		z3.Mul2(&z2, &zInv)
+		c.X.Mul(&z2).Normalize()
+		c.Y.Mul(&z3).Normalize()
+		c.Z.SetInt(1)
+		out[i] = affineAddress(c)
+	}
+	return out, nil
+}
+
+// child is the public child point at index, in Jacobian coordinates.
+func (d *Deriver) child(index uint32) (secp256k1.JacobianPoint, error) {
+	var child secp256k1.JacobianPoint
 	if index >= hdkeychain.HardenedKeyStart {
-		return common.Address{}, fmt.Errorf("hd: index %d is out of the non-hardened range", index)
+		return child, fmt.Errorf("hd: index %d is out of the non-hardened range", index)
 	}
 	// CKDpub (BIP-32): I = HMAC-SHA512(chain code, serP(parent) || ser32(index)); the child
 	// is parse256(I_L)*G + parent, invalid when I_L >= n or the sum is the point at infinity.
@@ -71,19 +127,23 @@ func (d *Deriver) Address(index uint32) (common.Address, error) {
 	sum := mac.Sum(nil)
 	var k secp256k1.ModNScalar
 	if overflow := k.SetByteSlice(sum[:32]); overflow {
-		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
+		return child, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
 	}
-	var child secp256k1.JacobianPoint
 	secp256k1.ScalarBaseMultNonConst(&k, &child)
 	secp256k1.AddNonConst(&child, &d.point, &child)
 	if (child.X.IsZero() && child.Y.IsZero()) || child.Z.IsZero() {
-		return common.Address{}, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
+		return child, fmt.Errorf("hd: derive %d: %w", index, hdkeychain.ErrInvalidChild)
 	}
-	child.ToAffine()
+	return child, nil
+}
+
+// affineAddress is the Ethereum address of a point in affine coordinates (Z = 1, X and Y
+// normalized): the last 20 bytes of Keccak-256(X || Y).
+func affineAddress(p *secp256k1.JacobianPoint) common.Address {
 	var xy [64]byte
-	child.X.PutBytesUnchecked(xy[:32])
-	child.Y.PutBytesUnchecked(xy[32:])
-	return common.BytesToAddress(crypto.Keccak256(xy[:])[12:]), nil
+	p.X.PutBytesUnchecked(xy[:32])
+	p.Y.PutBytesUnchecked(xy[32:])
+	return common.BytesToAddress(crypto.Keccak256(xy[:])[12:])
 }
 
 // Signer derives deposit keys from the external chain's extended private key (the sweeper's).

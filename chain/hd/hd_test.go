@@ -113,10 +113,17 @@ func TestAddressMatchesHDKeychain(t *testing.T) {
 		for i := range uint32(600) {
 			indexes = append(indexes, i)
 		}
-		for _, i := range indexes {
+		batched, err := d.Addresses(indexes)
+		if err != nil || len(batched) != len(indexes) {
+			t.Fatalf("Addresses: %d, %v", len(batched), err)
+		}
+		for n, i := range indexes {
 			got, err := d.Address(i)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if batched[n] != got {
+				t.Fatalf("Addresses[%d] (index %d) = %s, Address %s", n, i, batched[n].Hex(), got.Hex())
 			}
 			child, err := d.chain.Derive(i)
 			if err != nil {
@@ -134,6 +141,41 @@ func TestAddressMatchesHDKeychain(t *testing.T) {
 					t.Fatalf("Key(%d) does not match Address", i)
 				}
 			}
+		}
+	}
+}
+
+// Addresses takes any number of indexes, and refuses what Address refuses.
+func TestAddressesEdges(t *testing.T) {
+	s, _ := FromMnemonic(testMnemonic, "")
+	xpub, _ := s.XPub()
+	d, _ := FromXPub(xpub)
+	if got, err := d.Addresses(nil); err != nil || len(got) != 0 {
+		t.Fatalf("Addresses(nil) = %v, %v", got, err)
+	}
+	one, err := d.Addresses([]uint32{7})
+	want, _ := d.Address(7)
+	if err != nil || len(one) != 1 || one[0] != want {
+		t.Fatalf("Addresses([7]) = %v, %v; want %s", one, err, want.Hex())
+	}
+	if _, err := d.Addresses([]uint32{1, 1 << 31, 2}); err == nil || !strings.Contains(err.Error(), "non-hardened") {
+		t.Fatalf("a hardened index in a batch: %v", err)
+	}
+}
+
+// BenchmarkAddresses derives blocks of 16, as the order path reserves them; ns/op is per
+// address.
+func BenchmarkAddresses(b *testing.B) {
+	s, _ := FromMnemonic(testMnemonic, "")
+	xpub, _ := s.XPub()
+	d, _ := FromXPub(xpub)
+	block := make([]uint32, 16)
+	for i := 0; i < b.N; i += len(block) {
+		for j := range block {
+			block[j] = uint32(i + j)
+		}
+		if _, err := d.Addresses(block); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
