@@ -221,8 +221,13 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 	if err != nil {
 		return nil, nil, err
 	}
-	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes, %s; a reservation of 16 deposit indexes every 16 orders. Pool: %d max open connections (the store's, shared by both handlers).",
-		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, delivery, st.store.DB().Stats().MaxOpenConnections))
+	pools := fmt.Sprintf("Pool: %d max open connections (the store's, shared by both handlers).", st.store.DB().Stats().MaxOpenConnections)
+	if st.baseDB != nil {
+		pools = fmt.Sprintf("Pools: the store's, %d max open connections (WAL checkpoints in the background); the baseline's own, %d (SQLite's default checkpoints).",
+			st.store.DB().Stats().MaxOpenConnections, st.baseDB.Stats().MaxOpenConnections)
+	}
+	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes, %s; a reservation of 16 deposit indexes every 16 orders. %s",
+		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, delivery, pools))
 
 	for round := 1; round <= o.rounds; round++ {
 		order := []string{"baseline", "rampway"}
