@@ -100,23 +100,34 @@ func callAll(t *testing.T, c *BatchingClient, calls []ethereum.CallMsg, rounds i
 	return got
 }
 
-// Calls made at once go in fewer requests than calls, and each answers what ethclient's own
-// eth_call answers: data, revert reason and revert data included.
-func TestCallBatcherAnswersAsEthclient(t *testing.T) {
-	s := mustSimChain(t)
-	proxy := &rpcProxy{node: s.chain.RPCURL()}
+// throughProxy returns a client of s's chain through proxy (whose node it sets), and the calls
+// of batchCalls with what ethclient answers each straight from the chain.
+func throughProxy(t *testing.T, s *simChain, proxy *rpcProxy) (ec *ethclient.Client, calls []ethereum.CallMsg, want []string) {
+	t.Helper()
+	if proxy.node == "" {
+		proxy.node = s.chain.RPCURL()
+	}
 	srv := httptest.NewServer(proxy)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	ec, err := ethclient.Dial(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ec.Close()
-	calls := s.batchCalls()
-	want := make([]string, len(calls))
+	t.Cleanup(ec.Close)
+	calls = s.batchCalls()
+	want = make([]string, len(calls))
 	for i, msg := range calls {
 		want[i] = callOutcome(s.ec.CallContract(t.Context(), msg, nil))
 	}
+	return ec, calls, want
+}
+
+// Calls made at once go in fewer requests than calls, and each answers what ethclient's own
+// eth_call answers: data, revert reason and revert data included.
+func TestCallBatcherAnswersAsEthclient(t *testing.T) {
+	s := mustSimChain(t)
+	proxy := &rpcProxy{}
+	ec, calls, want := throughProxy(t, s, proxy)
 	for i, kind := range []string{"ok 0", "ok 0", "ok ", "wrong payment", "insufficient funds"} {
 		if !strings.Contains(want[i], kind) {
 			t.Fatalf("call %d answers %s; the test wants %q", i, want[i], kind)
@@ -141,19 +152,8 @@ func TestCallBatcherAnswersAsEthclient(t *testing.T) {
 // batch's calls go one by one, and so do all calls after that.
 func TestCallBatcherWithoutBatches(t *testing.T) {
 	s := mustSimChain(t)
-	proxy := &rpcProxy{node: s.chain.RPCURL(), refuseBatches: true}
-	srv := httptest.NewServer(proxy)
-	defer srv.Close()
-	ec, err := ethclient.Dial(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ec.Close()
-	calls := s.batchCalls()
-	want := make([]string, len(calls))
-	for i, msg := range calls {
-		want[i] = callOutcome(s.ec.CallContract(t.Context(), msg, nil))
-	}
+	proxy := &rpcProxy{refuseBatches: true}
+	ec, calls, want := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, 1)
 	for pass := range 2 {
 		got := callAll(t, c, calls, 10)
@@ -181,15 +181,8 @@ func TestCallBatcherWithoutBatches(t *testing.T) {
 func TestCallBatcherUnreachable(t *testing.T) {
 	s := mustSimChain(t)
 	proxy := &rpcProxy{node: "http://127.0.0.1:1"} // nothing listens there
-	srv := httptest.NewServer(proxy)
-	defer srv.Close()
-	ec, err := ethclient.Dial(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ec.Close()
+	ec, calls, _ := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, 1)
-	calls := s.batchCalls()
 	for i, outcomes := range callAll(t, c, calls, 4) {
 		for _, o := range outcomes {
 			if o[:5] != "error" {
