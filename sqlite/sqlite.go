@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"net/url"
 	"time"
 
@@ -115,7 +114,7 @@ const checkpointEvery = 250 * time.Millisecond
 // so that the copy is whole and the next transaction starts the WAL over from its beginning
 // (copied beside a writer that never stops, the WAL would never be whole and would grow). The
 // last connection to close copies the rest.
-func checkpoints(ctx context.Context, db *sql.DB, writerTurn func(func() error) error) {
+func checkpoints(ctx context.Context, db *sql.DB, writerTurn func(func() error) error, report func(error)) {
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
 	for {
@@ -124,9 +123,14 @@ func checkpoints(ctx context.Context, db *sql.DB, writerTurn func(func() error) 
 			return
 		case <-t.C:
 		}
-		if err := checkpointWhole(ctx, db, writerTurn); err != nil && ctx.Err() == nil {
-			slog.Warn("sqlite: WAL checkpoint failed", "err", err)
+		err := checkpointWhole(ctx, db, writerTurn)
+		if ctx.Err() != nil {
+			return
 		}
+		if err != nil {
+			err = fmt.Errorf("WAL checkpoint: %w", err)
+		}
+		report(err) // /readyz says it, in the service's log
 	}
 }
 

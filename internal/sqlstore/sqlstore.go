@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -48,8 +49,9 @@ type Dialect struct {
 	WritableCTE bool
 	// Maintain, when set, runs beside the store from New until Close (SQLite: the WAL
 	// checkpoints); it returns when ctx ends. writerTurn runs fn while no transaction of the
-	// store's runs (on a OneWriter dialect; elsewhere it just runs fn).
-	Maintain func(ctx context.Context, db *sql.DB, writerTurn func(fn func() error) error)
+	// store's runs (on a OneWriter dialect; elsewhere it just runs fn). It reports how each
+	// round went: Ping fails with the last error until a round reports nil.
+	Maintain func(ctx context.Context, db *sql.DB, writerTurn func(fn func() error) error, report func(error))
 }
 
 // Store implements rampway.Store.
@@ -70,6 +72,7 @@ type Store struct {
 
 	stopMaintain context.CancelFunc
 	maintained   sync.WaitGroup
+	maintainErr  atomic.Pointer[error] // the last round's error, nil when it went well
 }
 
 var _ rampway.Store = (*Store)(nil)
@@ -80,7 +83,15 @@ func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopMaintain = cancel
 	if d.Maintain != nil {
-		s.maintained.Go(func() { d.Maintain(ctx, db, s.writerTurn) })
+		s.maintained.Go(func() {
+			d.Maintain(ctx, db, s.writerTurn, func(err error) {
+				if err == nil {
+					s.maintainErr.Store(nil)
+				} else {
+					s.maintainErr.Store(&err)
+				}
+			})
+		})
 	}
 	return s
 }
@@ -88,10 +99,14 @@ func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
 // DB returns the underlying database handle.
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers and that its upkeep (Dialect.Maintain) last went
+// well.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
 		return fmt.Errorf("ping %s: %w", s.d.Name, err)
+	}
+	if err := s.maintainErr.Load(); err != nil {
+		return fmt.Errorf("%s upkeep: %w", s.d.Name, *err)
 	}
 	return nil
 }
@@ -166,10 +181,10 @@ func (s *Store) writerTurn(fn func() error) error {
 
 // tx runs fn in a transaction, committing when fn returns nil.
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	if s.d.OneWriter {
-		s.writer.Lock()
-		defer s.writer.Unlock()
-	}
+	return s.writerTurn(func() error { return s.txNow(ctx, fn) })
+}
+
+func (s *Store) txNow(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
