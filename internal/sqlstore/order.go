@@ -242,7 +242,7 @@ func orderInsertError(s *Store, o *rampway.Order, err error) error {
 	return fmt.Errorf("insert order: %w", err)
 }
 
-// placeholders returns "$from, ..., $to".
+// placeholders returns "$from, ..., $to": an INSERT's values, an IN list.
 func placeholders(from, to int) string {
 	ph := make([]string, 0, to-from+1)
 	for i := from; i <= to; i++ {
@@ -397,14 +397,13 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	if len(statuses) == 0 {
 		return nil, nil
 	}
-	var ph []string
 	var args []any
 	for _, st := range statuses {
 		args = append(args, string(st))
-		ph = append(ph, fmt.Sprintf("$%d", len(args)))
 	}
+	in := placeholders(1, len(args))
 	args = append(args, s.t(t), limit(n))
-	q := `SELECT ` + orderColumns + ` FROM orders WHERE status IN (` + strings.Join(ph, ", ") + `)` +
+	q := `SELECT ` + orderColumns + ` FROM orders WHERE status IN (` + in + `)` +
 		fmt.Sprintf(` AND expires_at < $%d ORDER BY expires_at, id LIMIT $%d`, len(args)-1, len(args))
 	return s.queryOrders(ctx, "due orders", s.q(q), args...)
 }

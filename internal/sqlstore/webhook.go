@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -80,12 +79,11 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	args := []any{s.t(now), limit, s.t(now.Add(lease)), perMerchant, 4 * limit}
 	skip := ""
 	if len(skipMerchants) > 0 {
-		ph := make([]string, len(skipMerchants))
-		for i, m := range skipMerchants {
+		first := len(args) + 1
+		for _, m := range skipMerchants {
 			args = append(args, m)
-			ph[i] = fmt.Sprintf("$%d", len(args))
 		}
-		skip = ` AND d.merchant_id NOT IN (` + strings.Join(ph, ", ") + `)`
+		skip = ` AND d.merchant_id NOT IN (` + placeholders(first, len(args)) + `)`
 	}
 	// One statement: pick the due deliveries (each order's first pending one only, at most
 	// perMerchant of a merchant), lease them and read them back. On PostgreSQL, SKIP LOCKED
