@@ -205,6 +205,9 @@ type OrderEvent struct {
 	Name       string
 	From, To   OrderStatus
 	CreatedAt  time.Time
+	// Seq is the event's place among all events, given by the store when it records the
+	// event (its webhook delivery carries it as EventSeq); 0 until then.
+	Seq int64
 }
 
 // EventCreated is the event of a new order.

@@ -29,9 +29,14 @@ var Dialect = sqlstore.Dialect{
 	SkipLocked:   " FOR UPDATE SKIP LOCKED",
 	NextIndexSQL: `nextval('deposit_index_seq')`,
 	WritableCTE:  true,
+	OrderWriters: 2,
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"
+	},
+	IsStatementError: func(err error) bool {
+		var e *pgconn.PgError
+		return errors.As(err, &e)
 	},
 }
 

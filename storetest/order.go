@@ -324,33 +324,42 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 		wg        sync.WaitGroup
 		mu        sync.Mutex
 		created   []string
+		refused   []string
 		conflicts int
 	)
+	start := make(chan struct{})
 	for i := range n {
 		wg.Go(func() {
+			<-start
 			o := *existing
 			o.ID = rampway.NewID(rampway.PrefixOrder, now())
 			o.DepositIndex = uint32(1_000_000 + i)
 			o.DepositAddress = common.BigToAddress(big.NewInt(int64(o.DepositIndex)))
-			if i%8 == 0 {
+			switch i % 8 {
+			case 0:
 				o.ID = existing.ID // a duplicate: ECONFLICT, and only for itself
+			case 4:
+				o.MerchantID = "mch_unknown" // refused, and only itself
 			}
 			err := s.CreateOrder(t.Context(), &o)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
-			case err == nil && i%8 != 0:
+			case err == nil && i%8 != 0 && i%8 != 4:
 				created = append(created, o.ID)
 			case rampway.ErrorCode(err) == rampway.ECONFLICT && i%8 == 0:
 				conflicts++
+			case err != nil && rampway.ErrorCode(err) != rampway.ECONFLICT && i%8 == 4:
+				refused = append(refused, o.ID)
 			default:
 				t.Errorf("order %d: %v", i, err)
 			}
 		})
 	}
+	close(start)
 	wg.Wait()
-	if len(created) != n-n/8 || conflicts != n/8 {
-		t.Fatalf("%d created, %d conflicts; want %d and %d", len(created), conflicts, n-n/8, n/8)
+	if len(created) != n-n/4 || conflicts != n/8 || len(refused) != n/8 {
+		t.Fatalf("%d created, %d conflicts, %d refused; want %d, %d and %d", len(created), conflicts, len(refused), n-n/4, n/8, n/8)
 	}
 	for _, id := range created {
 		if _, err := s.Order(t.Context(), id); err != nil {
@@ -359,6 +368,11 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 		ds, err := s.Deliveries(t.Context(), id)
 		if err != nil || len(ds) != 1 || ds[0].EventName != rampway.EventCreated {
 			t.Fatalf("order %s: deliveries %v, %v", id, ds, err)
+		}
+	}
+	for _, id := range refused {
+		if _, err := s.Order(t.Context(), id); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+			t.Fatalf("refused order %s: %v; want not found", id, err)
 		}
 	}
 }

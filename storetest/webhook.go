@@ -213,54 +213,102 @@ func testCreatedOrderDelivery(t *testing.T, open Opener) {
 	if _, err := s.UpdateMerchant(ctx, noURL.ID, rampway.MerchantUpdate{WebhookURL: &empty, UpdatedAt: now()}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tt := range []struct {
+	type target struct {
 		name     string
 		merchant *rampway.Merchant
 		orderURL string
 		wantURL  string // "" for no delivery
-	}{
+	}
+	targets := []target{
 		{"no secret", unsigned, "https://shop.example/hooks", ""},
 		{"merchant URL", signed, "", signed.WebhookURL},
 		{"order URL first", signed, "https://shop.example/order-hooks", "https://shop.example/order-hooks"},
 		{"no URL at all", noURL, "", ""},
 		{"order URL only", noURL, "https://shop.example/hooks", "https://shop.example/hooks"},
-	} {
+	}
+	create := func(t *testing.T, tt target) *rampway.Order {
+		idx, err := s.NextDepositIndex(ctx)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		o := orderAt(tt.merchant.ID, now(), idx)
+		o.MerchantWebhookURL = tt.orderURL
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Error(err)
+			return nil
+		}
+		return o
+	}
+	check := func(t *testing.T, tt target, o *rampway.Order) (seq int64) {
+		t.Helper()
+		events, err := s.OrderEvents(ctx, o.ID)
+		if err != nil || len(events) != 1 || events[0].Name != rampway.EventCreated || events[0].To != rampway.StatusCreated {
+			t.Fatalf("%s: events %v, %v; want one order.created", tt.name, events, err)
+		}
+		ds, err := s.Deliveries(ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.wantURL == "" {
+			if len(ds) != 0 {
+				t.Fatalf("%s: deliveries %v; want none", tt.name, eventIDs(ds))
+			}
+			return 0
+		}
+		if len(ds) != 1 {
+			t.Fatalf("%s: deliveries %v; want one", tt.name, eventIDs(ds))
+		}
+		d := ds[0]
+		want, err := rampway.EventBody(events[0], o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.EventID != events[0].ID || d.EventSeq <= 0 || d.EventSeq != events[0].Seq || d.EventName != rampway.EventCreated || d.URL != tt.wantURL || d.OrderID != o.ID ||
+			d.MerchantID != tt.merchant.ID || d.Status != "pending" || !d.NextAttemptAt.Equal(o.CreatedAt) || string(d.Body) != string(want) {
+			body := d.Body
+			d.Body = nil
+			t.Fatalf("%s: delivery %+v\nbody %s\nwant event %s (seq %d) to %s, body %s", tt.name, d, body, events[0].ID, events[0].Seq, tt.wantURL, want)
+		}
+		return d.EventSeq
+	}
+	for _, tt := range targets {
 		t.Run(tt.name, func(t *testing.T) {
-			idx, err := s.NextDepositIndex(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := orderAt(tt.merchant.ID, now(), idx)
-			o.MerchantWebhookURL = tt.orderURL
-			if err := s.CreateOrder(ctx, o); err != nil {
-				t.Fatal(err)
-			}
-			events, err := s.OrderEvents(ctx, o.ID)
-			if err != nil || len(events) != 1 || events[0].Name != rampway.EventCreated || events[0].To != rampway.StatusCreated {
-				t.Fatalf("events %v, %v; want one order.created", events, err)
-			}
-			ds, err := s.Deliveries(ctx, o.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.wantURL == "" {
-				if len(ds) != 0 {
-					t.Fatalf("deliveries %v; want none", eventIDs(ds))
-				}
-				return
-			}
-			if len(ds) != 1 {
-				t.Fatalf("deliveries %v; want one", eventIDs(ds))
-			}
-			d := ds[0]
-			want, err := rampway.EventBody(events[0], o, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.EventID != events[0].ID || d.EventSeq <= 0 || d.EventName != rampway.EventCreated || d.URL != tt.wantURL ||
-				d.MerchantID != tt.merchant.ID || d.Status != "pending" || !d.NextAttemptAt.Equal(o.CreatedAt) || string(d.Body) != string(want) {
-				t.Fatalf("delivery %+v\nbody %s\nwant event %s to %s, body %s", d, d.Body, events[0].ID, tt.wantURL, want)
+			if o := create(t, tt); o != nil {
+				check(t, tt, o)
 			}
 		})
 	}
+	// Orders created at the same time may be written together (one statement, or one
+	// transaction, for several): each gets its own event and delivery all the same.
+	t.Run("together", func(t *testing.T) {
+		const copies = 8
+		orders := make([]*rampway.Order, len(targets)*copies)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range orders {
+			wg.Go(func() {
+				<-start
+				orders[i] = create(t, targets[i%len(targets)])
+			})
+		}
+		close(start)
+		wg.Wait()
+		seqs := make(map[int64]string)
+		for i, o := range orders {
+			if o == nil {
+				continue
+			}
+			if seq := check(t, targets[i%len(targets)], o); seq != 0 {
+				if other, ok := seqs[seq]; ok {
+					t.Fatalf("orders %s and %s: both deliveries have event seq %d", other, o.ID, seq)
+				}
+				seqs[seq] = o.ID
+			}
+		}
+		if bs, ok := s.(interface{ BatchStats() (int64, int64) }); ok {
+			batches, writes := bs.BatchStats()
+			t.Logf("%d writes in %d batches", writes, batches)
+		}
+	})
 }

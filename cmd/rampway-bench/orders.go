@@ -262,12 +262,14 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 		cpu0, cpu1   time.Duration
 		rpc0, rpc1   rpcCounts
 		pool0, pool1 sql.DBStats
+		bat0, bat1   [2]int64 // the store's batches and the writes they held
 		prof         *os.File
 		waits        *waitSampler
 		name         = filepath.Join(o.profileDir, fmt.Sprintf("%s-%s-r%d", st.db, handler, round))
 	)
 	spec.onMeasure = func() {
 		cpu0, rpc0, pool0 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
+		bat0[0], bat0[1] = st.store.BatchStats()
 		if o.profileDir != "" {
 			if f, err := os.Create(name + ".pprof"); err == nil && pprof.StartCPUProfile(f) == nil {
 				prof = f
@@ -277,6 +279,7 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 	}
 	spec.onDone = func() {
 		cpu1, rpc1, pool1 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
+		bat1[0], bat1[1] = st.store.BatchStats()
 		if prof != nil {
 			pprof.StopCPUProfile()
 			prof.Close()
@@ -300,6 +303,9 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 		r.warmup, errorSummary(r.warmupErrors), r.connections, per(float64(r.poolWaits)), per(float64(r.poolWaitTotal.Microseconds())/1000))
 	if p.rpc != "" {
 		fmt.Fprintf(stdout, ", chain RPC calls/order %s", p.rpc)
+	}
+	if batches := bat1[0] - bat0[0]; handler == "rampway" && batches > 0 {
+		fmt.Fprintf(stdout, ", store writes per batch %.1f (%d batches)", float64(bat1[1]-bat0[1])/float64(batches), batches)
 	}
 	fmt.Fprintln(stdout)
 	for _, s := range r.samples {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"runtime"
+
+	"github.com/rampway/rampway"
 )
 
 // maxBatch bounds the writes one shared transaction takes.
@@ -13,11 +15,12 @@ const maxBatch = 64
 // errClosed answers a write submitted after Close.
 var errClosed = errors.New("store closed")
 
-// writeJob is one write waiting for a shared transaction.
+// writeJob is one write waiting for a shared transaction or statement: fn, or a new order.
 type writeJob struct {
-	ctx  context.Context
-	fn   func(tx *sql.Tx) error
-	done chan error
+	ctx   context.Context
+	fn    func(tx *sql.Tx) error
+	order *rampway.Order
+	done  chan error
 }
 
 // batched runs fn in a transaction it may share with other writes (group commit), when the
@@ -32,14 +35,37 @@ func (s *Store) batched(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if !s.d.OneWriter {
 		return s.tx(ctx, fn)
 	}
-	s.startBatches.Do(func() { go s.batchLoop() })
-	j := &writeJob{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	return s.submit(&writeJob{ctx: ctx, fn: fn})
+}
+
+// batchedOrder writes a new order with the others submitted meanwhile: on a one-writer
+// dialect in the group commit's next transaction, elsewhere in one statement shared with
+// them (createOrdersStatement), by one of Dialect.OrderWriters loops. An order alone goes at
+// once; under load the orders that arrive while the writers are busy go together, so that
+// the database parses, plans, commits and flushes once for all of them. Each order succeeds
+// or fails on its own, as with batched.
+func (s *Store) batchedOrder(ctx context.Context, o *rampway.Order) error {
+	return s.submit(&writeJob{ctx: ctx, order: o})
+}
+
+// submit hands j to the batch loops and waits for its outcome.
+func (s *Store) submit(j *writeJob) error {
+	s.startBatches.Do(func() {
+		n := 1 // one writer: one loop
+		if !s.d.OneWriter {
+			n = max(s.d.OrderWriters, 1)
+		}
+		for range n {
+			go s.batchLoop()
+		}
+	})
+	j.done = make(chan error, 1)
 	select {
 	case s.jobs <- j:
 	case <-s.quit:
 		return errClosed
-	case <-ctx.Done():
-		return ctx.Err()
+	case <-j.ctx.Done():
+		return j.ctx.Err()
 	}
 	return <-j.done // the job runs to its end: its outcome is known before the caller returns
 }
@@ -72,7 +98,15 @@ func (s *Store) batchLoop() {
 	}
 }
 
+// BatchStats says how many batches the store has written and how many writes (new orders
+// among them) they held, since it was opened.
+func (s *Store) BatchStats() (batches, writes int64) {
+	return s.batches.Load(), s.batchedWrites.Load()
+}
+
 func (s *Store) runBatch(batch []*writeJob) {
+	s.batches.Add(1)
+	s.batchedWrites.Add(int64(len(batch)))
 	live := batch[:0]
 	for _, j := range batch {
 		if err := j.ctx.Err(); err != nil {
@@ -84,30 +118,66 @@ func (s *Store) runBatch(batch []*writeJob) {
 	if len(live) == 0 {
 		return
 	}
-	var failed *writeJob
-	err := s.tx(context.Background(), func(tx *sql.Tx) error {
-		for _, j := range live {
-			if err := j.fn(tx); err != nil {
-				failed = j
-				return err
-			}
+	var orders []*rampway.Order
+	for _, j := range live {
+		if j.order != nil {
+			orders = append(orders, j.order)
 		}
-		return nil
-	})
+	}
+	var err error
+	refused := false // the writes (not the commit) failed: nothing of them is stored
+	if !s.d.WritableCTE {
+		err = s.tx(context.Background(), func(tx *sql.Tx) error {
+			for _, j := range live {
+				if j.fn != nil {
+					if err := j.fn(tx); err != nil {
+						refused = true
+						return err
+					}
+				}
+			}
+			if len(orders) > 0 {
+				if err := s.createOrders(context.Background(), tx, orders); err != nil {
+					refused = true
+					return err
+				}
+			}
+			return nil
+		})
+	} else {
+		// Only orders come here (no dialect with writable WITHs has OneWriter, and the other
+		// writes have their own transactions): one statement.
+		err = s.createOrdersStatement(context.Background(), orders)
+		refused = err != nil && s.d.IsStatementError(err)
+	}
 	switch {
 	case err == nil:
 		for _, j := range live {
 			j.done <- nil
 		}
-	case failed != nil && len(live) > 1:
-		// One write failed and took the others' transaction with it: each on its own now.
+	case refused && len(live) > 1:
+		// One write failed and took the others with it: each on its own now.
 		for _, j := range live {
-			j.done <- s.tx(j.ctx, j.fn)
+			j.done <- s.runAlone(j)
 		}
 	default:
-		for _, j := range live { // the commit failed: none of them is stored
+		// The commit failed (none of them is stored), or the database could not be told or
+		// could not answer (as for a write of its own, each caller learns it does not know).
+		for _, j := range live {
 			j.done <- err
 		}
+	}
+}
+
+// runAlone runs j without the others of its batch.
+func (s *Store) runAlone(j *writeJob) error {
+	switch {
+	case j.order == nil:
+		return s.tx(j.ctx, j.fn)
+	case s.d.WritableCTE:
+		return s.createOrdersStatement(j.ctx, []*rampway.Order{j.order})
+	default:
+		return s.tx(j.ctx, func(tx *sql.Tx) error { return s.createOrders(j.ctx, tx, []*rampway.Order{j.order}) })
 	}
 }
 

@@ -175,58 +175,154 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 	return s.insertDelivery(ctx, tx, e, seq, o)
 }
 
-// CreateOrder implements rampway.OrderStore.
+// CreateOrder implements rampway.OrderStore: the order goes with the others created meanwhile
+// (batchedOrder).
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
-	if s.d.WritableCTE {
-		return s.createOrderStatement(ctx, o)
-	}
-	return s.batched(ctx, func(tx *sql.Tx) error { return s.createOrder(ctx, tx, o) })
+	return s.batchedOrder(ctx, o)
 }
 
-// createOrder writes a new order and its order.created event (with its delivery) in tx.
-func (s *Store) createOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order) error {
-	args, err := s.orderArgs(o)
+// createOrders writes new orders, each with its order.created event and that event's
+// delivery, in tx: three or four statements for all of them.
+func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) error {
+	var args []any
+	for _, o := range orders {
+		a, err := s.orderArgs(o)
+		if err != nil {
+			return fmt.Errorf("create order: %w", err)
+		}
+		args = append(args, a...)
+	}
+	if _, err := tx.ExecContext(ctx, s.q(insertOrders(len(orders))), args...); err != nil {
+		return ordersInsertError(s, orders, err)
+	}
+	targets, err := s.deliveryTargets(ctx, tx, orders)
 	if err != nil {
-		return fmt.Errorf("create order: %w", err)
+		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(insertOrder), args...); err != nil {
-		return orderInsertError(s, o, err)
+	events := make([]*rampway.OrderEvent, len(orders))
+	args = args[:0]
+	for i, o := range orders {
+		events[i] = createdEvent(o)
+		e := events[i]
+		args = append(args, e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
 	}
-	return s.insertEvent(ctx, tx, createdEvent(o), o)
-}
-
-// insertOrder inserts an order's columns from $1 to $28.
-var insertOrder = `INSERT INTO orders (` + orderColumns + `) VALUES (` + placeholders(1, strings.Count(orderColumns, ",")+1) + `)`
-
-// createOrderCTE is createOrder in one statement: the order ($1-$28), its event ($29 the id,
-// $30 the name) and, when the order or else its merchant has a webhook URL and the merchant a
-// secret, the event's delivery ($31 the body). The foreign keys are checked at the end of the
-// statement, when all three rows exist.
-var createOrderCTE = `WITH o AS (` + insertOrder + ` RETURNING id),
-	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
-		SELECT $29, o.id, $2, $30, '', $4, $27 FROM o RETURNING seq)
-	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
-		next_attempt_at, created_at, updated_at)
-	SELECT $29, e.seq, $30, $1, $2, COALESCE(NULLIF($8, ''), m.webhook_url), $31, 'pending', $27, $27, $27
-	FROM e, merchants m
-	WHERE m.id = $2 AND COALESCE(NULLIF($8, ''), m.webhook_url) != '' AND m.webhook_secret != ''`
-
-// createOrderStatement is createOrder in one statement (createOrderCTE), outside any
-// transaction: the statement is one.
-func (s *Store) createOrderStatement(ctx context.Context, o *rampway.Order) error {
-	args, err := s.orderArgs(o)
+	insertEvents := `INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ` +
+		rows(len(orders), 7, 1)
+	if len(targets) == 0 {
+		if _, err := tx.ExecContext(ctx, s.q(insertEvents), args...); err != nil {
+			return fmt.Errorf("insert order events: %w", err)
+		}
+		return nil
+	}
+	seqs := make(map[string]int64, len(orders))
+	evRows, err := collect(ctx, tx, "insert order events", s.q(insertEvents+` RETURNING id, seq`), func(r interface{ Scan(...any) error }) (idSeq, error) {
+		var v idSeq
+		return v, r.Scan(&v.id, &v.seq)
+	}, args...)
 	if err != nil {
-		return fmt.Errorf("create order: %w", err)
+		return err
 	}
-	e := createdEvent(o)
-	body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
+	for _, r := range evRows {
+		seqs[r.id] = r.seq
+	}
+	args = args[:0]
+	for i, o := range orders {
+		url, ok := targets[o.ID]
+		if !ok {
+			continue
+		}
+		e := events[i]
+		body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
+		if err != nil {
+			return fmt.Errorf("event body: %w", err)
+		}
+		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, s.t(e.CreatedAt))
+	}
+	_, err = tx.ExecContext(ctx, s.q(insertDeliveries(len(targets))), args...)
 	if err != nil {
-		return fmt.Errorf("event body: %w", err)
-	}
-	if _, err := s.db.ExecContext(ctx, s.q(createOrderCTE), append(args, e.ID, e.Name, body)...); err != nil {
-		return orderInsertError(s, o, err)
+		return fmt.Errorf("insert deliveries: %w", err)
 	}
 	return nil
+}
+
+type idSeq struct {
+	id  string
+	seq int64
+}
+
+// createOrdersStatement writes new orders, each with its order.created event and that
+// event's delivery, in one statement (createOrdersCTE), outside any transaction: the
+// statement is one.
+func (s *Store) createOrdersStatement(ctx context.Context, orders []*rampway.Order) error {
+	n := len(orders)
+	args := make([]any, 0, n*30)
+	extra := make([]any, 0, n*2)
+	for _, o := range orders {
+		a, err := s.orderArgs(o)
+		if err != nil {
+			return fmt.Errorf("create order: %w", err)
+		}
+		args = append(args, a...)
+		e := createdEvent(o)
+		body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
+		if err != nil {
+			return fmt.Errorf("event body: %w", err)
+		}
+		extra = append(extra, e.ID, body)
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE(n)), append(args, extra...)...); err != nil {
+		return ordersInsertError(s, orders, err)
+	}
+	return nil
+}
+
+// orderColumnCount is the number of orderColumns ($1-$28 of an order's row).
+var orderColumnCount = strings.Count(orderColumns, ",") + 1
+
+// insertOrders inserts n orders' columns: $1 to $28 the first's, $29 to $56 the second's...
+func insertOrders(n int) string {
+	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
+}
+
+// insertDeliveries inserts n pending webhook deliveries, 8 values each: event id, seq and
+// name, order and merchant ids, URL, body, and the time (created, updated, first attempt).
+func insertDeliveries(n int) string {
+	r := make([]string, n)
+	for i := range r {
+		p := 8 * i
+		r[i] = fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, 'pending', $%d, $%d, $%d)", p+1, p+2, p+3, p+4, p+5, p+6, p+7, p+8, p+8, p+8)
+	}
+	return `INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
+		next_attempt_at, created_at, updated_at) VALUES ` + strings.Join(r, ", ")
+}
+
+// createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
+// ($28n+2k+1 the event id of the order k, from 0) and, for each order that has a webhook URL,
+// or else whose merchant has one, and whose merchant has a secret, the event's delivery
+// ($28n+2k+2 its body). The foreign keys are checked at the end of the statement, when all
+// the rows exist.
+func createOrdersCTE(n int) string {
+	var ev, del strings.Builder
+	for k := range n {
+		if k > 0 {
+			ev.WriteString(", ")
+			del.WriteString(", ")
+		}
+		o := orderColumnCount * k // the order's columns: id $o+1, merchant $o+2, status $o+4, webhook URL $o+8, created $o+27
+		x := orderColumnCount*n + 2*k
+		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
+		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea)", x+1, o+8, x+2)
+	}
+	return `WITH o AS (` + insertOrders(n) + ` RETURNING id),
+	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
+		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at)
+	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
+		next_attempt_at, created_at, updated_at)
+	SELECT e.id, e.seq, e.name, e.order_id, e.merchant_id, COALESCE(NULLIF(d.url, ''), m.webhook_url), d.body, 'pending',
+		e.created_at, e.created_at, e.created_at
+	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body) ON d.event_id = e.id
+		JOIN merchants m ON m.id = e.merchant_id
+	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != '' AND m.webhook_secret != ''`
 }
 
 // createdEvent is a new order's order.created event.
@@ -235,11 +331,13 @@ func createdEvent(o *rampway.Order) *rampway.OrderEvent {
 		MerchantID: o.MerchantID, Name: rampway.EventCreated, From: "", To: o.Status, CreatedAt: o.CreatedAt}
 }
 
-func orderInsertError(s *Store, o *rampway.Order, err error) error {
-	if s.d.IsUniqueViolation(err) {
-		return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", o.ID, o.DepositIndex)
+// ordersInsertError is the error of an INSERT of orders: ECONFLICT when it was one order whose
+// id or deposit index exists; for several, the database's error (each is then tried alone).
+func ordersInsertError(s *Store, orders []*rampway.Order, err error) error {
+	if len(orders) == 1 && s.d.IsUniqueViolation(err) {
+		return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", orders[0].ID, orders[0].DepositIndex)
 	}
-	return fmt.Errorf("insert order: %w", err)
+	return fmt.Errorf("insert %d order(s): %w", len(orders), err)
 }
 
 // placeholders returns "$from, ..., $to": an INSERT's values, an IN list.
@@ -249,6 +347,15 @@ func placeholders(from, to int) string {
 		ph = append(ph, fmt.Sprintf("$%d", i))
 	}
 	return strings.Join(ph, ", ")
+}
+
+// rows returns n rows of width placeholders each, numbered from first on: "($1, $2), ($3, $4)".
+func rows(n, width, first int) string {
+	r := make([]string, n)
+	for i := range r {
+		r[i] = "(" + placeholders(first+i*width, first+(i+1)*width-1) + ")"
+	}
+	return strings.Join(r, ", ")
 }
 
 // Order implements rampway.OrderStore.
@@ -379,14 +486,14 @@ func (s *Store) updateOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order, a
 
 // OrderEvents implements rampway.OrderStore.
 func (s *Store) OrderEvents(ctx context.Context, orderID string) ([]*rampway.OrderEvent, error) {
-	return collect(ctx, s.db, "list order events", s.q(`SELECT id, order_id, merchant_id, name, from_status, to_status, created_at FROM order_events
+	return collect(ctx, s.db, "list order events", s.q(`SELECT id, order_id, merchant_id, name, from_status, to_status, created_at, seq FROM order_events
 		WHERE order_id = $1 ORDER BY seq`), func(row interface{ Scan(...any) error }) (*rampway.OrderEvent, error) {
 		var (
 			e        rampway.OrderEvent
 			from, to string
 			at       dbTime
 		)
-		err := row.Scan(&e.ID, &e.OrderID, &e.MerchantID, &e.Name, &from, &to, &at)
+		err := row.Scan(&e.ID, &e.OrderID, &e.MerchantID, &e.Name, &from, &to, &at, &e.Seq)
 		e.From, e.To, e.CreatedAt = rampway.OrderStatus(from), rampway.OrderStatus(to), at.T
 		return &e, err
 	}, orderID)

@@ -44,9 +44,16 @@ type Dialect struct {
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
-	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): a new order, its event
-	// and its webhook delivery go in one statement, one round trip instead of six.
+	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): new orders, their events
+	// and their webhook deliveries go in one statement, one round trip.
 	WritableCTE bool
+	// OrderWriters is how many batches of new orders are written at once when the dialect
+	// has not OneWriter (which writes them in its one writer's transactions).
+	OrderWriters int
+	// IsStatementError reports whether err is the database's refusal of a statement (so that
+	// nothing of it was written), rather than a failure to reach the database or to hear its
+	// answer.
+	IsStatementError func(error) bool
 	// Maintain, when set, runs beside the store from New until Close (SQLite: the WAL
 	// checkpoints); it returns when ctx ends. writerTurn runs fn while no transaction of the
 	// store's runs (on a OneWriter dialect; elsewhere it just runs fn). It reports how each
@@ -64,11 +71,13 @@ type Store struct {
 	queries map[string]string // $n query -> dialect query
 	writer  sync.Mutex        // held by each transaction when Dialect.OneWriter
 
-	// Group commit of batched writes (one-writer dialects).
-	startBatches sync.Once
-	jobs         chan *writeJob
-	quit         chan struct{}
-	closeOnce    sync.Once
+	// Batched writes: group commit (one-writer dialects), new orders (all).
+	startBatches  sync.Once
+	jobs          chan *writeJob
+	quit          chan struct{}
+	closeOnce     sync.Once
+	batches       atomic.Int64
+	batchedWrites atomic.Int64
 
 	stopMaintain context.CancelFunc
 	maintained   sync.WaitGroup

@@ -35,19 +35,12 @@ func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query stri
 // or else its merchant's, signed later with the merchant's secret. Without a URL or a secret
 // nothing is sent (the order's creation said so), and nothing is written.
 func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order) error {
-	// Only where to and whether it is signed: the secret itself is read (and decrypted) when
-	// the delivery is sent.
-	var (
-		url       string
-		hasSecret bool
-	)
-	if err := tx.QueryRowContext(ctx, s.q(`SELECT webhook_url, webhook_secret != '' FROM merchants WHERE id = $1`), o.MerchantID).Scan(&url, &hasSecret); err != nil {
-		return notFound(err, "merchant")
+	targets, err := s.deliveryTargets(ctx, tx, []*rampway.Order{o})
+	if err != nil {
+		return err
 	}
-	if o.MerchantWebhookURL != "" {
-		url = o.MerchantWebhookURL
-	}
-	if url == "" || !hasSecret {
+	url, ok := targets[o.ID]
+	if !ok {
 		return nil
 	}
 	var txs []string
@@ -63,13 +56,56 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 	if err != nil {
 		return fmt.Errorf("event body: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
-		next_attempt_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8, $8)`),
-		e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, s.t(e.CreatedAt))
+	_, err = tx.ExecContext(ctx, s.q(insertDeliveries(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, s.t(e.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}
 	return nil
+}
+
+// deliveryTargets returns where the events of orders go, by order id: the order's webhook
+// URL, or else its merchant's, when the merchant has a secret to sign with. Orders without
+// one are not in it. Only where to and whether it is signed: the secret itself is read (and
+// decrypted) when a delivery is sent.
+func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, error) {
+	type merchant struct {
+		id, url   string
+		hasSecret bool
+	}
+	var ids []any
+	seen := make(map[string]bool, 1)
+	for _, o := range orders {
+		if !seen[o.MerchantID] {
+			seen[o.MerchantID] = true
+			ids = append(ids, o.MerchantID)
+		}
+	}
+	found, err := collect(ctx, tx, "delivery targets", s.q(`SELECT id, webhook_url, webhook_secret != '' FROM merchants WHERE id IN (`+placeholders(1, len(ids))+`)`),
+		func(r interface{ Scan(...any) error }) (m merchant, err error) {
+			return m, r.Scan(&m.id, &m.url, &m.hasSecret)
+		}, ids...)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) != len(ids) {
+		return nil, rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
+	}
+	merchants := make(map[string]merchant, len(found))
+	for _, m := range found {
+		merchants[m.id] = m
+	}
+	targets := make(map[string]string)
+	for _, o := range orders {
+		m := merchants[o.MerchantID]
+		url := m.url
+		if o.MerchantWebhookURL != "" {
+			url = o.MerchantWebhookURL
+		}
+		if url != "" && m.hasSecret {
+			targets[o.ID] = url
+		}
+	}
+	return targets, nil
 }
 
 // ClaimDeliveries implements rampway.DeliveryStore.
