@@ -236,7 +236,8 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.
 		if err != nil {
 			return fmt.Errorf("event body: %w", err)
 		}
-		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, s.t(e.CreatedAt))
+		at := s.t(e.CreatedAt)
+		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, at, at, at)
 	}
 	_, err = tx.ExecContext(ctx, s.q(insertDeliveries(len(targets))), args...)
 	if err != nil {
@@ -284,16 +285,12 @@ func insertOrders(n int) string {
 	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
 }
 
-// insertDeliveries inserts n pending webhook deliveries, 8 values each: event id, seq and
-// name, order and merchant ids, URL, body, and the time (created, updated, first attempt).
+// insertDeliveries inserts n pending webhook deliveries, 10 values each: event id, seq and
+// name, order and merchant ids, URL, body, and the time three times (the first attempt's,
+// created, updated).
 func insertDeliveries(n int) string {
-	r := make([]string, n)
-	for i := range r {
-		p := 8 * i
-		r[i] = fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, 'pending', $%d, $%d, $%d)", p+1, p+2, p+3, p+4, p+5, p+6, p+7, p+8, p+8, p+8)
-	}
-	return `INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
-		next_attempt_at, created_at, updated_at) VALUES ` + strings.Join(r, ", ")
+	return `INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body,
+		next_attempt_at, created_at, updated_at, status) VALUES ` + strings.ReplaceAll(rows(n, 10, 1), ")", ", 'pending')")
 }
 
 // createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
