@@ -64,7 +64,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "measured time of each phase")
 	fs.IntVar(&o.rounds, "rounds", 1, "rounds of (baseline, rampway) phases per database; even rounds run rampway first")
 	fs.BoolVar(&o.idempotencyKey, "idempotency-key", false, "send a unique Idempotency-Key with each request (rampway then records it)")
-	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile and a wall-clock sample of its handlers (where requests wait) into this directory")
+	fs.StringVar(&o.profileDir, "profile", "", "write each measured phase's CPU profile, a wall-clock sample of its handlers (where requests wait) and its allocations (go tool pprof -base NAME-allocs-start.pprof NAME-allocs-end.pprof) into this directory")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the SQLite database and the logs here (default: a temporary directory, removed)")
 	fs.BoolVar(&o.rpcHTTP, "rpc-http", false, "what-if: the order path calls the dev chain over its HTTP endpoint on loopback (rampway dev calls it in process)")
 	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if, with -rpc-http: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
@@ -275,6 +275,7 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 				prof = f
 			}
 			waits = startWaitSampler(20 * time.Millisecond)
+			writeProfile("allocs", name+"-allocs-start.pprof")
 		}
 	}
 	spec.onDone = func() {
@@ -286,6 +287,7 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 		}
 		if waits != nil {
 			waits.Stop()
+			writeProfile("allocs", name+"-allocs-end.pprof")
 		}
 	}
 	r, err := runLoad(ctx, spec)
@@ -322,6 +324,15 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 		}
 	}
 	return p, nil
+}
+
+// writeProfile writes the named runtime profile into file; the bench goes on without it when
+// it cannot.
+func writeProfile(profile, file string) {
+	if f, err := os.Create(file); err == nil {
+		_ = pprof.Lookup(profile).WriteTo(f, 0)
+		f.Close()
+	}
 }
 
 // probe sends one request and returns the order_id of its 201 answer.

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -192,7 +193,7 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.
 		}
 		args = append(args, a...)
 	}
-	if _, err := tx.ExecContext(ctx, s.q(insertOrders(len(orders))), args...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertOrders.get(len(orders))), args...); err != nil {
 		return ordersInsertError(s, orders, err)
 	}
 	targets, err := s.deliveryTargets(ctx, tx, orders)
@@ -206,8 +207,7 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.
 		e := events[i]
 		args = append(args, e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
 	}
-	insertEvents := `INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ` +
-		rows(len(orders), 7, 1)
+	insertEvents := insertEvents.get(len(orders))
 	if len(targets) == 0 {
 		if _, err := tx.ExecContext(ctx, s.q(insertEvents), args...); err != nil {
 			return fmt.Errorf("insert order events: %w", err)
@@ -239,7 +239,7 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.
 		at := s.t(e.CreatedAt)
 		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, at, at, at)
 	}
-	_, err = tx.ExecContext(ctx, s.q(insertDeliveries(len(targets))), args...)
+	_, err = tx.ExecContext(ctx, s.q(insertDeliveries.get(len(targets))), args...)
 	if err != nil {
 		return fmt.Errorf("insert deliveries: %w", err)
 	}
@@ -271,7 +271,7 @@ func (s *Store) createOrdersStatement(ctx context.Context, orders []*rampway.Ord
 		}
 		extra = append(extra, e.ID, body)
 	}
-	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE(n)), append(args, extra...)...); err != nil {
+	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE.get(n)), append(args, extra...)...); err != nil {
 		return ordersInsertError(s, orders, err)
 	}
 	return nil
@@ -280,25 +280,42 @@ func (s *Store) createOrdersStatement(ctx context.Context, orders []*rampway.Ord
 // orderColumnCount is the number of orderColumns ($1-$28 of an order's row).
 var orderColumnCount = strings.Count(orderColumns, ",") + 1
 
-// insertOrders inserts n orders' columns: $1 to $28 the first's, $29 to $56 the second's...
-func insertOrders(n int) string {
-	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
+// forRows is a statement for n rows (1 to maxBatch), built once for each n.
+type forRows struct {
+	build func(n int) string
+	once  [maxBatch + 1]sync.Once
+	query [maxBatch + 1]string
 }
+
+func (f *forRows) get(n int) string {
+	f.once[n].Do(func() { f.query[n] = f.build(n) })
+	return f.query[n]
+}
+
+// insertOrders inserts n orders' columns: $1 to $28 the first's, $29 to $56 the second's...
+var insertOrders = &forRows{build: func(n int) string {
+	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
+}}
+
+// insertEvents inserts n order events, 7 values each.
+var insertEvents = &forRows{build: func(n int) string {
+	return `INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ` + rows(n, 7, 1)
+}}
 
 // insertDeliveries inserts n pending webhook deliveries, 10 values each: event id, seq and
 // name, order and merchant ids, URL, body, and the time three times (the first attempt's,
 // created, updated).
-func insertDeliveries(n int) string {
+var insertDeliveries = &forRows{build: func(n int) string {
 	return `INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body,
 		next_attempt_at, created_at, updated_at, status) VALUES ` + strings.ReplaceAll(rows(n, 10, 1), ")", ", 'pending')")
-}
+}}
 
 // createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
 // ($28n+2k+1 the event id of the order k, from 0) and, for each order that has a webhook URL,
 // or else whose merchant has one, and whose merchant has a secret, the event's delivery
 // ($28n+2k+2 its body). The foreign keys are checked at the end of the statement, when all
 // the rows exist.
-func createOrdersCTE(n int) string {
+var createOrdersCTE = &forRows{build: func(n int) string {
 	var ev, del strings.Builder
 	for k := range n {
 		if k > 0 {
@@ -310,7 +327,7 @@ func createOrdersCTE(n int) string {
 		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
 		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea)", x+1, o+8, x+2)
 	}
-	return `WITH o AS (` + insertOrders(n) + ` RETURNING id),
+	return `WITH o AS (` + insertOrders.get(n) + ` RETURNING id),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
 		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
@@ -320,7 +337,7 @@ func createOrdersCTE(n int) string {
 	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body) ON d.event_id = e.id
 		JOIN merchants m ON m.id = e.merchant_id
 	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != '' AND m.webhook_secret != ''`
-}
+}}
 
 // createdEvent is a new order's order.created event.
 func createdEvent(o *rampway.Order) *rampway.OrderEvent {

@@ -57,7 +57,7 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 		return fmt.Errorf("event body: %w", err)
 	}
 	at := s.t(e.CreatedAt)
-	_, err = tx.ExecContext(ctx, s.q(insertDeliveries(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at)
+	_, err = tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at)
 	if err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}
