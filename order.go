@@ -249,8 +249,9 @@ type OrderStore interface {
 	// DueOrders returns up to limit orders in one of statuses whose expiry is before t,
 	// oldest expiry first.
 	DueOrders(ctx context.Context, statuses []OrderStatus, t time.Time, limit int) ([]*Order, error)
-	// OrdersByStatus returns up to limit orders of a network in status, oldest first.
-	OrdersByStatus(ctx context.Context, network string, status OrderStatus, limit int) ([]*Order, error)
+	// PaidOrders returns up to limit orders of a network paid in full and waiting for their
+	// execution (DEPOSIT_SUCCESS), longest waiting first.
+	PaidOrders(ctx context.Context, network string, limit int) ([]*Order, error)
 	// RecordOrderEvent records an event that changes nothing of the order (user.widget.open,
 	// user.widget.close) with its webhook delivery; with once, only if the order has none of
 	// that name yet. It reports whether it recorded one. ENOTFOUND.

@@ -34,7 +34,7 @@ type ExecClient interface {
 // ExecutorStore is what an executor keeps its work in.
 type ExecutorStore interface {
 	rampway.ExecutionStore
-	OrdersByStatus(ctx context.Context, network string, status rampway.OrderStatus, limit int) ([]*rampway.Order, error)
+	PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error)
 	Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error)
 }
 
@@ -192,7 +192,7 @@ type liquidity struct {
 // start executes the orders paid in full, oldest first.
 // It returns how many it sent.
 func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
-	orders, err := x.store.OrdersByStatus(ctx, x.net.Name, rampway.StatusDepositSuccess, x.cfg.Batch)
+	orders, err := x.store.PaidOrders(ctx, x.net.Name, x.cfg.Batch)
 	if err != nil || len(orders) == 0 {
 		return 0, err
 	}

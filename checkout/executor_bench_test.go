@@ -546,10 +546,10 @@ type x200Store struct {
 
 var _ checkout.ExecutorStore = (*x200Store)(nil)
 
-func (s *x200Store) OrdersByStatus(ctx context.Context, network string, status rampway.OrderStatus, limit int) ([]*rampway.Order, error) {
-	defer s.p.time("OrdersByStatus", time.Now())
-	orders, err := s.Store.OrdersByStatus(ctx, network, status, limit)
-	if len(orders) > 0 && status == rampway.StatusDepositSuccess {
+func (s *x200Store) PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error) {
+	defer s.p.time("PaidOrders", time.Now())
+	orders, err := s.Store.PaidOrders(ctx, network, limit)
+	if len(orders) > 0 {
 		s.p.mu.Lock()
 		s.p.batches = append(s.p.batches, len(orders))
 		s.p.mu.Unlock()

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rampway/rampway"
@@ -44,6 +45,42 @@ func TestConcurrentMigrate(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The executor's poll walks the index of paid orders even in a plan made for any parameters
+// (PostgreSQL's generic plans, which prepared statements get after a few runs): a partial
+// index is used only when its condition is in the query itself.
+func TestExecutorPollPlan(t *testing.T) {
+	s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db := s.DB()
+	for _, q := range []string{
+		`SET plan_cache_mode = force_generic_plan`,
+		`PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status = 'DEPOSIT_SUCCESS' ORDER BY updated_at, id LIMIT $2`,
+	} {
+		if _, err := db.ExecContext(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := db.QueryContext(t.Context(), `EXPLAIN EXECUTE poll('devnet', 10)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "Index Only Scan using orders_network_paid") {
+		t.Fatalf("plan:\n%s\nwant an index scan of orders_network_paid", got)
 	}
 }
 

@@ -264,6 +264,62 @@ func testDueOrders(t *testing.T, open Opener) {
 	}
 }
 
+// PaidOrders are a network's orders in DEPOSIT_SUCCESS, longest waiting first; an order leaves
+// them when its execution starts.
+func testPaidOrders(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "acme")
+	base := now()
+	var orders []*rampway.Order
+	for i := range 5 {
+		o := orderAt(m.ID, base.Add(time.Duration(i)*time.Second), uint32(100+i))
+		if i == 4 {
+			o.Network, o.Asset.Network = "othernet", "othernet"
+		}
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		orders = append(orders, o)
+	}
+	pay := func(o *rampway.Order, at time.Time) {
+		t.Helper()
+		for _, to := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
+			if _, err := s.Transition(ctx, o.ID, to, at, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	pay(orders[3], base.Add(time.Minute)) // paid first, waits longest
+	pay(orders[1], base.Add(2*time.Minute))
+	pay(orders[0], base.Add(3*time.Minute)) // then executing: no longer waiting
+	if _, err := s.Transition(ctx, orders[0].ID, rampway.StatusSmartContractProcessing, base.Add(4*time.Minute), nil); err != nil {
+		t.Fatal(err)
+	}
+	pay(orders[4], base.Add(time.Minute)) // another network
+	ids := func(os []*rampway.Order) (out []string) {
+		for _, o := range os {
+			out = append(out, o.ID)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		network string
+		limit   int
+		want    []string
+	}{
+		{"devnet", 10, []string{orders[3].ID, orders[1].ID}},
+		{"devnet", 1, []string{orders[3].ID}},
+		{"othernet", 10, []string{orders[4].ID}},
+		{"nonet", 10, nil},
+	} {
+		got, err := s.PaidOrders(ctx, tt.network, tt.limit)
+		if err != nil || !slices.Equal(ids(got), tt.want) {
+			t.Errorf("PaidOrders(%s, %d) = %v, %v; want %v", tt.network, tt.limit, ids(got), err, tt.want)
+		}
+	}
+}
+
 // Reservations of several indexes at once, racing with each other and with single ones, never
 // hand out an index twice.
 func testReserveDepositIndexes(t *testing.T, open Opener) {

@@ -49,6 +49,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentCreateOrders", testConcurrentCreateOrders},
 		{"Idempotency", testIdempotency},
 		{"DueOrders", testDueOrders},
+		{"PaidOrders", testPaidOrders},
 		{"Deposits", testDeposits},
 		{"Executions", testExecutions},
 		{"ConcurrentNonces", testConcurrentNonces},

@@ -529,10 +529,12 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	return s.queryOrders(ctx, "due orders", s.q(q), args...)
 }
 
-// OrdersByStatus implements rampway.OrderStore.
-func (s *Store) OrdersByStatus(ctx context.Context, network string, status rampway.OrderStatus, n int) ([]*rampway.Order, error) {
-	return s.queryOrders(ctx, "orders by status", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND status = $2 ORDER BY updated_at, id LIMIT $3`),
-		network, string(status), limit(n))
+// PaidOrders implements rampway.OrderStore.
+func (s *Store) PaidOrders(ctx context.Context, network string, n int) ([]*rampway.Order, error) {
+	// The status is in the query, not a parameter, so that the planner can use the partial
+	// index of paid orders (orders_network_paid) in a plan made for any parameters.
+	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND status = '`+
+		string(rampway.StatusDepositSuccess)+`' ORDER BY updated_at, id LIMIT $2`), network, limit(n))
 }
 
 // queryOrders runs a query of orderColumns and scans every row; what names the query in errors.
