@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"runtime"
-
-	"github.com/rampway/rampway"
 )
 
 // maxBatch bounds the writes one shared transaction takes.
@@ -19,7 +17,7 @@ var errClosed = errors.New("store closed")
 type writeJob struct {
 	ctx   context.Context
 	fn    func(tx *sql.Tx) error
-	order *rampway.Order
+	order *newOrder
 	done  chan error
 }
 
@@ -44,7 +42,7 @@ func (s *Store) batched(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // once; under load the orders that arrive while the writers are busy go together, so that
 // the database parses, plans, commits and flushes once for all of them. Each order succeeds
 // or fails on its own, as with batched.
-func (s *Store) batchedOrder(ctx context.Context, o *rampway.Order) error {
+func (s *Store) batchedOrder(ctx context.Context, o *newOrder) error {
 	return s.submit(&writeJob{ctx: ctx, order: o})
 }
 
@@ -118,7 +116,7 @@ func (s *Store) runBatch(batch []*writeJob) {
 	if len(live) == 0 {
 		return
 	}
-	var orders []*rampway.Order
+	var orders []*newOrder
 	for _, j := range live {
 		if j.order != nil {
 			orders = append(orders, j.order)
@@ -175,9 +173,9 @@ func (s *Store) runAlone(j *writeJob) error {
 	case j.order == nil:
 		return s.tx(j.ctx, j.fn)
 	case s.d.WritableCTE:
-		return s.createOrdersStatement(j.ctx, []*rampway.Order{j.order})
+		return s.createOrdersStatement(j.ctx, []*newOrder{j.order})
 	default:
-		return s.tx(j.ctx, func(tx *sql.Tx) error { return s.createOrders(j.ctx, tx, []*rampway.Order{j.order}) })
+		return s.tx(j.ctx, func(tx *sql.Tx) error { return s.createOrders(j.ctx, tx, []*newOrder{j.order}) })
 	}
 }
 

@@ -179,32 +179,69 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 // CreateOrder implements rampway.OrderStore: the order goes with the others created meanwhile
 // (batchedOrder).
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
-	return s.batchedOrder(ctx, o)
+	n, err := s.newOrder(o)
+	if err != nil {
+		return err
+	}
+	return s.batchedOrder(ctx, n)
+}
+
+// newOrder is an order to create with what its rows need, made by the caller's goroutine
+// before the order joins a batch (which writes batches one at a time, or two): its columns,
+// its order.created event and, where the dialect sends it with the statement, the event's
+// webhook body.
+type newOrder struct {
+	*rampway.Order
+	args  []any
+	event *rampway.OrderEvent
+	body  []byte
+}
+
+func (s *Store) newOrder(o *rampway.Order) (*newOrder, error) {
+	args, err := s.orderArgs(o)
+	if err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
+	}
+	n := &newOrder{Order: o, args: args, event: createdEvent(o)}
+	if s.d.WritableCTE {
+		if _, err := n.eventBody(); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// eventBody returns the body of the order's order.created delivery.
+func (n *newOrder) eventBody() ([]byte, error) {
+	if n.body == nil {
+		body, err := rampway.EventBody(n.event, n.Order, nil) // a new order has no deposits yet
+		if err != nil {
+			return nil, fmt.Errorf("event body: %w", err)
+		}
+		n.body = body
+	}
+	return n.body, nil
 }
 
 // createOrders writes new orders, each with its order.created event and that event's
 // delivery, in tx: three or four statements for all of them.
-func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) error {
+func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*newOrder) error {
 	var args []any
-	for _, o := range orders {
-		a, err := s.orderArgs(o)
-		if err != nil {
-			return fmt.Errorf("create order: %w", err)
-		}
-		args = append(args, a...)
+	plain := make([]*rampway.Order, len(orders))
+	for i, o := range orders {
+		args = append(args, o.args...)
+		plain[i] = o.Order
 	}
 	if _, err := tx.ExecContext(ctx, s.q(insertOrders.get(len(orders))), args...); err != nil {
 		return ordersInsertError(s, orders, err)
 	}
-	targets, err := s.deliveryTargets(ctx, tx, orders)
+	targets, err := s.deliveryTargets(ctx, tx, plain)
 	if err != nil {
 		return err
 	}
-	events := make([]*rampway.OrderEvent, len(orders))
 	args = args[:0]
-	for i, o := range orders {
-		events[i] = createdEvent(o)
-		e := events[i]
+	for _, o := range orders {
+		e := o.event
 		args = append(args, e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
 	}
 	insertEvents := insertEvents.get(len(orders))
@@ -226,16 +263,16 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*rampway.
 		seqs[r.id] = r.seq
 	}
 	args = args[:0]
-	for i, o := range orders {
+	for _, o := range orders {
 		url, ok := targets[o.ID]
 		if !ok {
 			continue
 		}
-		e := events[i]
-		body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
+		body, err := o.eventBody()
 		if err != nil {
-			return fmt.Errorf("event body: %w", err)
+			return err
 		}
+		e := o.event
 		at := s.t(e.CreatedAt)
 		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, at, at, at)
 	}
@@ -254,24 +291,20 @@ type idSeq struct {
 // createOrdersStatement writes new orders, each with its order.created event and that
 // event's delivery, in one statement (createOrdersCTE), outside any transaction: the
 // statement is one.
-func (s *Store) createOrdersStatement(ctx context.Context, orders []*rampway.Order) error {
+func (s *Store) createOrdersStatement(ctx context.Context, orders []*newOrder) error {
 	n := len(orders)
-	args := make([]any, 0, n*30)
-	extra := make([]any, 0, n*2)
+	args := make([]any, 0, n*(orderColumnCount+2))
 	for _, o := range orders {
-		a, err := s.orderArgs(o)
-		if err != nil {
-			return fmt.Errorf("create order: %w", err)
-		}
-		args = append(args, a...)
-		e := createdEvent(o)
-		body, err := rampway.EventBody(e, o, nil) // a new order has no deposits yet
-		if err != nil {
-			return fmt.Errorf("event body: %w", err)
-		}
-		extra = append(extra, e.ID, body)
+		args = append(args, o.args...)
 	}
-	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE.get(n)), append(args, extra...)...); err != nil {
+	for _, o := range orders {
+		body, err := o.eventBody()
+		if err != nil {
+			return err
+		}
+		args = append(args, o.event.ID, body)
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE.get(n)), args...); err != nil {
 		return ordersInsertError(s, orders, err)
 	}
 	return nil
@@ -347,7 +380,7 @@ func createdEvent(o *rampway.Order) *rampway.OrderEvent {
 
 // ordersInsertError is the error of an INSERT of orders: ECONFLICT when it was one order whose
 // id or deposit index exists; for several, the database's error (each is then tried alone).
-func ordersInsertError(s *Store, orders []*rampway.Order, err error) error {
+func ordersInsertError(s *Store, orders []*newOrder, err error) error {
 	if len(orders) == 1 && s.d.IsUniqueViolation(err) {
 		return rampway.Errorf(rampway.ECONFLICT, "order %s or its deposit index %d already exists", orders[0].ID, orders[0].DepositIndex)
 	}
