@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -97,23 +99,19 @@ type workerResult struct {
 }
 
 // runLoad sends POSTs from spec.concurrency workers over keep-alive connections for
-// warmup + duration and measures the requests started after the warm-up.
+// warmup + duration and measures the requests started after the warm-up. Each worker owns
+// its connection and writes each request and reads each answer itself with net/http's own
+// serializer and parser, as wrk does, without http.Transport and its two goroutines per
+// connection: the same CPU a request (11-13 us, mostly its two syscalls), but no hand-offs
+// between goroutines in each request's time. (With http.Transport the baseline on SQLite,
+// whose inserts wait on each other, measured ~10,400 requests/s instead of ~12,200.)
 func runLoad(ctx context.Context, spec loadSpec) (*loadResult, error) {
 	var dials atomic.Int64
-	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
-	tr := &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			dials.Add(1)
-			return dialer.DialContext(ctx, network, addr)
-		},
-		MaxIdleConns:        spec.concurrency,
-		MaxIdleConnsPerHost: spec.concurrency,
-		MaxConnsPerHost:     spec.concurrency,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true,
+	u, err := url.Parse(spec.url)
+	if err != nil {
+		return nil, err
 	}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 
 	begin := time.Now()
 	measureFrom := begin.Add(spec.warmup)
@@ -125,13 +123,18 @@ func runLoad(ctx context.Context, spec loadSpec) (*loadResult, error) {
 		res.errors, res.warmupErrors = map[string]int{}, map[string]int{}
 		res.latencies = make([]time.Duration, 0, 1<<14)
 		wg.Go(func() {
+			c := &loadConn{dial: func() (net.Conn, error) {
+				dials.Add(1)
+				return dialer.DialContext(ctx, "tcp", u.Host)
+			}}
+			defer c.close()
 			for seq := 0; ; seq++ {
 				start := time.Now()
 				if !start.Before(end) || ctx.Err() != nil {
 					return
 				}
 				txn := spec.tag + "-" + strconv.Itoa(w) + "-" + strconv.Itoa(seq)
-				status, sample := post(ctx, client, spec, txn)
+				status, sample := c.post(ctx, spec, txn)
 				done := time.Now()
 				measured := !start.Before(measureFrom)
 				errs := res.warmupErrors
@@ -208,12 +211,43 @@ func runLoad(ctx context.Context, spec loadSpec) (*loadResult, error) {
 	return out, nil
 }
 
+// loadConn is a worker's keep-alive connection, dialled again when the server closes it.
+type loadConn struct {
+	dial func() (net.Conn, error)
+	conn net.Conn
+	br   *bufio.Reader
+	bw   *bufio.Writer
+}
+
+func (c *loadConn) close() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
 // post sends one request and returns its status ("transport" when none came) and, for a
 // status other than 201, the start of the answer.
-func post(ctx context.Context, client *http.Client, spec loadSpec, txn string) (string, string) {
+func (c *loadConn) post(ctx context.Context, spec loadSpec, txn string) (string, string) {
+	status, sample, err := c.try(ctx, spec, txn)
+	if err != nil {
+		c.close()
+		return "transport", err.Error()
+	}
+	return status, sample
+}
+
+func (c *loadConn) try(ctx context.Context, spec loadSpec, txn string) (string, string, error) {
+	if c.conn == nil {
+		conn, err := c.dial()
+		if err != nil {
+			return "", "", err
+		}
+		c.conn, c.br, c.bw = conn, bufio.NewReader(conn), bufio.NewWriter(conn)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.url, bytes.NewReader(spec.body(txn)))
 	if err != nil {
-		return "transport", err.Error()
+		return "", "", err
 	}
 	for k, v := range spec.header {
 		req.Header[k] = v
@@ -221,18 +255,30 @@ func post(ctx context.Context, client *http.Client, spec loadSpec, txn string) (
 	if spec.idempotencyKey {
 		req.Header.Set("Idempotency-Key", txn)
 	}
-	resp, err := client.Do(req)
+	if err := c.conn.SetDeadline(time.Now().Add(60 * time.Second)); err != nil {
+		return "", "", err
+	}
+	if err := req.Write(c.bw); err != nil {
+		return "", "", err
+	}
+	if err := c.bw.Flush(); err != nil {
+		return "", "", err
+	}
+	resp, err := http.ReadResponse(c.br, req)
 	if err != nil {
-		return "transport", err.Error()
+		return "", "", err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusCreated {
-		_, err := io.Copy(io.Discard, resp.Body)
-		if err != nil {
-			return "transport", err.Error()
-		}
-		return "201", ""
+	sample := ""
+	if resp.StatusCode != http.StatusCreated {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+		sample = strings.TrimSpace(string(b))
 	}
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
-	return strconv.Itoa(resp.StatusCode), strings.TrimSpace(string(b))
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return "", "", err
+	}
+	if resp.Close {
+		c.close() // the server said so: the next request dials again
+	}
+	return strconv.Itoa(resp.StatusCode), sample, nil
 }
