@@ -124,7 +124,7 @@ func (s *Store) runBatch(batch []*writeJob) {
 	}
 	var err error
 	refused := false // the writes (not the commit) failed: nothing of them is stored
-	if !s.d.WritableCTE {
+	if s.d.OneWriter || !s.d.WritableCTE {
 		err = s.tx(context.Background(), func(tx *sql.Tx) error {
 			for _, j := range live {
 				if j.fn != nil {
@@ -143,10 +143,10 @@ func (s *Store) runBatch(batch []*writeJob) {
 			return nil
 		})
 	} else {
-		// Only orders come here (no dialect with writable WITHs has OneWriter, and the other
-		// writes have their own transactions): one statement.
+		// Only orders come here (without OneWriter, batched gives the other writes their own
+		// transactions): one statement.
 		err = s.createOrdersStatement(context.Background(), orders)
-		refused = err != nil && s.d.IsStatementError(err)
+		refused = err != nil && s.d.IsStatementError != nil && s.d.IsStatementError(err)
 	}
 	switch {
 	case err == nil:
@@ -172,7 +172,7 @@ func (s *Store) runAlone(j *writeJob) error {
 	switch {
 	case j.order == nil:
 		return s.tx(j.ctx, j.fn)
-	case s.d.WritableCTE:
+	case s.d.WritableCTE && !s.d.OneWriter:
 		return s.createOrdersStatement(j.ctx, []*newOrder{j.order})
 	default:
 		return s.tx(j.ctx, func(tx *sql.Tx) error { return s.createOrders(j.ctx, tx, []*newOrder{j.order}) })

@@ -45,15 +45,15 @@ type Dialect struct {
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
-	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): new orders, their events
-	// and their webhook deliveries go in one statement, one round trip.
+	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): without OneWriter, new
+	// orders, their events and their webhook deliveries go in one statement, one round trip.
 	WritableCTE bool
 	// OrderWriters is how many batches of new orders are written at once when the dialect
 	// has not OneWriter (which writes them in its one writer's transactions).
 	OrderWriters int
 	// IsStatementError reports whether err is the database's refusal of a statement (so that
 	// nothing of it was written), rather than a failure to reach the database or to hear its
-	// answer.
+	// answer: a refused statement of several orders is retried order by order. Nil: none is.
 	IsStatementError func(error) bool
 	// Maintain, when set, runs beside the store from New until Close (SQLite: the WAL
 	// checkpoints); it returns when ctx ends. writerTurn runs fn while no transaction of the
