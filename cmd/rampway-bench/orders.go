@@ -42,6 +42,7 @@ type ordersOptions struct {
 	rpcIdleConns   int
 	rpcGzip        bool
 	noChain        bool
+	stubNode       bool
 	oneWriter      bool
 }
 
@@ -70,6 +71,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.IntVar(&o.rpcIdleConns, "rpc-idle-conns", 0, "what-if, with -rpc-http: MaxIdleConnsPerHost of the order path's chain client (0: chain.Dial's, 64; Go's default is 2)")
 	fs.BoolVar(&o.rpcGzip, "rpc-gzip", false, "what-if, with -rpc-http: the order path's chain client asks the node on loopback for gzip (rampway's does not)")
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
+	fs.BoolVar(&o.stubNode, "stub-node", false, "what-if: the order path's simulations go over HTTP on loopback, batched as to a remote node, to a JSON-RPC server in this process that answers them 'would succeed' without an EVM (a node on another machine)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -155,7 +157,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 // benchDatabase starts a stack on db and runs the rounds of phases.
 func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
 	start := time.Now()
-	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, baselineOneWriter: o.oneWriter})
+	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, stubNode: o.stubNode, baselineOneWriter: o.oneWriter})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -408,6 +410,9 @@ func (o ordersOptions) whatIfs() string {
 	}
 	if o.noChain {
 		w = append(w, "no chain calls (head and tip cached, simulations not sent)")
+	}
+	if o.stubNode {
+		w = append(w, "simulations answered by a stub node over HTTP (no EVM)")
 	}
 	if o.oneWriter {
 		w = append(w, "baseline inserts one at a time (Go mutex)")

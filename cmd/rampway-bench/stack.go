@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -72,6 +74,11 @@ type stackOptions struct {
 	rpcIdleConns int
 	rpcGzip      bool
 	noChain      bool
+	// stubNode sends the order path's simulations over HTTP on loopback, batched as to a
+	// remote node, to a JSON-RPC server in this process that answers every eth_call "would
+	// succeed" without an EVM: what a node on another machine costs rampway's process (plus
+	// the stub's own JSON-RPC work, which a remote node would do there).
+	stubNode bool
 	// baselineOneWriter serializes the baseline's inserts on a Go mutex on SQLite (a what-if).
 	baselineOneWriter bool
 }
@@ -225,6 +232,17 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if opt.noChain {
 		evm = &freeChain{Client: devEVM}
 	}
+	if opt.stubNode {
+		addr, err := s.serveStubNode()
+		if err != nil {
+			return nil, err
+		}
+		rc, err := rpc.DialOptions(ctx, "http://"+addr, rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
+		if err != nil {
+			return nil, fmt.Errorf("stub node client: %w", err)
+		}
+		evm = stubSimulations{EVM: evm, calls: chain.NewBatchingClient(ethclient.NewClient(rc), chain.BatchesInFlightRemote)}
+	}
 	svc := checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: true,
@@ -337,6 +355,41 @@ func (s *stack) serve(cfg config.Config, h http.Handler, log *slog.Logger) (stri
 	s.servers = append(s.servers, srv)
 	go func() { _ = srv.Serve(ln) }()
 	return ln.Addr().String(), nil
+}
+
+// serveStubNode serves, on loopback, a JSON-RPC server (go-ethereum's, as a node's) that
+// answers every eth_call with empty data: a call that would succeed, without running it.
+func (s *stack) serveStubNode() (string, error) {
+	srv := rpc.NewServer()
+	if err := srv.RegisterName("eth", stubEth{}); err != nil {
+		return "", err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	s.servers = append(s.servers, hs)
+	go func() { _ = hs.Serve(ln) }()
+	return ln.Addr().String(), nil
+}
+
+// stubEth is the stub node's eth namespace.
+type stubEth struct{}
+
+// Call answers eth_call: empty data, no error.
+func (stubEth) Call(ctx context.Context, args json.RawMessage, block json.RawMessage) (hexutil.Bytes, error) {
+	return hexutil.Bytes{}, nil
+}
+
+// stubSimulations is the order path's chain client with its simulations sent to the stub node.
+type stubSimulations struct {
+	checkout.EVM
+	calls *chain.BatchingClient
+}
+
+func (c stubSimulations) CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
+	return c.calls.CallContract(ctx, msg, block)
 }
 
 // close stops everything that was started; it works after a partial start.
