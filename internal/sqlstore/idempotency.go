@@ -10,27 +10,45 @@ import (
 	"github.com/rampway/rampway"
 )
 
+// insertIdempotencyKey records a new key, or nothing when the merchant has it already.
+const insertIdempotencyKey = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, done, response_status, created_at)
+	VALUES ($1, $2, $3, 0, 0, $4) ON CONFLICT (merchant_id, key) DO NOTHING`
+
 // BeginIdempotent implements rampway.IdempotencyStore.
 func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRecord, staleBefore time.Time) (*rampway.IdempotencyRecord, error) {
+	args := []any{rec.MerchantID, rec.Key, rec.RequestHash, s.t(rec.CreatedAt)}
+	if !s.d.OneWriter {
+		// A new key, the usual case, in one statement: no transaction to begin and commit.
+		res, err := s.db.ExecContext(ctx, s.q(insertIdempotencyKey), args...)
+		if err != nil {
+			return nil, fmt.Errorf("record idempotency key: %w", err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			return nil, nil
+		}
+	}
 	var existing *rampway.IdempotencyRecord
 	err := s.batched(ctx, func(tx *sql.Tx) error {
 		existing = nil // a batch that failed runs this again
+		res, err := tx.ExecContext(ctx, s.q(insertIdempotencyKey), args...)
+		if err != nil {
+			return fmt.Errorf("record idempotency key: %w", err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			return nil // a new key
+		}
 		var (
 			r       rampway.IdempotencyRecord
 			done    int
 			created dbTime
 		)
-		err := tx.QueryRowContext(ctx, s.q(`SELECT merchant_id, key, request_hash, done, response_status, response_body, created_at
+		err = tx.QueryRowContext(ctx, s.q(`SELECT merchant_id, key, request_hash, done, response_status, response_body, created_at
 			FROM idempotency_keys WHERE merchant_id = $1 AND key = $2`+s.d.ForUpdate), rec.MerchantID, rec.Key).
 			Scan(&r.MerchantID, &r.Key, &r.RequestHash, &done, &r.Status, &r.Body, &created)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO idempotency_keys (merchant_id, key, request_hash, done, response_status, created_at) VALUES ($1, $2, $3, 0, 0, $4)`),
-				rec.MerchantID, rec.Key, rec.RequestHash, s.t(rec.CreatedAt))
-			if s.d.IsUniqueViolation(err) {
-				return rampway.Errorf(rampway.ECONFLICT, "A request with this Idempotency-Key is in progress")
-			}
-			return err
+			// Released by its request between our insert and this read.
+			return rampway.Errorf(rampway.ECONFLICT, "A request with this Idempotency-Key is in progress")
 		case err != nil:
 			return fmt.Errorf("read idempotency key: %w", err)
 		}
