@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -24,8 +25,11 @@ import (
 type rpcProxy struct {
 	node          string
 	refuseBatches bool
+	delay         time.Duration // before forwarding: a remote node's round trip
 	requests      atomic.Int64
 	batches       atomic.Int64
+	// inFlight and mostInFlight count requests being served, now and at most.
+	inFlight, mostInFlight atomic.Int64
 }
 
 func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +39,11 @@ func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.requests.Add(1)
+	n := p.inFlight.Add(1)
+	defer p.inFlight.Add(-1)
+	for m := p.mostInFlight.Load(); n > m && !p.mostInFlight.CompareAndSwap(m, n); m = p.mostInFlight.Load() {
+	}
+	time.Sleep(p.delay)
 	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
 		p.batches.Add(1)
 		if p.refuseBatches {
@@ -145,6 +154,33 @@ func TestCallBatcherAnswersAsEthclient(t *testing.T) {
 	}
 	if n, b := proxy.requests.Load(), proxy.batches.Load(); n >= int64(len(calls)*rounds) || b == 0 {
 		t.Fatalf("%d calls at once went in %d requests (%d batches); want batches", len(calls)*rounds, n, b)
+	}
+}
+
+// Against a slow node, calls that pile up open more batches (up to the limit) rather than all
+// waiting for the two first ones, and they still share few requests; each answers as
+// ethclient does.
+func TestCallBatcherSlowNode(t *testing.T) {
+	s := mustSimChain(t)
+	proxy := &rpcProxy{delay: 100 * time.Millisecond}
+	ec, calls, want := throughProxy(t, s, proxy)
+	c := NewBatchingClient(ec, BatchesInFlightRemote)
+	const rounds = 12 // 60 calls at once
+	got := callAll(t, c, calls, rounds)
+	for i := range calls {
+		for r := range got[i] {
+			if got[i][r] != want[i] {
+				t.Fatalf("call %d, round %d: %s; ethclient answers %s", i, r, got[i][r], want[i])
+			}
+		}
+	}
+	n, most := proxy.requests.Load(), proxy.mostInFlight.Load()
+	t.Logf("%d calls in %d requests, at most %d at once", len(calls)*rounds, n, most)
+	if most <= eagerBatches || most > BatchesInFlightRemote {
+		t.Errorf("at most %d requests at once; want more than %d (the eager ones), at most %d", most, eagerBatches, BatchesInFlightRemote)
+	}
+	if n > int64(len(calls)*rounds/batchFill)+eagerBatches {
+		t.Errorf("%d requests for %d calls; want at most one per %d calls and the eager ones", n, len(calls)*rounds, batchFill)
 	}
 }
 
