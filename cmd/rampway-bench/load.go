@@ -217,10 +217,12 @@ type loadConn struct {
 	conn net.Conn
 	br   *bufio.Reader
 	bw   *bufio.Writer
+	stop func() bool // unregisters the close on the run's end
 }
 
 func (c *loadConn) close() {
 	if c.conn != nil {
+		c.stop()
 		c.conn.Close()
 		c.conn = nil
 	}
@@ -244,6 +246,7 @@ func (c *loadConn) try(ctx context.Context, spec loadSpec, txn string) (string, 
 			return "", "", err
 		}
 		c.conn, c.br, c.bw = conn, bufio.NewReader(conn), bufio.NewWriter(conn)
+		c.stop = context.AfterFunc(ctx, func() { conn.Close() }) // an interrupted run stops waiting at once
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.url, bytes.NewReader(spec.body(txn)))
 	if err != nil {
