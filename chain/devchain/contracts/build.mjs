@@ -21,6 +21,7 @@ const contracts = [
   { name: "DemoToken", goFile: "demotoken.go" },
   { name: "PriceFeed", goFile: "pricefeed.go" },
   { name: "Multicall3", goFile: "multicall3.go" },
+  { name: "ResetToken", goFile: "resettoken.go" },
 ];
 
 // Import callback: "@openzeppelin/..." and other package paths resolve inside node_modules.
