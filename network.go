@@ -33,6 +33,9 @@ type Asset struct {
 	Decimals uint8
 	// Min and Max bound one payment, in base units; nil means no bound.
 	Min, Max *big.Int
+	// ApproveReset is set for a token whose approve refuses to change a non-zero allowance
+	// into another non-zero one (USDT on Ethereum): the hot wallet approves 0 first.
+	ApproveReset bool
 }
 
 // IsNative reports whether the asset is the network's native coin.

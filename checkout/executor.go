@@ -245,10 +245,12 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	}
 	value := new(big.Int)
 	gas := o.GasLimit
+	var approve []chain.Call
 	if token == nil {
 		value.Set(o.PaymentValue)
 	} else {
-		gas += approveGas
+		approve = approvals(*token, f.Contract, o.PaymentValue)
+		gas += approveGas * uint64(len(approve))
 	}
 	// Our own liquidity pays: a shortfall is ours to fix, never the order's failure.
 	cost := new(big.Int).Add(value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas)))
@@ -269,7 +271,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		}
 	}
 
-	reason, err := x.preflight(ctx, f, o, token, data)
+	reason, err := x.preflight(ctx, f, o, approve, data)
 	if err != nil {
 		log.Warn("pre-flight failed; will retry", "error", err)
 		return false, nil
@@ -281,9 +283,8 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	var signed []*rampway.ChainTx
 	exec, err := x.store.StartExecution(ctx, o.ID, x.net.Name, x.signer.Address(), chainNonce, func(first uint64) ([]*rampway.ChainTx, error) {
 		var calls []*types.DynamicFeeTx
-		if token != nil {
-			spender := f.Contract
-			calls = append(calls, &types.DynamicFeeTx{To: &token.Contract, Gas: approveGas, Value: new(big.Int), Data: erc20Call(selApprove, spender, o.PaymentValue)})
+		for _, a := range approve {
+			calls = append(calls, &types.DynamicFeeTx{To: &a.To, Gas: a.Gas, Value: a.Value, Data: a.Data})
 		}
 		calls = append(calls, &types.DynamicFeeTx{To: &f.Contract, Gas: o.GasLimit, Value: value, Data: data})
 		out := make([]*rampway.ChainTx, len(calls))
@@ -338,10 +339,10 @@ func (x *Executor) fail(ctx context.Context, o *rampway.Order, reason string) er
 	return nil
 }
 
-// preflight says why the call would revert now, or "".
-func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o *rampway.Order, token *rampway.Asset, data []byte) (string, error) {
+// preflight says why the call would revert now (after approve, for a token-paid one), or "".
+func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o *rampway.Order, approve []chain.Call, data []byte) (string, error) {
 	from := x.signer.Address()
-	if token == nil {
+	if len(approve) == 0 {
 		_, err := x.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &f.Contract, Gas: o.GasLimit, Value: o.PaymentValue, Data: data}, nil)
 		if err == nil {
 			return "", nil
@@ -351,10 +352,7 @@ func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o
 		}
 		return "", err
 	}
-	reason, _, err := chain.Simulate(ctx, x.client, from, []chain.Call{
-		{To: token.Contract, Value: new(big.Int), Data: erc20Call(selApprove, f.Contract, o.PaymentValue), Gas: approveGas},
-		{To: f.Contract, Value: new(big.Int), Data: data, Gas: o.GasLimit},
-	})
+	reason, _, err := chain.Simulate(ctx, x.client, from, append(approve, chain.Call{To: f.Contract, Value: new(big.Int), Data: data, Gas: o.GasLimit}))
 	if errors.Is(err, chain.ErrSimulateUnsupported) {
 		return "", nil // the receipt will tell
 	}
@@ -382,6 +380,19 @@ var (
 )
 
 // erc20Call is the calldata of an ERC-20 (address, uint256) function.
+// approvals are the calls that let spender take amount of token from the hot wallet: an
+// approve, preceded by an approve of 0 for a token that refuses to change a non-zero
+// allowance (rampway.Asset.ApproveReset; a call that reverted leaves its allowance behind).
+// The hot wallet's transactions run in nonce order, so the 0 never cuts short an earlier
+// order's allowance: that order's call has run by then.
+func approvals(token rampway.Asset, spender common.Address, amount *big.Int) []chain.Call {
+	var out []chain.Call
+	if token.ApproveReset {
+		out = append(out, chain.Call{To: token.Contract, Value: new(big.Int), Data: erc20Call(selApprove, spender, new(big.Int)), Gas: approveGas})
+	}
+	return append(out, chain.Call{To: token.Contract, Value: new(big.Int), Data: erc20Call(selApprove, spender, amount), Gas: approveGas})
+}
+
 func erc20Call(sel [4]byte, addr common.Address, amount *big.Int) []byte {
 	out := make([]byte, 0, 68)
 	out = append(out, sel[:]...)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -402,5 +403,115 @@ func TestExecutorWaitsForLiquidity(t *testing.T) {
 	e.wantStatus(o, rampway.StatusDepositSuccess)
 	if rs, _ := e.store.Refunds(t.Context(), o.ID); len(rs) != 0 {
 		t.Fatalf("refunds %+v", rs)
+	}
+}
+
+// ownerSend sends a transaction from the dev chain's owner (to nil: a contract creation) and
+// returns the address a creation makes.
+func (e *execEnv) ownerSend(to *common.Address, data []byte, gas uint64) common.Address {
+	e.t.Helper()
+	owner := crypto.PubkeyToAddress(e.owner.PublicKey)
+	created := crypto.CreateAddress(owner, e.ownerNonce)
+	head, err := e.client.HeaderByNumber(e.t.Context(), nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tip := big.NewInt(1e9)
+	tx, err := types.SignNewTx(e.owner, types.LatestSignerForChainID(e.chain.ChainID()), &types.DynamicFeeTx{ChainID: e.chain.ChainID(),
+		Nonce: e.ownerNonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: gas, To: to, Data: data})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.ownerNonce++
+	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {
+		e.t.Fatal(err)
+	}
+	return created
+}
+
+// A token whose approve refuses to change a non-zero allowance (USDT's on Ethereum): a
+// token-paid order whose call reverted leaves its allowance behind, and the next order paying
+// the same contract still executes, approving 0 first (rampway.Asset.ApproveReset).
+func TestExecutorApproveReset(t *testing.T) {
+	e := newExecEnv(t)
+	ctx := t.Context()
+	rt := bindings.NewResetToken()
+	rusd := e.ownerSend(nil, common.FromHex(bindings.ResetTokenMetaData.Bin), 3_000_000)
+	nft := e.ownerSend(nil, append(common.FromHex(bindings.DemoNFTMetaData.Bin), e.nft.PackConstructor("Reset NFT", "RNFT",
+		big.NewInt(devchain.NFTPriceWei), rusd, big.NewInt(devchain.NFTTokenPrice), big.NewInt(1))...), 5_000_000)
+	e.ownerSend(&rusd, rt.PackMint(e.hot.Address(), big.NewInt(1e12)), 150_000)
+	e.mine()
+
+	// The network with the token, as config's approve_reset: true gives it.
+	devnet := *e.net
+	devnet.Tokens = append(append([]rampway.Asset(nil), e.net.Tokens...),
+		rampway.Asset{Symbol: "RUSD", Network: "devnet", Contract: rusd, Decimals: 6, ApproveReset: true})
+	nets, err := chain.Dial(ctx, []rampway.Network{devnet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nets.Close)
+	e.net, _ = nets.Network("devnet")
+	e.reg = contract.NewRegistry(e.store, nets, nil)
+	frag, err := contract.FunctionFragment(devchain.NFTABI(), "mintWithToken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.reg.Register(ctx, e.mid, contract.RegisterParams{Network: "devnet", ContractAddress: nft.Hex(), ABI: frag,
+		DefaultGasLimit: 200_000, PayableSymbol: "RUSD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowance := func() *big.Int {
+		t.Helper()
+		a, err := bind.Call(rt.Instance(e.client, rusd), nil, rt.PackAllowance(e.hot.Address(), nft), rt.UnpackAllowance)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+
+	// Two orders for the last token: both pass the pre-flight, the second's call reverts on
+	// chain after its approve.
+	a, b := e.paidOrder(f, newRecipient(), 1), e.paidOrder(f, newRecipient(), 1)
+	x := e.executor(nil)
+	e.step(x)
+	for range 4 {
+		e.mine()
+		e.step(x)
+	}
+	won, lost := e.order(a), e.order(b)
+	if won.Status != rampway.StatusSuccess {
+		won, lost = lost, won
+	}
+	if won.Status != rampway.StatusSuccess || lost.Status != rampway.StatusFailed {
+		t.Fatalf("orders %s (%s) and %s (%s), want one SUCCESS and one FAILED", won.Status, won.FailureReason, lost.Status, lost.FailureReason)
+	}
+	left := allowance()
+	if left.Sign() == 0 {
+		t.Fatal("the reverted call left no allowance: the case under test did not happen")
+	}
+	// As the token is built, a plain approve now reverts.
+	_, err = e.client.CallContract(ctx, ethereum.CallMsg{From: e.hot.Address(), To: &rusd, Data: rt.PackApprove(nft, left)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "reset the allowance to 0 first") {
+		t.Fatalf("approve over a non-zero allowance: %v, want the token's refusal", err)
+	}
+
+	// One more token for sale: the next order executes, approving 0, then its amount.
+	e.ownerSend(&nft, e.nft.PackSetMaxSupply(big.NewInt(2)), 100_000)
+	e.mine()
+	c := e.paidOrder(f, newRecipient(), 1)
+	e.step(x)
+	for range 3 {
+		e.mine()
+		e.step(x)
+	}
+	e.wantStatus(c, rampway.StatusSuccess)
+	txs := e.txs(c)
+	if len(txs) != 3 || txs[0].Kind != rampway.TxApprove || txs[1].Kind != rampway.TxApprove || txs[2].Kind != rampway.TxCall {
+		t.Fatalf("transactions of the order after the revert: %+v, want approve 0, approve, call", txs)
+	}
+	if got := allowance(); got.Sign() != 0 {
+		t.Fatalf("allowance after the call: %s, want 0", got)
 	}
 }

@@ -181,8 +181,8 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	return q, nil
 }
 
-// price fills the fees and the amount: the network fee is the gas limit (plus an approve for
-// token-paid functions) at the current base fee plus tip, in the paying asset, rounded up; the
+// price fills the fees and the amount: the network fee is the gas limit (plus the approvals of
+// token-paid functions: one approve, two for an ApproveReset token) at the current base fee plus tip, in the paying asset, rounded up; the
 // service fee is feeBPS basis points of the value (the configured default when nil), rounded up.
 func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) error {
 	fd, err := s.fees.get(ctx, q.Network.Name, evm, s.now())
@@ -192,7 +192,7 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 	perGas := new(big.Int).Add(fd.tip, fd.baseFee)
 	gas := q.GasLimit
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		gas += approveGas
+		gas += approveGas * uint64(len(approvals(pa, q.Function.Contract, q.Value)))
 	}
 	feeWei := new(big.Int).Mul(perGas, new(big.Int).SetUint64(gas))
 	if q.NetworkFee, err = pricing.Convert(ctx, s.prices, feeWei, q.Network.Native, q.Asset); err != nil {
@@ -214,10 +214,8 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []byte) (string, error) {
 	to := q.Function.Contract
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, []chain.Call{
-			{To: pa.Contract, Value: new(big.Int), Data: erc20Call(selApprove, to, q.Value), Gas: approveGas},
-			{To: to, Value: new(big.Int), Data: calldata, Gas: q.GasLimit},
-		})
+		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, append(approvals(pa, to, q.Value),
+			chain.Call{To: to, Value: new(big.Int), Data: calldata, Gas: q.GasLimit}))
 		switch {
 		case errors.Is(err, chain.ErrSimulateUnsupported):
 			return "", nil

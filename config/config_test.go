@@ -153,6 +153,12 @@ func TestNetworks(t *testing.T) {
 	if !ok || usdc.IsNative() || usdc.Decimals != 6 || usdc.Min.String() != "1000000" || usdc.Contract.Hex() != "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" {
 		t.Fatalf("token %+v", usdc)
 	}
+	if usdc.ApproveReset {
+		t.Fatal("USDC approves without a reset")
+	}
+	if usdt, ok := sep.Asset("USDT"); !ok || !usdt.ApproveReset || usdt.Decimals != 6 {
+		t.Fatalf("token %+v, want approve_reset", usdt)
+	}
 	if _, ok := sep.Asset("DAI"); ok {
 		t.Fatal("unknown symbol found")
 	}

@@ -40,6 +40,10 @@ type Asset struct {
 	Decimals  *int   `yaml:"decimals"`
 	MinAmount string `yaml:"min_amount"`
 	MaxAmount string `yaml:"max_amount"`
+	// ApproveReset (tokens only) says the token's approve refuses to change a non-zero
+	// allowance into another non-zero one, as USDT's on Ethereum does: rampway then approves 0
+	// before each approve of a token-paid call.
+	ApproveReset bool `yaml:"approve_reset"`
 }
 
 var (
@@ -98,6 +102,9 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 			if native && a.Address != "" {
 				bad(field+".address", "must be empty for the native coin")
 			}
+			if native && a.ApproveReset {
+				bad(field+".approve_reset", "is for tokens only")
+			}
 			if !native {
 				if _, err := rampway.ParseAddress("address", a.Address); err != nil {
 					bad(field+".address", "%s", strings.TrimPrefix(rampway.ErrorMessage(err), "address "))
@@ -147,7 +154,7 @@ func (c *Config) DomainNetworks() []rampway.Network {
 	for _, n := range c.Networks {
 		asset := func(a Asset) rampway.Asset {
 			dec := uint8(assetDecimals(a))
-			r := rampway.Asset{Symbol: a.Symbol, Network: n.Name, Decimals: dec}
+			r := rampway.Asset{Symbol: a.Symbol, Network: n.Name, Decimals: dec, ApproveReset: a.ApproveReset}
 			if a.Address != "" {
 				r.Contract = common.HexToAddress(a.Address)
 			}
