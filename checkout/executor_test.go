@@ -188,6 +188,26 @@ func (e *execEnv) capSupply(n int64) {
 	e.mine()
 }
 
+// raceForLast pays two orders of f, one token each to r1 and r2, and steps x until both are
+// settled: with one token left, both pass the pre-flight and are sent, and one call reverts on
+// chain. It returns the order that SUCCEEDED first when there is one.
+func (e *execEnv) raceForLast(x *checkout.Executor, f *rampway.ContractFunction, r1, r2 common.Address) (won, lost *rampway.Order) {
+	e.t.Helper()
+	a, b := e.paidOrder(f, r1, 1), e.paidOrder(f, r2, 1)
+	e.step(x)
+	e.wantStatus(a, rampway.StatusSmartContractProcessing)
+	e.wantStatus(b, rampway.StatusSmartContractProcessing)
+	for range 4 {
+		e.mine()
+		e.step(x)
+	}
+	won, lost = e.order(a), e.order(b)
+	if won.Status != rampway.StatusSuccess {
+		won, lost = lost, won
+	}
+	return won, lost
+}
+
 func (e *execEnv) wantStatus(o *rampway.Order, want rampway.OrderStatus) *rampway.Order {
 	e.t.Helper()
 	got := e.order(o)
@@ -261,19 +281,7 @@ func TestExecutorRevertOnChainFailsOnce(t *testing.T) {
 	e := newExecEnv(t)
 	e.capSupply(1)
 	r := newRecipient()
-	a, b := e.paidOrder(e.native, r, 1), e.paidOrder(e.native, r, 1)
-	x := e.executor(nil)
-	e.step(x)
-	e.wantStatus(a, rampway.StatusSmartContractProcessing)
-	e.wantStatus(b, rampway.StatusSmartContractProcessing)
-	for range 4 {
-		e.mine()
-		e.step(x)
-	}
-	won, lost := e.order(a), e.order(b)
-	if won.Status != rampway.StatusSuccess {
-		won, lost = lost, won
-	}
+	won, lost := e.raceForLast(e.executor(nil), e.native, r, r)
 	if won.Status != rampway.StatusSuccess || lost.Status != rampway.StatusFailed || !strings.Contains(lost.FailureReason, "sold out") {
 		t.Fatalf("orders: %s (%s) and %s (%s), want one SUCCESS and one FAILED for sold out", won.Status, won.FailureReason, lost.Status, lost.FailureReason)
 	}
@@ -473,17 +481,8 @@ func TestExecutorApproveReset(t *testing.T) {
 
 	// Two orders for the last token: both pass the pre-flight, the second's call reverts on
 	// chain after its approve.
-	a, b := e.paidOrder(f, newRecipient(), 1), e.paidOrder(f, newRecipient(), 1)
 	x := e.executor(nil)
-	e.step(x)
-	for range 4 {
-		e.mine()
-		e.step(x)
-	}
-	won, lost := e.order(a), e.order(b)
-	if won.Status != rampway.StatusSuccess {
-		won, lost = lost, won
-	}
+	won, lost := e.raceForLast(x, f, newRecipient(), newRecipient())
 	if won.Status != rampway.StatusSuccess || lost.Status != rampway.StatusFailed {
 		t.Fatalf("orders %s (%s) and %s (%s), want one SUCCESS and one FAILED", won.Status, won.FailureReason, lost.Status, lost.FailureReason)
 	}
