@@ -167,9 +167,7 @@ func (s *Store) ReserveDepositIndexes(ctx context.Context, n int) ([]uint32, err
 // insertEvent records an event of order o (as it is after the event) and its webhook delivery.
 func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, o *rampway.Order) error {
 	var seq int64
-	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`),
-		e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt)).Scan(&seq)
+	err := tx.QueryRowContext(ctx, s.q(insertEvents.get(1)+` RETURNING seq`), s.eventArgs(e)...).Scan(&seq)
 	if err != nil {
 		return fmt.Errorf("insert order event: %w", err)
 	}
@@ -241,8 +239,7 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*newOrder
 	}
 	args = args[:0]
 	for _, o := range orders {
-		e := o.event
-		args = append(args, e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt))
+		args = append(args, s.eventArgs(o.event)...)
 	}
 	insertEvents := insertEvents.get(len(orders))
 	if len(targets) == 0 {
@@ -330,10 +327,15 @@ var insertOrders = &forRows{build: func(n int) string {
 	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
 }}
 
-// insertEvents inserts n order events, 7 values each.
+// insertEvents inserts n order events, 7 values each (eventArgs).
 var insertEvents = &forRows{build: func(n int) string {
 	return `INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at) VALUES ` + rows(n, 7, 1)
 }}
+
+// eventArgs are an event's values for insertEvents.
+func (s *Store) eventArgs(e *rampway.OrderEvent) []any {
+	return []any{e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt)}
+}
 
 // insertDeliveries inserts n pending webhook deliveries, 10 values each: event id, seq and
 // name, order and merchant ids, URL, body, and the time three times (the first attempt's,

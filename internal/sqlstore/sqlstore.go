@@ -143,13 +143,14 @@ func (s *Store) q(query string) string {
 	if r, ok := s.queries[query]; ok {
 		return r
 	}
-	r := placeholder.ReplaceAllString(query, "?$1")
+	form := "?$1"
 	if inOrder(query) {
 		// Plain ?s when $1...$n each appear once, in order: the driver looks each numbered
 		// parameter's name up in a list, a cost that grows with the square of their number
 		// (a 28-column multi-row INSERT).
-		r = placeholder.ReplaceAllString(query, "?")
+		form = "?"
 	}
+	r := placeholder.ReplaceAllString(query, form)
 	s.queries[query] = r
 	return r
 }
