@@ -179,12 +179,8 @@ func (e *execEnv) capSupply(n int64) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	tx := devchaintest.SignTx(e.t, e.client, e.chain.ChainID(), e.owner, e.ownerNonce, e.chain.Contracts().NFT, nil,
-		e.nft.PackSetMaxSupply(new(big.Int).Add(minted, big.NewInt(n))), 100_000)
-	e.ownerNonce++
-	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {
-		e.t.Fatal(err)
-	}
+	nft := e.chain.Contracts().NFT
+	e.ownerSend(&nft, e.nft.PackSetMaxSupply(new(big.Int).Add(minted, big.NewInt(n))), 100_000)
 	e.mine()
 }
 
@@ -418,17 +414,12 @@ func TestExecutorWaitsForLiquidity(t *testing.T) {
 // returns the address a creation makes.
 func (e *execEnv) ownerSend(to *common.Address, data []byte, gas uint64) common.Address {
 	e.t.Helper()
-	owner := crypto.PubkeyToAddress(e.owner.PublicKey)
-	created := crypto.CreateAddress(owner, e.ownerNonce)
-	head, err := e.client.HeaderByNumber(e.t.Context(), nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	tip := big.NewInt(1e9)
-	tx, err := types.SignNewTx(e.owner, types.LatestSignerForChainID(e.chain.ChainID()), &types.DynamicFeeTx{ChainID: e.chain.ChainID(),
-		Nonce: e.ownerNonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip), Gas: gas, To: to, Data: data})
-	if err != nil {
-		e.t.Fatal(err)
+	created := crypto.CreateAddress(crypto.PubkeyToAddress(e.owner.PublicKey), e.ownerNonce)
+	var tx *types.Transaction
+	if to == nil {
+		tx = devchaintest.SignCreation(e.t, e.client, e.chain.ChainID(), e.owner, e.ownerNonce, data, gas)
+	} else {
+		tx = devchaintest.SignTx(e.t, e.client, e.chain.ChainID(), e.owner, e.ownerNonce, *to, nil, data, gas)
 	}
 	e.ownerNonce++
 	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {

@@ -48,6 +48,18 @@ type HeadReader interface {
 // fee cap of twice the current base fee plus the tip.
 func SignTx(tb testing.TB, c HeadReader, chainID *big.Int, key *ecdsa.PrivateKey, nonce uint64, to common.Address, value *big.Int, data []byte, gas uint64) *types.Transaction {
 	tb.Helper()
+	return signTx(tb, c, chainID, key, nonce, &to, value, data, gas)
+}
+
+// SignCreation is SignTx for a contract creation: data is the creation code with its
+// constructor's arguments.
+func SignCreation(tb testing.TB, c HeadReader, chainID *big.Int, key *ecdsa.PrivateKey, nonce uint64, data []byte, gas uint64) *types.Transaction {
+	tb.Helper()
+	return signTx(tb, c, chainID, key, nonce, nil, nil, data, gas)
+}
+
+func signTx(tb testing.TB, c HeadReader, chainID *big.Int, key *ecdsa.PrivateKey, nonce uint64, to *common.Address, value *big.Int, data []byte, gas uint64) *types.Transaction {
+	tb.Helper()
 	head, err := c.HeaderByNumber(context.Background(), nil)
 	if err != nil {
 		tb.Fatal(err)
@@ -55,7 +67,7 @@ func SignTx(tb testing.TB, c HeadReader, chainID *big.Int, key *ecdsa.PrivateKey
 	tip := big.NewInt(1e9)
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data})
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: to, Value: value, Data: data})
 	if err != nil {
 		tb.Fatal(err)
 	}
