@@ -162,7 +162,7 @@ func TestCallBatcherAnswersAsEthclient(t *testing.T) {
 // ethclient does.
 func TestCallBatcherSlowNode(t *testing.T) {
 	s := mustSimChain(t)
-	proxy := &rpcProxy{delay: 100 * time.Millisecond}
+	proxy := &rpcProxy{delay: 200 * time.Millisecond}
 	ec, calls, want := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, BatchesInFlightRemote)
 	const rounds = 12 // 60 calls at once
