@@ -17,6 +17,14 @@ type IdempotencyRecord struct {
 	CreatedAt time.Time
 }
 
+// IdempotentReply is the response to remember under a claimed Idempotency-Key.
+type IdempotentReply struct {
+	MerchantID string
+	Key        string
+	Status     int
+	Body       []byte
+}
+
 // IdempotencyStore remembers POST responses by Idempotency-Key (Stripe's semantics).
 type IdempotencyStore interface {
 	// BeginIdempotent claims (merchantID, key) for a request. When the key is new, or its

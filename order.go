@@ -236,6 +236,11 @@ type OrderStore interface {
 	// CreateOrder stores a new order with its order.created event. ECONFLICT if the id or the
 	// deposit address exists.
 	CreateOrder(ctx context.Context, o *Order) error
+	// CreateOrderWithReply stores a new order as CreateOrder does and, in the same write, the
+	// response to replay under the Idempotency-Key its request claimed (what FinishIdempotent
+	// stores): once the order exists its key is answered, so that a retry after a crash, or
+	// after an error whose write went through, replays this order instead of creating another.
+	CreateOrderWithReply(ctx context.Context, o *Order, reply *IdempotentReply) error
 	// Order returns an order. ENOTFOUND.
 	Order(ctx context.Context, id string) (*Order, error)
 	// Orders lists orders by filter, newest first.

@@ -32,6 +32,10 @@ type OrderParams struct {
 type MintOrderParams struct {
 	Quote QuoteParams
 	Order OrderParams
+	// Reply, when set, is the response to remember under the Idempotency-Key the request
+	// claimed: it is given the order before the order is stored and its answer is stored with
+	// the order, in the same write (rampway.OrderStore.CreateOrderWithReply).
+	Reply func(c *Created) (*rampway.IdempotentReply, error)
 }
 
 // Created is a new order with what its creation response needs.
@@ -75,12 +79,18 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 		return nil, fmt.Errorf("create order: %w", err)
 	}
 	o.DepositIndex, o.DepositAddress = idx, addr
-	if err := s.store.CreateOrder(ctx, o); err != nil {
-		return nil, fmt.Errorf("create order: %w", err)
-	}
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
 	if p.Order.MerchantWebhookURL != "" && m.WebhookSecret == "" {
 		c.Info = NoWebhookSecretInfo
+	}
+	var reply *rampway.IdempotentReply
+	if p.Reply != nil {
+		if reply, err = p.Reply(c); err != nil {
+			return nil, fmt.Errorf("create order: reply: %w", err)
+		}
+	}
+	if err := s.store.CreateOrderWithReply(ctx, o, reply); err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
 	}
 	return c, nil
 }

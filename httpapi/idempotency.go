@@ -51,15 +51,19 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			case !prev.Done:
 				return rampway.Errorf(rampway.ECONFLICT, "A request with Idempotency-Key %q is still in progress", key)
 			}
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Header().Set("Idempotent-Replayed", "true")
-			w.WriteHeader(prev.Status)
-			_, _ = w.Write(prev.Body)
+			writeJSONBytes(w, prev.Status, prev.Body)
 			return nil
 		}
+		claim := &idempotencyClaim{merchantID: m.ID, key: key}
 		cw := &statusWriter{ResponseWriter: w, capture: &bytes.Buffer{}}
 		defer func() {
-			// The answer is remembered even when the client has gone.
+			if claim.stored {
+				return // the handler's own write stored the answer with what it did
+			}
+			// The answer is remembered even when the client has gone. A claim whose handler
+			// failed is released, unless its write stored an answer after all (the release
+			// drops only unanswered claims).
 			ctx := context.WithoutCancel(r.Context())
 			var err error
 			if cw.status == 0 || cw.status >= 400 {
@@ -71,7 +75,21 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 				s.log.ErrorContext(ctx, "idempotency record", "error", err, "merchant_id", m.ID)
 			}
 		}()
-		next.ServeHTTP(cw, r)
+		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), keyIdempotencyClaim, claim)))
 		return nil
 	})
+}
+
+// idempotencyClaim is a request's claim on its Idempotency-Key, for a handler whose write can
+// store its answer itself (the order's, with the order: a crash between the two cannot leave
+// an order whose key a retry would take over and run again).
+type idempotencyClaim struct {
+	merchantID, key string
+	stored          bool // the handler stored the answer
+}
+
+// claimFrom returns the request's claim on its Idempotency-Key, or nil when it has none.
+func claimFrom(ctx context.Context) *idempotencyClaim {
+	c, _ := ctx.Value(keyIdempotencyClaim).(*idempotencyClaim)
+	return c
 }

@@ -2,9 +2,15 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"sync"
 	"testing"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
 )
 
 func TestIdempotencyKey(t *testing.T) {
@@ -51,5 +57,86 @@ func TestIdempotencyKey(t *testing.T) {
 	q2 := e.do(http.MethodPost, quotePath, string(data), map[string]string{"X-API-KEY": e.key, "Idempotency-Key": "quote-1"})
 	if q1.status != 200 || !bytes.Equal(q1.body, q2.body) {
 		t.Fatalf("quote replay: %d %s / %s", q1.status, q1.body, q2.body)
+	}
+}
+
+// faultyOrders fails the next CreateOrderWithReply, after its write (the answer of a commit
+// lost on the way back) or instead of it.
+type faultyOrders struct {
+	checkout.Store
+	mu          sync.Mutex
+	afterWrite  bool
+	failures    int
+	withReplies int
+}
+
+func (f *faultyOrders) CreateOrderWithReply(ctx context.Context, o *rampway.Order, reply *rampway.IdempotentReply) error {
+	f.mu.Lock()
+	fail, after := f.failures > 0, f.afterWrite
+	if fail {
+		f.failures--
+	}
+	if reply != nil {
+		f.withReplies++
+	}
+	f.mu.Unlock()
+	if fail && !after {
+		return errors.New("connection refused")
+	}
+	if err := f.Store.CreateOrderWithReply(ctx, o, reply); err != nil || !fail {
+		return err
+	}
+	return errors.New("connection reset by peer")
+}
+
+// An order is stored with its Idempotency-Key's answer: a retry after an error whose write went
+// through (or a crash right after it) replays that order instead of creating a second one; a
+// retry after an error before the write creates the order.
+func TestIdempotentOrderAnsweredWithItsWrite(t *testing.T) {
+	faulty := &faultyOrders{}
+	e := newMintEnv(t, func(s checkout.Store) checkout.Store { faulty.Store = s; return faulty })
+	body, _ := json.Marshal(e.body(nil))
+	send := func(key string) resp {
+		return e.do(http.MethodPost, mintOrderPath, string(body), map[string]string{"X-API-KEY": e.key, "Idempotency-Key": key})
+	}
+	orders := func() []OrderView {
+		return decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/orders", nil), 200).Data
+	}
+
+	faulty.failures, faulty.afterWrite = 1, true
+	if r := send("lost-answer"); r.status != 500 {
+		t.Fatalf("a failed write answered %d %s", r.status, r.body)
+	}
+	stored := orders()
+	if len(stored) != 1 {
+		t.Fatalf("%d orders after the write, want 1", len(stored))
+	}
+	r := send("lost-answer")
+	o := decode[MintOrderView](t, r, 201)
+	if r.header.Get("Idempotent-Replayed") != "true" || o.OrderID != stored[0].OrderID {
+		t.Fatalf("the retry answered order %s (replayed %q); want the stored %s", o.OrderID, r.header.Get("Idempotent-Replayed"), stored[0].OrderID)
+	}
+	if n := len(orders()); n != 1 {
+		t.Fatalf("%d orders after the retry, want 1", n)
+	}
+
+	faulty.failures, faulty.afterWrite = 1, false
+	if r := send("no-write"); r.status != 500 {
+		t.Fatalf("a failed write answered %d %s", r.status, r.body)
+	}
+	r = send("no-write")
+	o = decode[MintOrderView](t, r, 201)
+	if r.header.Get("Idempotent-Replayed") != "" || len(orders()) != 2 {
+		t.Fatalf("the retry after a write that failed: replayed %q, %d orders; want a new order (2)", r.header.Get("Idempotent-Replayed"), len(orders()))
+	}
+	again := send("no-write")
+	if again.status != 201 || !bytes.Equal(again.body, r.body) {
+		t.Fatalf("replay %d %s, want %s", again.status, again.body, r.body)
+	}
+	// Without a key, no answer is stored.
+	before := faulty.withReplies
+	decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+	if faulty.withReplies != before {
+		t.Fatal("an order without an Idempotency-Key was given a reply to store")
 	}
 }

@@ -21,6 +21,7 @@ type ctxKey int
 const (
 	keyRequestInfo ctxKey = iota
 	keyMerchant
+	keyIdempotencyClaim
 )
 
 // requestInfo is filled in as a request goes down the chain, for the access log and metrics.

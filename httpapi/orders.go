@@ -155,16 +155,37 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 			user[name] = *v
 		}
 	}
-	c, err := s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), checkout.MintOrderParams{Quote: qp, Order: checkout.OrderParams{
+	p := checkout.MintOrderParams{Quote: qp, Order: checkout.OrderParams{
 		MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
-		MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: user}})
+		MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: user}}
+	var reply []byte
+	claim := claimFrom(r.Context())
+	if claim != nil {
+		// The answer is stored with the order: a retry under the same key replays this order
+		// even when this process dies before the answer is sent.
+		p.Reply = func(c *checkout.Created) (*rampway.IdempotentReply, error) {
+			var err error
+			reply, err = encodeJSON(mintOrderView(c))
+			return &rampway.IdempotentReply{MerchantID: claim.merchantID, Key: claim.key, Status: http.StatusCreated, Body: reply}, err
+		}
+	}
+	c, err := s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), p)
 	if err != nil {
 		return err
 	}
-	o := c.Order
-	writeJSON(w, http.StatusCreated, MintOrderView{OrderID: o.ID, CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset),
-		CryptoNetwork: o.Network, CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info})
+	if claim == nil {
+		writeJSON(w, http.StatusCreated, mintOrderView(c))
+		return nil
+	}
+	claim.stored = true
+	writeJSONBytes(w, http.StatusCreated, reply)
 	return nil
+}
+
+func mintOrderView(c *checkout.Created) MintOrderView {
+	o := c.Order
+	return MintOrderView{OrderID: o.ID, CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset),
+		CryptoNetwork: o.Network, CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info}
 }
 
 // OrderView is a stored order as the lookup endpoints return it.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
 )
@@ -24,9 +25,9 @@ type mintEnv struct {
 	native, token, free string
 }
 
-func newMintEnv(t *testing.T) *mintEnv {
+func newMintEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *mintEnv {
 	t.Helper()
-	e := &mintEnv{env: newEnv(t)}
+	e := &mintEnv{env: newEnv(t, wrap...)}
 	for _, r := range []struct {
 		dst, name, payable string
 	}{{"native", "mint", "ETH"}, {"token", "mintWithToken", "DUSD"}, {"free", "freeMint", ""}} {

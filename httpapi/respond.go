@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -86,13 +87,35 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 
 // writeJSON writes v as the JSON response body with the status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	jsonHeaders(w)
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v) // an error here means the client went away; nothing is left to tell it
+}
+
+// encodeJSON returns v as writeJSON writes it.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeJSONBytes writes a body encodeJSON made (or a stored one) as writeJSON would.
+func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	jsonHeaders(w)
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func jsonHeaders(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 }
 
 func newErrorID() string {

@@ -98,7 +98,9 @@ type fakePinger struct{ err error }
 
 func (p *fakePinger) Ping(context.Context) error { return p.err }
 
-func newEnv(t *testing.T) *env {
+// newEnv starts a server on a fresh SQLite store and dev chain; wrap, when given, wraps the
+// store the checkout service writes orders to.
+func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	t.Helper()
 	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)
 	if err != nil {
@@ -133,8 +135,12 @@ func newEnv(t *testing.T) *env {
 	deriver, _ := hd.FromXPub(xpub)
 	net := e.chain.Network("devnet")
 	net.Native.Min, net.Native.Max = big.NewInt(1000), new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	var orders checkout.Store = store
+	for _, w := range wrap {
+		orders = w(orders)
+	}
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true}, store, e.functions, testChains{nets, net},
+		HotWallet: e.hotWallet, DevMode: true}, orders, e.functions, testChains{nets, net},
 		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1)}, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},

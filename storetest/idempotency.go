@@ -26,6 +26,13 @@ func testIdempotency(t *testing.T, open Opener) {
 	if err := s.FinishIdempotent(ctx, "mch_a", "k1", 201, []byte(`{"ok":true}`)); err != nil {
 		t.Fatal(err)
 	}
+	// An answered key keeps its answer, and a release leaves it.
+	if err := s.FinishIdempotent(ctx, "mch_a", "k1", 200, []byte(`{"other":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReleaseIdempotent(ctx, "mch_a", "k1"); err != nil {
+		t.Fatal(err)
+	}
 	got, err = s.BeginIdempotent(ctx, rec("k1", t0), t0.Add(time.Hour))
 	if err != nil || got == nil || !got.Done || got.Status != 201 || string(got.Body) != `{"ok":true}` {
 		t.Fatalf("Begin after Finish = %+v, %v", got, err)

@@ -397,7 +397,18 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 			case 4:
 				o.MerchantID = "mch_unknown" // refused, and only itself
 			}
-			err := s.CreateOrder(t.Context(), &o)
+			// Every other order was asked for under an Idempotency-Key: its answer is stored
+			// with it (and only with it).
+			var reply *rampway.IdempotentReply
+			if i%2 == 0 {
+				key := fmt.Sprintf("key-%d", i)
+				if got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: o.MerchantID, Key: key, RequestHash: []byte("h"), CreatedAt: now()}, now().Add(-time.Hour)); err != nil || got != nil {
+					t.Errorf("order %d: claim %s: %+v, %v", i, key, got, err)
+					return
+				}
+				reply = &rampway.IdempotentReply{MerchantID: o.MerchantID, Key: key, Status: 201, Body: []byte(o.ID)}
+			}
+			err := s.CreateOrderWithReply(t.Context(), &o, reply)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -429,6 +440,25 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 	for _, id := range refused {
 		if _, err := s.Order(t.Context(), id); rampway.ErrorCode(err) != rampway.ENOTFOUND {
 			t.Fatalf("refused order %s: %v; want not found", id, err)
+		}
+	}
+	// The keys of the stored orders hold their answers; those of the refused ones (0 and 4
+	// modulo 8) are still unanswered claims.
+	for i := 0; i < n; i += 2 {
+		merchant := m.ID
+		if i%8 == 4 {
+			merchant = "mch_unknown"
+		}
+		got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: merchant, Key: fmt.Sprintf("key-%d", i), RequestHash: []byte("h"), CreatedAt: now()}, now().Add(-time.Hour))
+		switch {
+		case err != nil || got == nil:
+			t.Fatalf("key-%d: %+v, %v", i, got, err)
+		case i%8 == 0 || i%8 == 4:
+			if got.Done {
+				t.Fatalf("key-%d of a refused order was answered: %d %s", i, got.Status, got.Body)
+			}
+		case !got.Done || got.Status != 201 || !slices.Contains(created, string(got.Body)):
+			t.Fatalf("key-%d: done %v, %d %q; want the answer of a created order", i, got.Done, got.Status, got.Body)
 		}
 	}
 }

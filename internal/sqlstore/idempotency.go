@@ -68,10 +68,13 @@ func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRec
 	return existing, nil
 }
 
+// finishIdempotencyKey stores a claimed key's reply; a key already answered keeps its own.
+const finishIdempotencyKey = `UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2
+	WHERE merchant_id = $3 AND key = $4 AND done = 0`
+
 // FinishIdempotent implements rampway.IdempotencyStore.
 func (s *Store) FinishIdempotent(ctx context.Context, merchantID, key string, status int, body []byte) error {
-	_, err := s.exec(ctx, s.q(`UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2 WHERE merchant_id = $3 AND key = $4`),
-		status, body, merchantID, key)
+	_, err := s.exec(ctx, s.q(finishIdempotencyKey), status, body, merchantID, key)
 	if err != nil {
 		return fmt.Errorf("finish idempotency key: %w", err)
 	}
