@@ -24,8 +24,10 @@ type decodeOptions struct {
 
 // decodeJSON reads the request body, at most the server's limit, into dst (a pointer to a
 // struct). Every failure is an *rampway.Error saying what is wrong and where: 415 for a
-// non-JSON content type, 413 for a body over the limit, 400 for an empty body, malformed JSON
-// (with line and column), a value of the wrong type (naming the field), an unknown field
+// non-JSON content type (a form too, whatever its body: curl -d needs -H 'Content-Type:
+// application/json'; no Content-Type at all is taken as JSON), 413 for a body over the limit,
+// 400 for an empty body, malformed JSON (with line and column), a body that is not an object
+// (null, an array, ...), a value of the wrong type (naming the field), an unknown field
 // (strict), or data after the object.
 func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
 	body, err := readBody(r)
@@ -34,18 +36,21 @@ func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
-		json := err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
-		// curl -d labels JSON as a form; a body that is plainly a JSON object is taken as one.
-		curlDefault := mt == "application/x-www-form-urlencoded" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
-		if !json && !curlDefault {
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return rampway.Errorf(rampway.EUNSUPPORTED, "Content-Type must be application/json, not %q", ct)
 		}
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
 		if opt.optional {
 			return nil
 		}
 		return rampway.Errorf(rampway.EINVALID, "Request body is required: a JSON object")
+	}
+	// encoding/json takes a null for "nothing to set": the request would read as an object
+	// without fields.
+	if string(trimmed) == "null" {
+		return rampway.Errorf(rampway.EINVALID, "Request body must be a JSON object, not null")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if opt.strict {

@@ -318,11 +318,16 @@ func TestBodyErrors(t *testing.T) {
 		{"truncated", `{"merchant_id": "x"`, "application/json", 400, "Malformed JSON at line 1, column 20: unexpected end of input"},
 		{"wrong type", `{"merchant_id": 5}`, "application/json", 400, "Field 'merchant_id' must be a string, not a number"},
 		{"array body", `[1,2]`, "application/json", 400, "Request body must be a JSON object, not an array"},
+		{"null body", `null`, "application/json", 400, "Request body must be a JSON object, not null"},
+		{"null body with spaces", " null\n", "application/json", 400, "Request body must be a JSON object, not null"},
+		{"string body", `"x"`, "application/json", 400, "Request body must be a JSON object, not a string"},
 		{"trailing data", `{"merchant_id":"x"} {}`, "application/json", 400, "exactly one JSON object"},
 		{"empty body", ``, "application/json", 400, "Request body is required"},
 		{"missing merchant_id", `{}`, "application/json", 400, "merchant_id is required"},
 		{"text/plain", `{"merchant_id":"x"}`, "text/plain", 415, "Content-Type must be application/json"},
 		{"form body", `merchant_id=x`, "application/x-www-form-urlencoded", 415, "Content-Type must be application/json"},
+		{"JSON labelled as a form (curl -d)", `{"merchant_id":"x"}`, "application/x-www-form-urlencoded", 415, `Content-Type must be application/json, not "application/x-www-form-urlencoded"`},
+		{"JSON labelled as multipart", `{"merchant_id":"x"}`, "multipart/form-data; boundary=x", 415, "Content-Type must be application/json"},
 		{"too large with length", big, "application/json", 413, "larger than 1048576 bytes"},
 		{"too large chunked", io.MultiReader(strings.NewReader(big)), "application/json", 413, "larger than 1048576 bytes"},
 	} {
@@ -331,9 +336,11 @@ func TestBodyErrors(t *testing.T) {
 			wantEnvelope(t, r, tc.status, tc.status, orderPath, tc.msg)
 		})
 	}
-	// curl -d sends JSON labelled as a form: taken as JSON.
-	r := e.do(http.MethodPost, orderPath, `{"merchant_id":"`+e.merchant.ID+`"}`, map[string]string{"X-API-KEY": e.key, "Content-Type": "application/x-www-form-urlencoded"})
-	wantEnvelope(t, r, 501, 501, orderPath, "")
+	// JSON by its media type (a +json suffix too), or no Content-Type at all: taken as JSON.
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/merchant+json", ""} {
+		r := e.do(http.MethodPost, orderPath, `{"merchant_id":"`+e.merchant.ID+`"}`, map[string]string{"X-API-KEY": e.key, "Content-Type": ct})
+		wantEnvelope(t, r, 501, 501, orderPath, "")
+	}
 }
 
 func TestRoutingErrors(t *testing.T) {
