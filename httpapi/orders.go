@@ -23,8 +23,8 @@ type executionBody struct {
 		TotalValue                   *string `json:"totalValue"`
 	} `json:"payment"`
 	NetworkParams *struct {
-		NetworkName    *string         `json:"networkName"`
-		CustomGasLimit json.RawMessage `json:"customGasLimit"`
+		NetworkName    *string `json:"networkName"`
+		CustomGasLimit *string `json:"customGasLimit"` // a string, as the spec types it
 	} `json:"network_params"`
 }
 
@@ -65,18 +65,10 @@ func (b *quoteBody) params() (checkout.QuoteParams, error) {
 	if x.NetworkParams == nil {
 		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.network_params", "contractExecution.network_params is required")
 	}
-	gas := ""
-	if raw := bytes.TrimSpace(x.NetworkParams.CustomGasLimit); len(raw) > 0 && string(raw) != "null" {
-		if raw[0] == '"' {
-			_ = json.Unmarshal(raw, &gas)
-		} else {
-			gas = string(raw)
-		}
-	}
 	p := checkout.QuoteParams{
 		CryptoSymbol: deref(b.CryptoSymbol), CryptoNetwork: deref(b.CryptoNetwork), CryptoContractAddress: deref(b.CryptoContractAddress),
 		Execution: checkout.ExecutionParams{FunctionID: deref(x.SmartContractFunctionID), FunctionArgs: x.FunctionArgs,
-			NetworkName: deref(x.NetworkParams.NetworkName), CustomGasLimit: gas},
+			NetworkName: deref(x.NetworkParams.NetworkName), CustomGasLimit: deref(x.NetworkParams.CustomGasLimit)},
 	}
 	if x.Payment != nil {
 		p.Execution.Payment = &checkout.PaymentParams{Symbol: deref(x.Payment.PayableCryptoSymbol),

@@ -154,6 +154,12 @@ func TestMintRequestErrors(t *testing.T) {
 		{"bad gas limit", func(b map[string]any) {
 			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "lots"}
 		}, 400, "customGasLimit must be a whole number"},
+		{"customGasLimit a number", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": 600000}
+		}, 400, "Field 'contractExecution.network_params.customGasLimit' must be a string, not a number"},
+		{"customGasLimit a boolean", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": true}
+		}, 400, "Field 'contractExecution.network_params.customGasLimit' must be a string, not a boolean"},
 		{"no contractExecution", func(b map[string]any) { delete(b, "contractExecution") }, 400, "contractExecution is required"},
 		{"no function_args", func(b map[string]any) { delete(ex(b), "function_args") }, 400, "contractExecution.function_args is required"},
 		{"too few args", func(b map[string]any) {
