@@ -105,16 +105,62 @@ func New(cfg Config, store Store, hash Hasher, chains Chains, log *slog.Logger, 
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		files.ServeHTTP(w, r)
 	})
-	h.mux.HandleFunc("GET /checkout", h.handlePage)
-	h.mux.HandleFunc("GET /checkout/status", h.handleStatus)
-	h.mux.HandleFunc("GET /checkout/events", h.handleEvents)
-	h.mux.HandleFunc("POST /checkout/cancel", h.handleCancel)
-	h.mux.HandleFunc("POST /checkout/close", h.handleClose)
-	h.mux.Handle("GET /checkout/assets/", h.assets)
+	for _, a := range actions {
+		h.mux.HandleFunc(a.pattern, func(w http.ResponseWriter, r *http.Request) { a.serve(h, w, r) })
+	}
+	for _, name := range assetNames {
+		h.mux.Handle(assetRoute+name, h.assets)
+	}
 	return h
 }
 
-// ServeHTTP implements http.Handler for /checkout and /checkout/*.
+// actions are the page's routes but its assets.
+var actions = []struct {
+	pattern string
+	serve   func(*Handler, http.ResponseWriter, *http.Request)
+}{
+	{"GET /checkout", (*Handler).handlePage},
+	{"GET /checkout/status", (*Handler).handleStatus},
+	{"GET /checkout/events", (*Handler).handleEvents},
+	{"POST /checkout/cancel", (*Handler).handleCancel},
+	{"POST /checkout/close", (*Handler).handleClose},
+}
+
+// assetRoute prefixes each asset file's name in its route.
+const assetRoute = "GET /checkout/assets/"
+
+// assetNames are the embedded asset files, as paths under assets/.
+var assetNames = func() []string {
+	var names []string
+	_ = fs.WalkDir(assetFS, "assets", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, strings.TrimPrefix(path, "assets/"))
+		}
+		return err
+	})
+	return names
+}()
+
+// Routes returns the method and path patterns (http.ServeMux syntax) the page answers: the
+// page, its status, its stream, its actions and each asset file. A server mounts the Handler
+// on exactly these, so that any other /checkout request (another method, an unknown path or
+// asset) is unmatched there and answered like its other unknown routes (httpapi: 404 or 405
+// in the JSON envelope). Only an unknown order or a wrong hash on these routes gets the
+// page's own HTML 404.
+func Routes() []string {
+	r := make([]string, 0, len(actions)+len(assetNames))
+	for _, a := range actions {
+		r = append(r, a.pattern)
+	}
+	for _, name := range assetNames {
+		r = append(r, assetRoute+name)
+	}
+	return r
+}
+
+// ServeHTTP implements http.Handler for the requests Routes matches. Served by itself, the
+// Handler answers others as http.ServeMux does (text/plain 404 or 405); a server that
+// mounts it on Routes answers them its own way.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }

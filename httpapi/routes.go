@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkoutpage"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -71,10 +72,12 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
 
-	// The hosted checkout page (gateway_url): its own HTML answers, not the JSON envelope.
+	// The hosted checkout page (gateway_url), on its own routes only: any other /checkout
+	// request gets the envelope's 404 or 405 below; the page answers HTML.
 	if s.page != nil {
-		m.Handle("/checkout", s.page)
-		m.Handle("/checkout/", s.page)
+		for _, p := range checkoutpage.Routes() {
+			m.Handle(p, s.page)
+		}
 	}
 
 	if s.home != nil {

@@ -48,7 +48,8 @@ type Deps struct {
 	Log *slog.Logger
 	// Metrics receives the HTTP metrics and is served on /metrics.
 	Metrics *prometheus.Registry
-	// Page is the hosted checkout page, served at /checkout and /checkout/*; nil serves none.
+	// Page is the hosted checkout page (a checkoutpage.Handler, possibly wrapped), served on
+	// checkoutpage.Routes; nil serves none.
 	Page http.Handler
 	// Home, when set, serves GET / and /demo/* (the dev server's demo store).
 	Home http.Handler

@@ -27,6 +27,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -75,6 +76,19 @@ func (c testChains) Network(name string) (*rampway.Network, bool) {
 func (c testChains) EVM(name string) (checkout.EVM, bool) {
 	cl, ok := c.nets.Client(name)
 	return cl, ok
+}
+
+// Head is the network's latest block (the checkout page counts confirmations with it).
+func (c testChains) Head(ctx context.Context, name string) (uint64, error) {
+	cl, ok := c.nets.Client(name)
+	if !ok {
+		return 0, errors.New("no such network")
+	}
+	h, err := cl.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	return h.Number.Uint64(), nil
 }
 
 type syncBuffer struct {
@@ -144,7 +158,8 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1)}, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
-		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
+			Page: checkoutpage.New(checkoutpage.Config{}, store, e.checkout, testChains{nets, net}, log, nil)})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e
@@ -358,6 +373,68 @@ func TestRoutingErrors(t *testing.T) {
 	wantEnvelope(t, r, 405, 405, "/admin/merchants/"+e.merchant.ID, "")
 	if a := r.header.Get("Allow"); a != "GET, HEAD, PATCH" {
 		t.Fatalf("Allow = %q", a)
+	}
+}
+
+// TestCheckoutRoutingErrors: the hosted checkout page's paths answer a wrong method or an
+// unknown path in the envelope, as every other route does; only an unknown order or a wrong
+// hash on the page's own routes gets its HTML 404 page (README).
+func TestCheckoutRoutingErrors(t *testing.T) {
+	e := newMintEnv(t)
+	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+	q := "?order_id=" + o.OrderID + "&hash=" + o.Hash
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow, msg   string
+	}{
+		{"POST", "/checkout" + q, 405, "GET, HEAD", "Method POST is not allowed on /checkout; allowed: GET, HEAD"},
+		{"PUT", "/checkout" + q, 405, "GET, HEAD", "Method PUT is not allowed on /checkout; allowed: GET, HEAD"},
+		{"GET", "/checkout/cancel" + q, 405, "POST", "Method GET is not allowed on /checkout/cancel; allowed: POST"},
+		{"PUT", "/checkout/status" + q, 405, "GET, HEAD", "Method PUT is not allowed on /checkout/status; allowed: GET, HEAD"},
+		{"DELETE", "/checkout/events" + q, 405, "GET, HEAD", "Method DELETE is not allowed on /checkout/events; allowed: GET, HEAD"},
+		{"GET", "/checkout/close", 405, "POST", "Method GET is not allowed on /checkout/close; allowed: POST"},
+		{"POST", "/checkout/assets/checkout.css", 405, "GET, HEAD", "Method POST is not allowed on /checkout/assets/checkout.css; allowed: GET, HEAD"},
+		{"GET", "/checkout/nope", 404, "", "Cannot GET /checkout/nope"},
+		{"GET", "/checkout/", 404, "", "Cannot GET /checkout/"},
+		{"GET", "/checkout/assets/nope.js", 404, "", "Cannot GET /checkout/assets/nope.js"},
+		{"GET", "/checkout/assets/", 404, "", "Cannot GET /checkout/assets/"}, // no directory listing
+		{"GET", "/checkout/status/extra" + q, 404, "", "Cannot GET /checkout/status/extra"},
+		{"POST", "/checkout/nope", 404, "", "Cannot POST /checkout/nope"},
+	} {
+		path, _, _ := strings.Cut(tc.path, "?")
+		t.Run(tc.method+" "+path, func(t *testing.T) {
+			r := e.do(tc.method, tc.path, nil, nil)
+			b := wantEnvelope(t, r, tc.status, tc.status, path, tc.msg)
+			if b.Message != tc.msg || r.header.Get("Allow") != tc.allow {
+				t.Fatalf("message %q, Allow %q; want %q, %q", b.Message, r.header.Get("Allow"), tc.msg, tc.allow)
+			}
+		})
+	}
+	// The page's own answers stay: the page, its assets, its status; an unknown order or a
+	// wrong hash gets the HTML 404 page.
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		contentType  string
+	}{
+		{"GET", "/checkout" + q, 200, "text/html"},
+		{"HEAD", "/checkout" + q, 200, "text/html"},
+		{"GET", "/checkout/status" + q, 200, "application/json"},
+		{"GET", "/checkout/assets/checkout.css", 200, "text/css"},
+		{"GET", "/checkout/assets/checkout.js", 200, "text/javascript"},
+		{"GET", "/checkout?order_id=" + o.OrderID + "&hash=nope", 404, "text/html"},
+		{"GET", "/checkout?order_id=ord_nope&hash=" + o.Hash, 404, "text/html"},
+		{"GET", "/checkout", 404, "text/html"},
+		{"GET", "/checkout/status?order_id=" + o.OrderID + "&hash=nope", 404, "text/html"},
+		{"POST", "/checkout/close" + q, 204, ""},
+	} {
+		t.Run("page "+tc.method+" "+strings.ReplaceAll(tc.path, o.Hash, "<hash>"), func(t *testing.T) {
+			r := e.do(tc.method, tc.path, nil, nil)
+			if r.status != tc.status || !strings.HasPrefix(r.header.Get("Content-Type"), tc.contentType) {
+				t.Fatalf("%d %s, want %d %s: %.200s", r.status, r.header.Get("Content-Type"), tc.status, tc.contentType, r.body)
+			}
+		})
 	}
 }
 

@@ -78,7 +78,12 @@ func (c *Chain) deploy(ctx context.Context, key *ecdsa.PrivateKey, fund []Fundin
 		return Contracts{}, fmt.Errorf("devchain: read deployer nonce: %w", err)
 	}
 	if nonce != nonceToken {
-		return Contracts{}, fmt.Errorf("devchain: deployer nonce is %d, want 0", nonce)
+		// A chain started again on its data directory: the contracts went in with the first
+		// block, all of them or none.
+		if err := c.checkCode(ctx, want); err != nil {
+			return Contracts{}, fmt.Errorf("devchain: the deployer's nonce is %d but the demo contracts are not all there: %w", nonce, err)
+		}
+		return want, nil
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
 	if err != nil {
@@ -179,18 +184,26 @@ func (c *Chain) deploy(ctx context.Context, key *ecdsa.PrivateKey, fund []Fundin
 			return Contracts{}, fmt.Errorf("devchain: deployment transaction %d (%s) reverted", i, h)
 		}
 	}
+	if err := c.checkCode(ctx, want); err != nil {
+		return Contracts{}, err
+	}
+	return want, nil
+}
+
+// checkCode checks that every demo contract has code at its address.
+func (c *Chain) checkCode(ctx context.Context, want Contracts) error {
 	for name, addr := range map[string]common.Address{
 		"DemoNFT": want.NFT, "DemoToken": want.Token, "PriceFeed": want.PriceFeed, "Multicall3": want.Multicall,
 	} {
 		code, err := c.client.CodeAt(ctx, addr, nil)
 		if err != nil {
-			return Contracts{}, fmt.Errorf("devchain: read %s code: %w", name, err)
+			return fmt.Errorf("devchain: read %s code: %w", name, err)
 		}
 		if len(code) == 0 {
-			return Contracts{}, fmt.Errorf("devchain: %s has no code at %s", name, addr)
+			return fmt.Errorf("devchain: %s has no code at %s", name, addr)
 		}
 	}
-	return want, nil
+	return nil
 }
 
 // receiptReader is the part of a client that waitReceipt needs.

@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"math/big"
 	"net"
-	"reflect"
 	"strconv"
 	"sync"
 	"time"
@@ -25,10 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -73,6 +69,11 @@ type Config struct {
 	Fund []Funding
 	// Logger receives the chain's own log lines; nil discards them.
 	Logger *slog.Logger
+	// DataDir is where the chain's database lives; "" keeps it in memory. A chain started
+	// again on the same DataDir goes on from its last block, its contracts deployed and its
+	// accounts funded the first time only: give it the same Deployer and Fund (they make its
+	// genesis; another genesis is refused). One process at a time may use a DataDir.
+	DataDir string
 }
 
 // Validate reports the first problem with c, or nil.
@@ -143,7 +144,7 @@ func ContractAddresses(deployer common.Address) Contracts {
 // Chain is a running dev chain. Its methods are safe for concurrent use.
 type Chain struct {
 	log       *slog.Logger
-	backend   *simulated.Backend
+	backend   *devNode
 	client    simulated.Client
 	raw       *rpc.Client // in-process RPC, for txpool_status
 	rpcURL    string
@@ -194,22 +195,20 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 		}
 	}
 
-	backend, rpcURL, err := startBackend(alloc, cfg.RPCAddr)
+	backend, rpcURL, err := startBackend(alloc, cfg.RPCAddr, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
 	c := &Chain{
 		log:       log,
 		backend:   backend,
-		client:    backend.Client(),
+		client:    backend.client,
+		raw:       backend.client.Client(),
 		rpcURL:    rpcURL,
 		blockTime: blockTime,
 	}
 	fail := func(err error) (*Chain, error) {
 		return nil, errors.Join(err, c.Close())
-	}
-	if c.raw, err = rawRPC(c.client); err != nil {
-		return fail(err)
 	}
 	if c.chainID, err = c.client.ChainID(ctx); err != nil {
 		return fail(fmt.Errorf("devchain: read chain id: %w", err))
@@ -229,11 +228,11 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	return c, nil
 }
 
-// startBackend starts the simulated backend, with an HTTP RPC endpoint when rpcAddr is set,
-// and returns it with the endpoint's URL.
-func startBackend(alloc types.GenesisAlloc, rpcAddr string) (*simulated.Backend, string, error) {
+// startBackend starts the node, with an HTTP RPC endpoint when rpcAddr is set, and returns
+// it with the endpoint's URL.
+func startBackend(alloc types.GenesisAlloc, rpcAddr, dataDir string) (*devNode, string, error) {
 	if rpcAddr == "" {
-		b, err := newBackend(alloc, "", 0)
+		b, err := newNode(alloc, "", 0, dataDir)
 		return b, "", err
 	}
 	host, port, err := splitRPCAddr(rpcAddr)
@@ -256,7 +255,7 @@ func startBackend(alloc types.GenesisAlloc, rpcAddr string) (*simulated.Backend,
 			// Fail before building a node: a node that cannot bind leaves goroutines behind.
 			return nil, "", err
 		}
-		b, err := newBackend(alloc, host, p)
+		b, err := newNode(alloc, host, p, dataDir)
 		if err == nil {
 			urlHost := host
 			if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
@@ -268,50 +267,6 @@ func startBackend(alloc types.GenesisAlloc, rpcAddr string) (*simulated.Backend,
 			return nil, "", err
 		}
 	}
-}
-
-// newBackend calls simulated.NewBackend, which panics when the node cannot start (e.g. the
-// RPC port is taken; the node has closed itself by then), and turns that panic into an error.
-func newBackend(alloc types.GenesisAlloc, host string, port int) (b *simulated.Backend, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			b, err = nil, fmt.Errorf("devchain: start node: %v", r)
-		}
-	}()
-	b = simulated.NewBackend(alloc, func(nc *node.Config, ec *ethconfig.Config) {
-		// The simulator turns on every fork go-ethereum knows, including the unscheduled
-		// Bogota (EIP-8037 state-gas metering: an ERC-20 mint to a new holder costs ~250k gas
-		// instead of ~70k). Stop at Osaka, like mainnet, so that gas used and gas limits on
-		// the dev chain match real chains.
-		chainCfg := *ec.Genesis.Config
-		chainCfg.BogotaTime = nil
-		ec.Genesis.Config = &chainCfg
-		if host == "" {
-			return
-		}
-		nc.HTTPHost = host
-		nc.HTTPPort = port
-		nc.HTTPModules = []string{"eth", "net", "web3"}
-		nc.HTTPVirtualHosts = []string{"*"}
-		nc.HTTPCors = []string{"*"}
-	})
-	return b, nil
-}
-
-// rawRPC digs the in-process *rpc.Client out of a simulated.Client, to call txpool_status.
-// The client is a struct embedding *ethclient.Client, whose Client() method is shadowed by the
-// embedded field of the same name, so it is reached by reflection. (The alternative, a
-// "pending" block query, is served from a block cached for 2 s and would delay mining.)
-func rawRPC(client simulated.Client) (*rpc.Client, error) {
-	v := reflect.ValueOf(client)
-	if v.Kind() == reflect.Struct {
-		if f := v.FieldByName("Client"); f.IsValid() && f.CanInterface() {
-			if ec, ok := f.Interface().(*ethclient.Client); ok && ec != nil {
-				return ec.Client(), nil
-			}
-		}
-	}
-	return nil, fmt.Errorf("devchain: cannot reach the RPC client inside %T", client)
 }
 
 // portFree reports whether host:port can be listened on now.
@@ -364,7 +319,7 @@ func (c *Chain) Mine() (common.Hash, error) {
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("devchain: read head: %w", err)
 	}
-	hash := c.backend.Commit()
+	hash := c.backend.beacon.Commit()
 	if hash == parent.Hash() {
 		// Commit only logs sealing errors (to go-ethereum's logger) and returns the head.
 		return common.Hash{}, errors.New("devchain: sealing a block failed")
@@ -444,5 +399,5 @@ func (c *Chain) Fork(parent common.Hash) error {
 	if c.closed {
 		return ErrClosed
 	}
-	return c.backend.Fork(parent)
+	return c.backend.beacon.Fork(parent)
 }

@@ -391,3 +391,113 @@ func TestDemoParametersMatchABI(t *testing.T) {
 		t.Errorf("NFTPriceWei = %s, want 0.01 ETH", got)
 	}
 }
+
+// A chain on a data directory goes on from its last block when started again: balances,
+// minted tokens and contracts are kept, nothing is deployed or funded twice, and new
+// transactions are mined on top. Another genesis on the same directory is refused, and so is
+// a second process while the first runs.
+func TestDataDirKeepsTheChain(t *testing.T) {
+	dir := t.TempDir()
+	deployer, payer := mustKey(t, deployerHex), mustKey(t, "")
+	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
+	cfg := devchain.Config{Deployer: deployer, BlockTime: -1, DataDir: dir,
+		Fund: []devchain.Funding{{Address: payerAddr, Wei: ether(10), TokenUnits: big.NewInt(5_000_000)}}}
+	first, err := devchain.Start(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The payer mints one token: a block after the deployment's.
+	mint := bindings.NewDemoNFT()
+	tx := signSend(t, first, payer, first.Contracts().NFT, big.NewInt(devchain.NFTPriceWei), mint.PackMint(payerAddr, big.NewInt(1)))
+	if _, err := first.Mine(); err != nil {
+		t.Fatal(err)
+	}
+	headBefore, err := first.Client().HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	balBefore, _ := first.Client().BalanceAt(t.Context(), payerAddr, nil)
+
+	// Another process on the same directory while the first runs: refused.
+	if c, err := devchain.Start(t.Context(), cfg); err == nil {
+		c.Close()
+		t.Fatal("a second chain started on a data directory in use")
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	second := mustStart(t, t.Context(), cfg)
+	head, err := second.Client().HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if head.Hash() != headBefore.Hash() {
+		t.Fatalf("head after restart %d %s, want %d %s", head.Number, head.Hash(), headBefore.Number, headBefore.Hash())
+	}
+	if r, err := second.Client().TransactionReceipt(t.Context(), tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("the mint's receipt after restart: %v, %v", r, err)
+	}
+	if bal, _ := second.Client().BalanceAt(t.Context(), payerAddr, nil); bal.Cmp(balBefore) != 0 {
+		t.Fatalf("payer balance %s after restart, want %s", bal, balBefore)
+	}
+	tokens := bindings.NewDemoToken()
+	out, err := second.Client().CallContract(t.Context(), ethereum.CallMsg{To: ptr(second.Contracts().Token), Data: tokens.PackBalanceOf(payerAddr)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units, err := tokens.UnpackBalanceOf(out); err != nil || units.Cmp(big.NewInt(5_000_000)) != 0 {
+		t.Fatalf("payer DUSD %v after restart (%v), want 5000000: funded once", units, err)
+	}
+	// New transactions go on top.
+	signSend(t, second, payer, second.Contracts().NFT, big.NewInt(devchain.NFTPriceWei), mint.PackMint(payerAddr, big.NewInt(1)))
+	if _, err := second.Mine(); err != nil {
+		t.Fatal(err)
+	}
+	out, err = second.Client().CallContract(t.Context(), ethereum.CallMsg{To: ptr(second.Contracts().NFT), Data: mint.PackTotalMinted()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := mint.UnpackTotalMinted(out); err != nil || n.Int64() != 2 {
+		t.Fatalf("totalMinted %v (%v), want 2", n, err)
+	}
+	if err := second.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another genesis (another funding) on the same directory: refused, saying what to do.
+	other := cfg
+	other.Fund = nil
+	if c, err := devchain.Start(t.Context(), other); err == nil {
+		c.Close()
+		t.Fatal("a chain of another genesis started on the data directory")
+	} else if !strings.Contains(err.Error(), "remove the directory") {
+		t.Fatalf("another genesis: %v; want it to say to remove the directory", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// signSend signs and sends a call from key with value and data, at the next nonce.
+func signSend(t *testing.T, c *devchain.Chain, key *ecdsa.PrivateKey, to common.Address, value *big.Int, data []byte) *types.Transaction {
+	t.Helper()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := c.Client().PendingNonceAt(t.Context(), from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.Client().HeaderByNumber(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.ChainID()), &types.DynamicFeeTx{ChainID: c.ChainID(), Nonce: nonce,
+		GasTipCap: big.NewInt(1e9), GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1e9)),
+		Gas: 300_000, To: &to, Value: value, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client().SendTransaction(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}

@@ -1,0 +1,109 @@
+package devchain
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/catalyst"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// nodeName names the node's directory inside Config.DataDir.
+const nodeName = "devchain"
+
+// devNode is the chain's go-ethereum node: an Ethereum service whose blocks a simulated
+// beacon seals on demand, as ethclient/simulated assembles it, assembled here so that its
+// database can live in a directory and outlast the process (simulated.NewBackend keeps it
+// in memory and rewinds it to genesis when it starts).
+type devNode struct {
+	stack  *node.Node
+	beacon *catalyst.SimulatedBeacon
+	client *ethclient.Client
+}
+
+// newNode starts a node with the genesis alloc, serving JSON-RPC over HTTP on host:port
+// when host is set, its database in dataDir ("" for memory). A dataDir that holds a chain
+// of another genesis is refused.
+func newNode(alloc types.GenesisAlloc, host string, port int, dataDir string) (_ *devNode, err error) {
+	nodeConf := node.DefaultConfig
+	nodeConf.Name = nodeName
+	nodeConf.DataDir = dataDir
+	nodeConf.IPCPath = ""                        // no socket next to the data
+	nodeConf.P2P = p2p.Config{NoDiscovery: true} // no peers, no listener
+	nodeConf.HTTPHost, nodeConf.WSHost = "", ""  // set below when asked for
+	if host != "" {
+		nodeConf.HTTPHost = host
+		nodeConf.HTTPPort = port
+		nodeConf.HTTPModules = []string{"eth", "net", "web3"}
+		nodeConf.HTTPVirtualHosts = []string{"*"}
+		nodeConf.HTTPCors = []string{"*"}
+	}
+
+	// Every fork go-ethereum knows is on, as in the simulator, and the system contracts those
+	// forks call are present from genesis; but not the unscheduled Bogota (EIP-8037
+	// state-gas metering: an ERC-20 mint to a new holder costs ~250k gas instead of ~70k):
+	// stop at Osaka, like mainnet, so that gas used and gas limits match real chains.
+	chainCfg := *params.AllDevChainProtocolChanges
+	chainCfg.BogotaTime = nil
+	genesisAlloc := core.SystemContractAllocs()
+	maps.Copy(genesisAlloc, alloc)
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis = &core.Genesis{Config: &chainCfg, GasLimit: ethconfig.Defaults.Miner.GasCeil, Alloc: genesisAlloc}
+	ethConf.SyncMode = ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+	ethConf.LogNoHistory = true
+	if dataDir != "" {
+		// Every block's state is written with the block (an archive of hash-scheme tries):
+		// a process that is killed loses no block it has mined. The path scheme would keep
+		// the last 128 blocks' states in memory and rewind the chain to the last one on disk.
+		ethConf.NoPruning = true
+		ethConf.StateScheme = rawdb.HashScheme
+	}
+
+	stack, err := node.New(&nodeConf)
+	if err != nil {
+		return nil, fmt.Errorf("devchain: node: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = stack.Close()
+		}
+	}()
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		if dataDir != "" {
+			return nil, fmt.Errorf("devchain: the chain in %s cannot be opened (remove the directory to start a new chain): %w", filepath.Join(dataDir, nodeName), err)
+		}
+		return nil, fmt.Errorf("devchain: %w", err)
+	}
+	filterSystem := filters.NewFilterSystem(backend.APIBackend, filters.Config{})
+	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)}})
+	if err := stack.Start(); err != nil {
+		return nil, fmt.Errorf("devchain: start node: %w", err)
+	}
+	// Period 0: a block only when Commit asks for one (Chain.automine and Mine).
+	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
+	if err != nil {
+		return nil, fmt.Errorf("devchain: beacon: %w", err)
+	}
+	return &devNode{stack: stack, beacon: beacon, client: ethclient.NewClient(stack.Attach())}, nil
+}
+
+// Close stops the node; a node with a data directory writes what it holds in memory.
+func (n *devNode) Close() error {
+	n.client.Close()
+	return errors.Join(n.beacon.Stop(), n.stack.Close())
+}
