@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -94,9 +95,6 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	if !ok {
 		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s is not valid for network %s", p.CryptoSymbol, net.Name)
 	}
-	if err := checkContractAddress("crypto_contract_address", p.CryptoContractAddress, asset); err != nil {
-		return nil, err
-	}
 	x := p.Execution
 	if x.FunctionID == "" {
 		return nil, rampway.FieldErrorf(fFunction, "%s is required", fFunction)
@@ -116,32 +114,42 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	}
 
 	q := &Quote{Network: net, Asset: asset, Function: f, Args: normalizeArgs(x.FunctionArgs), Value: new(big.Int), GasLimit: f.DefaultGasLimit}
+	pay := x.Payment
 	switch {
-	case x.Payment == nil && f.PayableSymbol != "":
+	case pay == nil && f.PayableSymbol != "":
 		return nil, rampway.FieldErrorf(fPayment, "%s is required: function %s is paid in %s", fPayment, f.ID, f.PayableSymbol)
-	case x.Payment != nil && f.PayableSymbol == "":
+	case pay != nil && f.PayableSymbol == "":
 		return nil, rampway.FieldErrorf(fPayment, "function %s receives no funds: leave out %s", f.ID, fPayment)
-	case x.Payment != nil:
-		pay := x.Payment
+	case pay != nil:
 		if pay.Symbol == "" {
 			return nil, rampway.FieldErrorf(fSymbol, "%s is required", fSymbol)
 		}
-		payAsset, ok := net.Asset(pay.Symbol)
-		if !ok || pay.Symbol != f.PayableSymbol {
+		if _, ok := net.Asset(pay.Symbol); !ok {
 			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", pay.Symbol, net.Name)
+		}
+		if pay.Symbol != f.PayableSymbol {
+			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not the asset function %s is paid in (%s)", pay.Symbol, f.ID, f.PayableSymbol)
 		}
 		if pay.Symbol != p.CryptoSymbol {
 			return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s must be the payableCryptoSymbol %s", p.CryptoSymbol, pay.Symbol)
 		}
-		if err := checkContractAddress(fContract, pay.ContractAddress, payAsset); err != nil {
+	}
+	// The contract addresses only now: on a function paid in another asset, crypto_symbol is
+	// the fault to name, not the address its token would need. (With a payment, both
+	// symbols are the same asset of the network.)
+	if err := checkContractAddress("crypto_contract_address", p.CryptoContractAddress, asset); err != nil {
+		return nil, err
+	}
+	if pay != nil {
+		if err := checkContractAddress(fContract, pay.ContractAddress, asset); err != nil {
 			return nil, err
 		}
 		if pay.TotalValue == "" {
 			return nil, rampway.FieldErrorf(fTotal, "%s is required", fTotal)
 		}
-		v, err := rampway.ParseUnits(pay.TotalValue, payAsset.Decimals)
+		v, err := rampway.ParseUnits(pay.TotalValue, asset.Decimals)
 		if err != nil || v.Sign() <= 0 {
-			return nil, rampway.FieldErrorf(fTotal, "totalValue must be a positive decimal with at most %d decimal places, not %q", payAsset.Decimals, pay.TotalValue)
+			return nil, rampway.FieldErrorf(fTotal, "totalValue must be a positive decimal with at most %d decimal places, not %q", asset.Decimals, pay.TotalValue)
 		}
 		q.Value = v
 	}
@@ -175,10 +183,34 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	}
 	if reason, err := s.simulate(ctx, evm, q, calldata); err != nil {
 		return nil, err
+	} else if msg := belowIntrinsicGas(reason, q, x.CustomGasLimit != ""); msg != "" {
+		q.Allowed, q.Message = false, msg
 	} else if reason != "" {
 		q.Allowed, q.Message = false, "The smart-contract call would fail: "+reason
 	}
 	return q, nil
+}
+
+// intrinsicGas matches a node's refusal of a gas limit below what the call costs before it
+// runs: go-ethereum's "intrinsic gas too low: have 21000, want 21572" and, since Prague, the
+// calldata floor's "insufficient gas for floor data gas cost: have ..., want ...".
+var intrinsicGas = regexp.MustCompile(`(?:intrinsic gas too low|floor data gas cost): have \d+, want (\d+)`)
+
+// belowIntrinsicGas says in the request's terms that its gas limit is below the call's
+// intrinsic gas, when the simulation's reason is that (the node's own words, "err: ...
+// (supplied gas N)", are not for merchants), or "" when it is not.
+func belowIntrinsicGas(reason string, q *Quote, custom bool) string {
+	want := ""
+	if m := intrinsicGas.FindStringSubmatch(reason); m != nil {
+		want = " " + m[1]
+	} else if !strings.Contains(reason, "intrinsic gas too low") {
+		return ""
+	}
+	if custom {
+		return fmt.Sprintf("customGasLimit %d is below the%s gas the call needs before it runs", q.GasLimit, want)
+	}
+	return fmt.Sprintf("The gas limit %d registered for function %s is below the%s gas the call needs before it runs: give a higher customGasLimit",
+		q.GasLimit, q.Function.ID, want)
 }
 
 // price fills the fees and the amount: the network fee is the gas limit (plus the approvals of

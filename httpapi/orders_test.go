@@ -66,6 +66,14 @@ func (e *mintEnv) body(edit func(b map[string]any)) map[string]any {
 	return b
 }
 
+// tokenPaid makes b pay the token-paid mint of one token (10 DUSD).
+func (e *mintEnv) tokenPaid(b map[string]any) {
+	token := e.chain.Contracts().Token.Hex()
+	b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", token
+	ex(b)["smartContractFunctionId"] = e.token
+	ex(b)["payment"] = map[string]any{"payableCryptoSymbol": "DUSD", "payableCryptoContractAddress": token, "totalValue": "10"}
+}
+
 func ex(b map[string]any) map[string]any      { return b["contractExecution"].(map[string]any) }
 func payment(b map[string]any) map[string]any { return ex(b)["payment"].(map[string]any) }
 
@@ -105,6 +113,13 @@ func TestCryptoQuote(t *testing.T) {
 		t.Fatalf("free quote %+v", qf)
 	}
 
+	// A function registered with a default gas limit below the call's intrinsic gas.
+	low, err := e.functions.Register(t.Context(), e.merchant.ID, contract.RegisterParams{Network: "devnet",
+		ContractAddress: e.chain.Contracts().NFT.Hex(), ABI: nftFragment(t, "mint"), DefaultGasLimit: 21_000, PayableSymbol: "ETH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Not allowed: 200 with allowed false and why.
 	for _, tc := range []struct {
 		name string
@@ -113,10 +128,20 @@ func TestCryptoQuote(t *testing.T) {
 	}{
 		{"would revert", func(b map[string]any) { payment(b)["totalValue"] = "0.02" }, "The smart-contract call would fail: execution reverted: DemoNFT: wrong payment"},
 		{"above max", func(b map[string]any) { payment(b)["totalValue"] = "101" }, "is above the maximum of 100 ETH"},
+		// The node's "intrinsic gas too low" is not passed on as it is.
+		{"customGasLimit below the intrinsic gas", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "21000"}
+		}, "customGasLimit 21000 is below the 21572 gas the call needs before it runs"},
+		{"default gas limit below the intrinsic gas", func(b map[string]any) { ex(b)["smartContractFunctionId"] = low.ID },
+			"The gas limit 21000 registered for function " + low.ID + " is below the 21572 gas the call needs before it runs: give a higher customGasLimit"},
+		{"token-paid customGasLimit below the intrinsic gas", func(b map[string]any) {
+			e.tokenPaid(b)
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "21000"}
+		}, "customGasLimit 21000 is below the 21572 gas the call needs before it runs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(tc.edit)), 200)
-			if q.Allowed || !strings.Contains(q.Message, tc.msg) || q.CryptoAmount == "" {
+			if q.Allowed || !strings.Contains(q.Message, tc.msg) || q.CryptoAmount == "" || strings.Contains(q.Message, "err:") {
 				t.Fatalf("quote %+v, want allowed false with %q", q, tc.msg)
 			}
 		})
@@ -139,10 +164,36 @@ func TestMintRequestErrors(t *testing.T) {
 		{"symbol differs", func(b map[string]any) {
 			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", token
 		}, 400, "crypto_symbol DUSD must be the payableCryptoSymbol ETH"},
-		{"token without address", func(b map[string]any) { b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", nil }, 400, "crypto_contract_address is required for the token DUSD"},
-		{"wrong token address", func(b map[string]any) {
+		// crypto_symbol is checked against payableCryptoSymbol before its contract address: the
+		// token's missing address is not the fault on a function paid in ETH.
+		{"symbol differs, token without address", func(b map[string]any) { b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", nil }, 400,
+			"crypto_symbol DUSD must be the payableCryptoSymbol ETH"},
+		{"symbol differs, wrong token address", func(b map[string]any) {
 			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", "0x000000000000000000000000000000000000dEaD"
-		}, 400, "is not the contract of DUSD on devnet"},
+		}, 400, "crypto_symbol DUSD must be the payableCryptoSymbol ETH"},
+		{"token without address", func(b map[string]any) { e.tokenPaid(b); b["crypto_contract_address"] = nil }, 400, "crypto_contract_address is required for the token DUSD"},
+		{"wrong token address", func(b map[string]any) {
+			e.tokenPaid(b)
+			b["crypto_contract_address"] = "0x000000000000000000000000000000000000dEaD"
+		}, 400, "crypto_contract_address 0x000000000000000000000000000000000000dEaD is not the contract of DUSD on devnet"},
+		{"payable token without address", func(b map[string]any) { e.tokenPaid(b); payment(b)["payableCryptoContractAddress"] = "" }, 400,
+			"contractExecution.payment.payableCryptoContractAddress is required for the token DUSD"},
+		{"free function, token without address", func(b map[string]any) {
+			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", nil
+			ex(b)["smartContractFunctionId"] = e.free
+			delete(ex(b), "payment")
+		}, 400, "crypto_contract_address is required for the token DUSD"},
+		// A payableCryptoSymbol valid on the network but not the function's asset says so; one
+		// the network does not know keeps the spec's message (above).
+		{"payable asset not the function's", func(b map[string]any) {
+			e.tokenPaid(b)
+			b["crypto_symbol"], b["crypto_contract_address"] = "ETH", nil
+			payment(b)["payableCryptoSymbol"], payment(b)["payableCryptoContractAddress"] = "ETH", ""
+		}, 400, "payableCryptoSymbol ETH is not the asset function " + e.token + " is paid in (DUSD)"},
+		{"payable token on the native function", func(b map[string]any) {
+			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", token
+			payment(b)["payableCryptoSymbol"], payment(b)["payableCryptoContractAddress"] = "DUSD", token
+		}, 400, "payableCryptoSymbol DUSD is not the asset function " + e.native + " is paid in (ETH)"},
 		{"native with address", func(b map[string]any) { b["crypto_contract_address"] = token }, 400, "must be empty for ETH"},
 		{"unknown network", func(b map[string]any) { b["crypto_network"] = "mainnet" }, 400, `crypto_network "mainnet" is not a supported network`},
 		{"unknown symbol", func(b map[string]any) { b["crypto_symbol"] = "DOGE" }, 400, "crypto_symbol DOGE is not valid for network devnet"},
@@ -262,6 +313,9 @@ func TestCreateMintOrderFields(t *testing.T) {
 		{"bad email", func(b map[string]any) { b["user_email_id"] = "not-an-email" }, "user_email_id must be an e-mail address"},
 		{"long name", func(b map[string]any) { b["user_first_name"] = strings.Repeat("n", 101) }, "user_first_name must be at most 100 characters"},
 		{"not allowed", func(b map[string]any) { payment(b)["totalValue"] = "0.02" }, "The smart-contract call would fail"},
+		{"customGasLimit below the intrinsic gas", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "21000"}
+		}, "customGasLimit 21000 is below the 21572 gas the call needs before it runs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantEnvelope(t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(tc.edit)), 400, 400, mintOrderPath, tc.msg)
