@@ -43,16 +43,26 @@ type DepositStore interface {
 	SetWatchCursor(ctx context.Context, network string, number uint64, hash common.Hash, at time.Time) error
 	// RecordTransfer stores a transfer seen in a block (or revives a dropped one seen again,
 	// in its new block) and, in the same transaction, moves its order from CREATED or
-	// UNDERPAID to DEPOSIT_PROCESSING. It reports false when the transfer was already known.
+	// UNDERPAID to DEPOSIT_PROCESSING. An order in any other status (paid, closed) is left as
+	// it is: nothing is recorded for it before the transfer is confirmed. It reports false
+	// when the transfer was already known.
 	RecordTransfer(ctx context.Context, t *InboundTransfer, at time.Time) (bool, error)
 	// PendingTransfers returns a network's transfers still waiting for confirmations.
 	PendingTransfers(ctx context.Context, network string) ([]*InboundTransfer, error)
-	// ConfirmTransfer marks a seen transfer confirmed and credits its order, moving it as
-	// AfterCredit says, in one transaction. A transfer that is not "seen" is left alone, so a
-	// transfer is never credited twice.
+	// ConfirmTransfer marks a seen transfer confirmed and credits its order, in one
+	// transaction: it records what the order does not need for refund (Excess), adds the
+	// amount to CryptoReceived, and then either moves the order as AfterCredit says (a
+	// transition, with its event) or, when the order's status stays (a closed order, one paid
+	// in full already, one still short), records an order.deposit.success that is no
+	// transition: its From and To are the order's status, and it has its webhook delivery as
+	// a transition's event does. Every confirmed transfer thus has one event. A transfer that
+	// is not "seen" is left alone, so a transfer is never credited, refunded or announced
+	// twice; a confirmed one is never undone (DropTransfer leaves it).
 	ConfirmTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
 	// DropTransfer marks a seen transfer dropped (its block was reorganised away) and moves an
-	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID).
+	// order left with no payment in flight back (DEPOSIT_PROCESSING -> CREATED or UNDERPAID);
+	// an order in another status is left as it is. A transfer that is not "seen" (confirmed,
+	// or dropped already) is left alone.
 	DropTransfer(ctx context.Context, network string, tx common.Hash, logIndex int64, at time.Time) error
 	// DepositsCreatedSince returns the deposit addresses of a network's orders created at or
 	// after since (the watcher adds them to the set it holds between full reloads).
@@ -76,7 +86,9 @@ type WatchedDeposit struct {
 
 // AfterCredit says where an order goes once a confirmed transfer is credited to it (with
 // CryptoReceived already including it), and the failure reason to record, if any. ok is
-// false when the order stays where it is.
+// false when the order stays where it is: the credit is then no transition, and the store
+// records the transfer's EventDepositSuccess with the order's status as both From and To
+// (DepositStore.ConfirmTransfer).
 func AfterCredit(o *Order) (to OrderStatus, reason string, ok bool) {
 	switch o.Status {
 	case StatusDepositProcessing, StatusUnderpaid:

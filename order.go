@@ -196,8 +196,11 @@ type Order struct {
 	UpdatedAt       time.Time
 }
 
-// OrderEvent records a transition (or the creation) of an order. Written in the same
-// transaction as the change, it is the outbox webhooks are delivered from.
+// OrderEvent records a transition (or the creation) of an order, or an event that is no
+// transition, whose From and To are both the order's status: the hosted page's events
+// (RecordOrderEvent) and the order.deposit.success of a payment credited to an order that it
+// does not move (DepositStore.ConfirmTransfer). Written in the same transaction as the
+// change, it is the outbox webhooks are delivered from.
 type OrderEvent struct {
 	ID         string
 	OrderID    string
@@ -258,8 +261,9 @@ type OrderStore interface {
 	// execution (DEPOSIT_SUCCESS), longest waiting first.
 	PaidOrders(ctx context.Context, network string, limit int) ([]*Order, error)
 	// RecordOrderEvent records an event that changes nothing of the order (user.widget.open,
-	// user.widget.close) with its webhook delivery; with once, only if the order has none of
-	// that name yet. It reports whether it recorded one. ENOTFOUND.
+	// user.widget.close) with its webhook delivery, From and To both the order's status; with
+	// once, only if the order has none of that name yet. It reports whether it recorded one.
+	// ENOTFOUND.
 	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
 }
 

@@ -89,8 +89,20 @@ type EventContext struct {
 	DepositTxHashes       []string `json:"deposit_tx_hashes"`
 	ExecutionTxHash       *string  `json:"execution_tx_hash"`
 	FailureReason         *string  `json:"failure_reason"`
-	CreatedAt             string   `json:"created_at"`
-	UpdatedAt             string   `json:"updated_at"`
+	// Refunds are the order's refund records, oldest first, as the order API shows them.
+	Refunds   []EventRefund `json:"refunds"`
+	CreatedAt string        `json:"created_at"`
+	UpdatedAt string        `json:"updated_at"`
+}
+
+// EventRefund is a refund record in an event's context: what is owed back to the payer of an
+// order, in whole units of the order's asset, and why.
+type EventRefund struct {
+	Amount    string `json:"amount"`
+	Reason    string `json:"reason"`
+	Status    string `json:"status"`
+	ToAddress string `json:"to_address"`
+	CreatedAt string `json:"created_at"`
 }
 
 // EventEnvelope is the body of a webhook POST.
@@ -102,13 +114,19 @@ type EventEnvelope struct {
 }
 
 // EventBody is the webhook body of event e of order o (as it is after the event), with the
-// hashes of the payments seen for it.
-func EventBody(e *OrderEvent, o *Order, depositTxs []string) ([]byte, error) {
+// hashes of the payments seen for it and its refund records.
+func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) ([]byte, error) {
 	d := o.Asset.Decimals
 	c := EventContext{OrderID: o.ID, MerchantID: o.MerchantID, MerchantTxnID: o.MerchantTxnID, MerchantUserID: o.MerchantUserID,
 		Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
-		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs,
+		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: make([]EventRefund, len(refunds)),
 		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
+	for i, r := range refunds {
+		c.Refunds[i] = EventRefund{Amount: FormatUnits(r.Amount, d), Reason: r.Reason, Status: r.Status, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
+		if r.To != ([20]byte{}) {
+			c.Refunds[i].ToAddress = r.To.Hex()
+		}
+	}
 	if !o.Asset.IsNative() {
 		a := o.Asset.Contract.Hex()
 		c.CryptoContractAddress = &a

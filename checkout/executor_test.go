@@ -96,6 +96,19 @@ func (e *execEnv) register(name, payable string) *rampway.ContractFunction {
 // watcher would once its payment is confirmed.
 func (e *execEnv) paidOrder(f *rampway.ContractFunction, to common.Address, quantity int64) *rampway.Order {
 	e.t.Helper()
+	o := e.unpaidOrder(f, to, quantity)
+	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
+		if _, err := e.store.Transition(e.t.Context(), o.ID, s, o.CreatedAt, func(o *rampway.Order) { o.CryptoReceived = o.CryptoAmount }); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	return o
+}
+
+// unpaidOrder stores a new order (CREATED) of f minting quantity to `to`: the price plus 1000
+// base units of fees, to its own deposit address.
+func (e *execEnv) unpaidOrder(f *rampway.ContractFunction, to common.Address, quantity int64) *rampway.Order {
+	e.t.Helper()
 	ctx := e.t.Context()
 	asset, _ := e.net.Asset(f.PayableSymbol)
 	value := new(big.Int).Mul(big.NewInt(devchain.NFTPriceWei), big.NewInt(quantity))
@@ -114,11 +127,6 @@ func (e *execEnv) paidOrder(f *rampway.ContractFunction, to common.Address, quan
 		ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
 	if err := e.store.CreateOrder(ctx, o); err != nil {
 		e.t.Fatal(err)
-	}
-	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
-		if _, err := e.store.Transition(ctx, o.ID, s, now, func(o *rampway.Order) { o.CryptoReceived = amount }); err != nil {
-			e.t.Fatal(err)
-		}
 	}
 	return o
 }

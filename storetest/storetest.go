@@ -51,6 +51,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DueOrders", testDueOrders},
 		{"PaidOrders", testPaidOrders},
 		{"Deposits", testDeposits},
+		{"CreditWithoutTransition", testCreditWithoutTransition},
 		{"Executions", testExecutions},
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},

@@ -260,7 +260,7 @@ func testCreatedOrderDelivery(t *testing.T, open Opener) {
 			t.Fatalf("%s: deliveries %v; want one", tt.name, eventIDs(ds))
 		}
 		d := ds[0]
-		want, err := rampway.EventBody(events[0], o, nil)
+		want, err := rampway.EventBody(events[0], o, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -154,7 +154,12 @@ func (s *Store) ConfirmTransfer(ctx context.Context, network string, txHash comm
 		o.CryptoReceived = new(big.Int).Add(o.CryptoReceived, t.Amount)
 		to, reason, ok := rampway.AfterCredit(o)
 		if !ok {
-			return s.updateOrder(ctx, tx, o, at) // credited; the status stays
+			// Credited, and the status stays: no transition, but the transfer's event all the
+			// same, once, as the transfer is confirmed once.
+			if err := s.updateOrder(ctx, tx, o, at); err != nil {
+				return err
+			}
+			return s.insertStatusEvent(ctx, tx, o, rampway.EventDepositSuccess, at)
 		}
 		_, err = s.transitionTx(ctx, tx, o, to, at, func(o *rampway.Order) {
 			if reason != "" {

@@ -174,6 +174,16 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 	return s.insertDelivery(ctx, tx, e, seq, o)
 }
 
+// insertStatusEvent records, inside tx, an event of the locked order o that is not a
+// transition: o keeps its status, which is the event's From and To. Its webhook delivery goes
+// with it as a transition's does (insertEvent). Such events are the hosted page's
+// (RecordOrderEvent) and the order.deposit.success of a transfer credited to an order that it
+// does not move (ConfirmTransfer); a change of status goes through transitionTx only.
+func (s *Store) insertStatusEvent(ctx context.Context, tx *sql.Tx, o *rampway.Order, name string, at time.Time) error {
+	return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: o.ID, MerchantID: o.MerchantID,
+		Name: name, From: o.Status, To: o.Status, CreatedAt: at}, o)
+}
+
 // CreateOrder implements rampway.OrderStore: the order goes with the others created meanwhile
 // (batchedOrder).
 func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
@@ -225,7 +235,7 @@ func (s *Store) newOrder(o *rampway.Order) (*newOrder, error) {
 // eventBody returns the body of the order's order.created delivery.
 func (n *newOrder) eventBody() ([]byte, error) {
 	if n.body == nil {
-		body, err := rampway.EventBody(n.event, n.Order, nil) // a new order has no deposits yet
+		body, err := rampway.EventBody(n.event, n.Order, nil, nil) // a new order has no deposits or refunds yet
 		if err != nil {
 			return nil, fmt.Errorf("event body: %w", err)
 		}
@@ -521,18 +531,19 @@ func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, 
 	if err := s.updateOrder(ctx, tx, o, at); err != nil {
 		return nil, err
 	}
+	if to == rampway.StatusFailed {
+		// What the order was paid is owed back: recorded with the failure, never forgotten,
+		// and before the event, whose context lists it.
+		if err := s.refundFailed(ctx, tx, o, at); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range []string{step.Event, step.Then} {
 		if name == "" {
 			continue
 		}
 		if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
 			Name: name, From: step.From, To: step.To, CreatedAt: at}, o); err != nil {
-			return nil, err
-		}
-	}
-	if to == rampway.StatusFailed {
-		// What the order was paid is owed back: recorded with the failure, never forgotten.
-		if err := s.refundFailed(ctx, tx, o, at); err != nil {
 			return nil, err
 		}
 	}
@@ -629,8 +640,7 @@ func (s *Store) RecordOrderEvent(ctx context.Context, orderID, name string, once
 			}
 		}
 		recorded = true
-		return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: o.ID, MerchantID: o.MerchantID,
-			Name: name, From: o.Status, To: o.Status, CreatedAt: at}, o)
+		return s.insertStatusEvent(ctx, tx, o, name, at)
 	})
 	return recorded, err
 }

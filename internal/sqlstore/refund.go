@@ -69,7 +69,13 @@ func addressOrZero(s string) common.Address {
 
 // Refunds implements rampway.RefundStore.
 func (s *Store) Refunds(ctx context.Context, orderID string) ([]*rampway.Refund, error) {
-	return collect(ctx, s.db, "refunds", s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`),
+	return s.refunds(ctx, s.db, orderID)
+}
+
+// refunds reads an order's refund records, oldest first, through q (the database, or a
+// transaction that has just written one).
+func (s *Store) refunds(ctx context.Context, q querier, orderID string) ([]*rampway.Refund, error) {
+	return collect(ctx, q, "refunds", s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`),
 		func(row interface{ Scan(...any) error }) (*rampway.Refund, error) {
 			var (
 				r                 rampway.Refund

@@ -43,16 +43,22 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 	if !ok {
 		return nil
 	}
-	var txs []string
-	if e.Name != rampway.EventCreated { // a new order has no deposits yet
+	var (
+		txs     []string
+		refunds []*rampway.Refund
+	)
+	if e.Name != rampway.EventCreated { // a new order has no deposits and no refunds yet
 		var err error
 		txs, err = collect(ctx, tx, "event deposits", s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped'
 			ORDER BY block_number, tx_hash, log_index`), scanValue[string], o.ID)
 		if err != nil {
 			return err
 		}
+		if refunds, err = s.refunds(ctx, tx, o.ID); err != nil {
+			return err
+		}
 	}
-	body, err := rampway.EventBody(e, o, txs)
+	body, err := rampway.EventBody(e, o, txs, refunds)
 	if err != nil {
 		return fmt.Errorf("event body: %w", err)
 	}
