@@ -307,6 +307,16 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 				*t.dst = at
 			}
 		}
+		if f.Before != "" {
+			// The cursor must be one of the merchant's orders in this list. Another merchant's
+			// is answered as an unknown one (the list does not tell which ids exist), and an
+			// unknown one is refused rather than read as an empty page.
+			if _, err := s.checkout.Order(r.Context(), f.MerchantID, area, f.Before); rampway.ErrorCode(err) == rampway.ENOTFOUND {
+				return rampway.FieldErrorf("starting_after", "starting_after must be the order_id of one of your orders")
+			} else if err != nil {
+				return err
+			}
+		}
 		limit := f.Limit
 		f.Limit++
 		orders, err := s.checkout.Orders(r.Context(), f)

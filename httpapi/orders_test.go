@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
@@ -285,6 +286,47 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?created_from=yesterday", nil), 400, 400, l, "created_from must be an ISO-8601 time")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?limit=1000", nil), 400, 400, l, "limit must be")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?status=PAID", nil), 400, 400, l, `status "PAID" is not an order status`)
+}
+
+// TestOrderListCursor: starting_after must be one of the merchant's own orders; another
+// merchant's order id is refused exactly as an unknown one, so that the list does not tell
+// which ids exist.
+func TestOrderListCursor(t *testing.T) {
+	e := newMintEnv(t)
+	l := "/mint/merchant/hosted/nftCheckout/orders"
+	own := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+	// Another merchant's order, newer than the first merchant's.
+	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	f, err := e.functions.Register(t.Context(), other.ID, contract.RegisterParams{Network: "devnet",
+		ContractAddress: e.chain.Contracts().NFT.Hex(), ABI: nftFragment(t, "mint"), DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := decode[MintOrderView](t, e.do(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) {
+		b["merchant_id"] = other.ID
+		ex(b)["smartContractFunctionId"] = f.ID
+	}), map[string]string{"X-API-KEY": otherKey}), 201)
+	newer := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+
+	page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, l+"?starting_after="+newer.OrderID, nil), 200)
+	if len(page.Data) != 1 || page.Data[0].OrderID != own.OrderID {
+		t.Fatalf("after its own newer order: %+v, want the older one", page)
+	}
+	for _, tc := range []struct{ name, cursor string }{
+		{"another merchant's order", foreign.OrderID},
+		{"an unknown order", rampway.NewID(rampway.PrefixOrder, time.Now())},
+		{"not an order id", "ord_nope"},
+		{"a merchant id", e.merchant.ID},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.merchantAPI(http.MethodGet, l+"?starting_after="+tc.cursor, nil)
+			b := wantEnvelope(t, r, 400, 400, l, "starting_after must be the order_id of one of your orders")
+			if b.Message != "starting_after must be the order_id of one of your orders" {
+				t.Fatalf("message %q", b.Message)
+			}
+		})
+	}
 }
 
 func TestCreateMintOrderFields(t *testing.T) {
