@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"io"
 	"net/http"
 	"time"
@@ -37,7 +38,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h := sha256.New()
 		h.Write([]byte(r.Method + " " + r.URL.Path + "\n"))
-		h.Write(body)
+		h.Write(canonicalBody(body))
 		m := merchantFrom(r.Context())
 		now := time.Now().UTC().Truncate(time.Microsecond)
 		prev, err := s.idem.BeginIdempotent(r.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: h.Sum(nil), CreatedAt: now}, now.Add(-idempotencyStale))
@@ -78,6 +79,17 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 		next.ServeHTTP(cw, r.WithContext(context.WithValue(r.Context(), keyIdempotencyClaim, claim)))
 		return nil
 	})
+}
+
+// canonicalBody is what a request's body is compared by: valid JSON without its insignificant
+// whitespace (the same request laid out another way is the same request), any other body as
+// it is.
+func canonicalBody(body []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, body); err != nil {
+		return body
+	}
+	return b.Bytes()
 }
 
 // idempotencyClaim is a request's claim on its Idempotency-Key, for a handler whose write can

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -57,6 +58,46 @@ func TestIdempotencyKey(t *testing.T) {
 	q2 := e.do(http.MethodPost, quotePath, string(data), map[string]string{"X-API-KEY": e.key, "Idempotency-Key": "quote-1"})
 	if q1.status != 200 || !bytes.Equal(q1.body, q2.body) {
 		t.Fatalf("quote replay: %d %s / %s", q1.status, q1.body, q2.body)
+	}
+}
+
+// TestIdempotencyKeyIgnoresJSONWhitespace: the same JSON request laid out another way (indented,
+// with a final newline, CRLF) is the same request: its key replays the first answer. Any other
+// difference in the JSON is another request.
+func TestIdempotencyKeyIgnoresJSONWhitespace(t *testing.T) {
+	e := newMintEnv(t)
+	body := e.body(nil)
+	compact, _ := json.Marshal(body)
+	indented, _ := json.MarshalIndent(body, "", "    ")
+	send := func(data string) resp {
+		return e.do(http.MethodPost, mintOrderPath, data, map[string]string{"X-API-KEY": e.key, "Idempotency-Key": "layout-1", "Content-Type": "application/json"})
+	}
+	first := send(string(compact))
+	decode[MintOrderView](t, first, 201)
+	for _, tc := range []struct {
+		name, body string
+		status     int
+	}{
+		{"the same bytes", string(compact), 201},
+		{"indented", string(indented), 201},
+		{"with a final newline", string(compact) + "\n", 201},
+		{"indented with CRLF and tabs", strings.ReplaceAll(strings.ReplaceAll(string(indented), "\n", "\r\n"), "    ", "\t"), 201},
+		{"another value", strings.Replace(string(compact), `"txn-7"`, `"txn-8"`, 1), 422},
+		{"a space inside a string", strings.Replace(string(compact), `"txn-7"`, `"txn- 7"`, 1), 422},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := send(tc.body)
+			if tc.status == 422 {
+				wantEnvelope(t, r, 422, 422, mintOrderPath, "was already used with a different request")
+				return
+			}
+			if r.status != 201 || !bytes.Equal(r.body, first.body) || r.header.Get("Idempotent-Replayed") != "true" {
+				t.Fatalf("replay %d %s (replayed %q), want the first answer %s", r.status, r.body, r.header.Get("Idempotent-Replayed"), first.body)
+			}
+		})
+	}
+	if page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/orders", nil), 200); len(page.Data) != 1 {
+		t.Fatalf("%d orders, want 1", len(page.Data))
 	}
 }
 
