@@ -77,6 +77,25 @@ type ListView[T any] struct {
 	HasMore bool `json:"has_more"`
 }
 
+// NewListView is the page of the first limit items (all of them when limit is 0), each
+// through view; HasMore says whether items held more (a page is read with one item more than
+// its limit, to know). The admin CLI prints its lists through it too.
+func NewListView[I, V any](items []I, limit int, view func(I) V) ListView[V] {
+	out := ListView[V]{Data: make([]V, 0, len(items))}
+	if limit > 0 && len(items) > limit {
+		items, out.HasMore = items[:limit], true
+	}
+	for _, it := range items {
+		out.Data = append(out.Data, view(it))
+	}
+	return out
+}
+
+// NewAPIKeyListView is the list of a merchant's keys, none of them with its secret.
+func NewAPIKeyListView(ks []*rampway.APIKey) ListView[APIKeyView] {
+	return NewListView(ks, 0, func(k *rampway.APIKey) APIKeyView { return NewAPIKeyView(k, "") })
+}
+
 func timePtr(t *time.Time) *string {
 	if t == nil {
 		return nil
@@ -133,14 +152,7 @@ func (s *Server) handleListMerchants(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	out := ListView[MerchantView]{Data: []MerchantView{}, HasMore: len(ms) > limit}
-	for i, m := range ms {
-		if i == limit {
-			break
-		}
-		out.Data = append(out.Data, NewMerchantView(m))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, NewListView(ms, limit, NewMerchantView))
 	return nil
 }
 
@@ -185,11 +197,7 @@ func (s *Server) handleListAPIKeys(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := ListView[APIKeyView]{Data: []APIKeyView{}}
-	for _, k := range ks {
-		out.Data = append(out.Data, NewAPIKeyView(k, ""))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, NewAPIKeyListView(ks))
 	return nil
 }
 

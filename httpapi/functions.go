@@ -90,11 +90,7 @@ func (s *Server) handleListFunctions(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	out := ListView[ContractFunctionView]{Data: []ContractFunctionView{}}
-	for _, f := range fs {
-		out.Data = append(out.Data, NewContractFunctionView(f))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, NewListView(fs, 0, NewContractFunctionView))
 	return nil
 }
 

@@ -225,15 +225,14 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(0, "no positional arguments"); err != nil {
 			return nil, err
 		}
-		ms, err := svc.List(ctx, rampway.Page{After: *after, Limit: *limit})
+		if *limit < 1 || *limit > 100 {
+			return nil, errors.New("admin: --limit must be between 1 and 100")
+		}
+		ms, err := svc.List(ctx, rampway.Page{After: *after, Limit: *limit + 1}) // one more: has_more
 		if err != nil {
 			return nil, err
 		}
-		views := []httpapi.MerchantView{}
-		for _, m := range ms {
-			views = append(views, httpapi.NewMerchantView(m))
-		}
-		return views, nil
+		return httpapi.NewListView(ms, *limit, httpapi.NewMerchantView), nil
 	case "merchants update":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -277,11 +276,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err != nil {
 			return nil, err
 		}
-		views := []httpapi.APIKeyView{}
-		for _, k := range ks {
-			views = append(views, httpapi.NewAPIKeyView(k, ""))
-		}
-		return views, nil
+		return httpapi.NewAPIKeyListView(ks), nil
 	case "api-keys revoke":
 		if err := need(2, "MERCHANT_ID KEY_ID"); err != nil {
 			return nil, err
@@ -350,11 +345,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err != nil {
 			return nil, err
 		}
-		views := []httpapi.ContractFunctionView{}
-		for _, f := range fs {
-			views = append(views, httpapi.NewContractFunctionView(f))
-		}
-		return views, nil
+		return httpapi.NewListView(fs, 0, httpapi.NewContractFunctionView), nil
 	case "contract-functions get", "contract-functions disable":
 		if err := need(2, "MERCHANT_ID FUNCTION_ID"); err != nil {
 			return nil, err

@@ -19,7 +19,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/checkout"
@@ -145,17 +144,6 @@ func depositKeys(cfg config.Config) (*hd.Signer, error) {
 // sweepPoll is how often each network's sweeper looks for confirmed deposits.
 const sweepPoll = 5 * time.Second
 
-// merchantSecrets gives the webhook dispatcher each merchant's signing secrets.
-type merchantSecrets struct{ store rampway.MerchantStore }
-
-func (m merchantSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
-	mc, err := m.store.Merchant(ctx, merchantID)
-	if err != nil {
-		return nil, err
-	}
-	return mc.WebhookSecrets(time.Now()), nil
-}
-
 // lateHandler is a handler set after the server is built (dev mode's demo store needs dev.json).
 type lateHandler struct{ h atomic.Pointer[http.Handler] }
 
@@ -221,6 +209,9 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 	}, a.store, a.functions, chains{a.networks}, pricing.Static(cfg.PriceTable()), deriver, nil)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.store, log))
+	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
+	// every active request, and a stream would hold it for its whole life (minutes).
+	streams, endStreams := context.WithCancel(context.Background())
 	bp := cfg.HTTP.BasePaths
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
@@ -228,7 +219,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
 	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg,
-		Home: &a.home, Page: checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil)})
+		Home: &a.home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -238,10 +229,27 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	a.srv.RegisterOnShutdown(endStreams)
 	if a.ln, err = net.Listen("tcp", cfg.HTTP.Addr); err != nil {
+		endStreams()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
 	}
 	return a, nil
+}
+
+// endStreamsOnShutdown gives the checkout page's server-sent-events requests a context that
+// also ends with streams (when the server starts shutting down): the browser reconnects to
+// another instance, or to this one once restarted. Its other requests are short, and drain.
+func endStreamsOnShutdown(page http.Handler, streams context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/checkout/events" {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(streams, cancel)()
+			r = r.WithContext(ctx)
+		}
+		page.ServeHTTP(w, r)
+	})
 }
 
 // addr is the address the server listens on (the real port when the config said 0).
@@ -284,7 +292,7 @@ func (a *app) serve(ctx context.Context) error {
 	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
 		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
 		UserAgent: "rampway/" + version + " (+webhooks)", AllowPrivate: a.cfg.Mode == config.ModeDev},
-		a.store, webhook.CachedSecrets(merchantSecrets{a.store}, 5*time.Second), a.log.With("worker", "webhooks"), nil)
+		a.store, a.merchants, a.log.With("worker", "webhooks"), nil) // secrets read at every attempt: a rotation applies at once
 	workers.Go(func() { dispatcher.Run(wctx) })
 	stopWorkers := func() {
 		stopWork()

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/gofrs/flock"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
@@ -33,6 +35,8 @@ import (
 const (
 	devStateFile = "dev-state.json" // secrets kept across restarts
 	devJSONFile  = "dev.json"       // the dev-mode contract, written once ready to serve
+	devLockFile  = "dev.lock"       // held while a dev process uses the directory
+	devChainDir  = "chain"          // the embedded chain's database
 	devDBFile    = "rampway.db"
 )
 
@@ -54,6 +58,10 @@ type devState struct {
 	DepositMnemonic string `json:"deposit_mnemonic"`
 	// RPCURL is the running chain's endpoint, for `rampway admin --data-dir`.
 	RPCURL string `json:"rpc_url"`
+	// ChainBlock1 is the hash of the chain's first block (the demo contracts' deployment,
+	// stamped with the time it was mined): which chain, of those DIR/chain could hold, the
+	// database's orders, nonces and cursors belong to.
+	ChainBlock1 string `json:"chain_block_1,omitempty"`
 }
 
 // devJSON is DESIGN.md's dev-mode contract; tools outside this repository read it.
@@ -65,7 +73,24 @@ type devJSON struct {
 	Assets                 []devAsset    `json:"assets"`
 	Contracts              devContracts  `json:"contracts"`
 	SmartContractFunctions []devFunction `json:"smart_contract_functions"`
+	Fiat                   devFiat       `json:"fiat"`
 }
+
+// devFiat is the dev-mode contract's fiat part: the card numbers the dev payment provider
+// will answer with success, a decline and a 3-D Secure challenge. The fiat areas (B, C) are
+// not built yet: their routes answer 501, and nothing takes these cards so far.
+type devFiat struct {
+	TestCards devTestCards `json:"test_cards"`
+}
+
+type devTestCards struct {
+	Success string `json:"success"`
+	Decline string `json:"decline"`
+	ThreeDS string `json:"three_ds"`
+}
+
+// devCards are the usual test card numbers (Luhn-valid, of no real account).
+var devCards = devTestCards{Success: "4242424242424242", Decline: "4000000000000002", ThreeDS: "4000000000003220"}
 
 type devChainInfo struct {
 	Network         string `json:"network"`
@@ -155,6 +180,15 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
+	// One dev process per directory: a second would share the database and remove the
+	// first's dev.json when it stops.
+	lock := flock.New(filepath.Join(*dataDir, devLockFile))
+	if ok, err := lock.TryLock(); err != nil {
+		return fmt.Errorf("dev: lock %s: %w", *dataDir, err)
+	} else if !ok {
+		return fmt.Errorf("dev: %s is in use by another rampway dev", *dataDir)
+	}
+	defer lock.Unlock()
 	devJSONPath := filepath.Join(*dataDir, devJSONFile)
 	// A dev.json from an earlier run must not tell tools that this one is ready.
 	if err := os.Remove(devJSONPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -172,7 +206,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
 	cfg.HTTP.Addr = *addr
-	cfg.HTTP.PublicURL = "http://" + *addr
+	cfg.HTTP.PublicURL = "http://" + reachable(*addr)
 	cfg.Database.Path = filepath.Join(*dataDir, devDBFile)
 	cfg.Admin.Token = state.AdminToken
 	cfg.Secrets.HashSecret = state.HashSecret
@@ -182,6 +216,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 	ch, err := devchain.Start(ctx, devchain.Config{
 		RPCAddr: *rpcAddr, BlockTime: *blockTime, Deployer: keys.deployer, Logger: log.With("component", "devchain"),
+		DataDir: filepath.Join(*dataDir, devChainDir),
 		Fund: []devchain.Funding{
 			{Address: crypto.PubkeyToAddress(keys.payer.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
 			{Address: crypto.PubkeyToAddress(keys.hotWallet.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
@@ -191,6 +226,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("dev: embedded chain: %w", err)
 	}
 	defer ch.Close()
+	if err := state.sameChain(ctx, ch, *dataDir); err != nil {
+		return err
+	}
 	state.RPCURL = ch.RPCURL()
 	cfg.Networks = []config.Network{devNetworkConfig(ch.RPCURL(), ch.Contracts().Token.Hex())}
 	if cfg.Checkout.DepositXPub, err = state.depositXPub(); err != nil {
@@ -214,7 +252,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	base := "http://" + a.addr()
+	base := "http://" + reachable(a.addr())
 	a.cfg.HTTP.PublicURL = base
 	a.checkout.SetPublicURL(base) // the real port when --addr asked for port 0 (gateway_url uses it)
 
@@ -302,6 +340,7 @@ func prepareDev(ctx context.Context, a *app, ch *devchain.Chain, st *devState, k
 		},
 		Contracts:              devContracts{NFT: c.NFT.Hex(), Token: c.Token.Hex(), PriceFeed: c.PriceFeed.Hex()},
 		SmartContractFunctions: fns,
+		Fiat:                   devFiat{TestCards: devCards},
 	}, nil
 }
 
@@ -480,4 +519,40 @@ func saveJSON(path string, v any) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// sameChain checks that the chain ch goes on from the one the database in dataDir knows: its
+// orders' deposits, the hot wallet's nonces and the watcher's cursor all belong to one chain.
+// A directory whose chain was made anew (its chain directory removed, or made by a version
+// of rampway that did not keep the chain) is refused rather than run with another chain's
+// state (transactions at nonces the new chain never saw, cursors past its head).
+func (st *devState) sameChain(ctx context.Context, ch *devchain.Chain, dataDir string) error {
+	b1, err := ch.Client().HeaderByNumber(ctx, big.NewInt(1))
+	if err != nil {
+		return fmt.Errorf("dev: embedded chain: read block 1: %w", err)
+	}
+	hash := b1.Hash().Hex()
+	switch {
+	case st.ChainBlock1 == hash:
+		return nil
+	case st.ChainBlock1 == "" && st.MerchantID == "":
+		st.ChainBlock1 = hash // a new directory
+		return nil
+	default:
+		return fmt.Errorf("dev: the database in %s belongs to another chain than the one in %s (made anew): remove %s to start afresh",
+			dataDir, filepath.Join(dataDir, devChainDir), dataDir)
+	}
+}
+
+// reachable is addr with an unspecified host (":8080", "0.0.0.0:8080", "[::]:8080") made
+// the loopback address, for URLs a client on this machine can call.
+func reachable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }

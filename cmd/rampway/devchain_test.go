@@ -222,15 +222,7 @@ func TestDevExamplesMakeOrders(t *testing.T) {
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	for _, f := range dj.SmartContractFunctions {
-		symbol, contractAddr := "ETH", any(nil)
-		if f.Example.Payment != nil {
-			symbol = f.Example.Payment.PayableCryptoSymbol
-			if a := f.Example.Payment.PayableCryptoContractAddress; a != "" {
-				contractAddr = a
-			}
-		}
-		body := map[string]any{"merchant_id": dj.Merchant.MerchantID, "crypto_symbol": symbol, "crypto_network": dj.Chain.Network,
-			"crypto_contract_address": contractAddr, "contractExecution": f.Example}
+		body := exampleQuote(dj, f)
 		raw, _ := json.Marshal(body)
 		code, q := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/cryptoQuote", dj.Merchant.APIKey, string(raw))
 		if code != 200 || q["allowed"] != true {
@@ -242,5 +234,72 @@ func TestDevExamplesMakeOrders(t *testing.T) {
 		if code != 201 || o["crypto_amount"] != q["crypto_amount"] || !strings.Contains(o["gateway_url"].(string), "/checkout?order_id=") {
 			t.Fatalf("order for %s: %d %v (quote %v)", f.ID, code, o, q)
 		}
+	}
+}
+
+// exampleQuote is the A2 body of the example of dev.json's function f (A1 needs the order
+// fields too).
+func exampleQuote(dj devJSON, f devFunction) map[string]any {
+	symbol, contractAddr := "ETH", any(nil)
+	if f.Example.Payment != nil {
+		symbol = f.Example.Payment.PayableCryptoSymbol
+		if a := f.Example.Payment.PayableCryptoContractAddress; a != "" {
+			contractAddr = a
+		}
+	}
+	return map[string]any{"merchant_id": dj.Merchant.MerchantID, "crypto_symbol": symbol, "crypto_network": dj.Chain.Network,
+		"crypto_contract_address": contractAddr, "contractExecution": f.Example}
+}
+
+// payExample creates an order from the example of dev.json's first function (the ETH mint),
+// pays it from the payer over the chain's RPC URL, and waits until the order is SUCCESS.
+func payExample(t *testing.T, dj devJSON) string {
+	t.Helper()
+	body := exampleQuote(dj, dj.SmartContractFunctions[0])
+	body["merchant_user_id"], body["merchant_redirect_url"] = "user-1", "http://127.0.0.1:3000/done"
+	raw, _ := json.Marshal(body)
+	code, o := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", dj.Merchant.APIKey, string(raw))
+	if code != 201 {
+		t.Fatalf("order: %d %v", code, o)
+	}
+	id := o["order_id"].(string)
+	lookup := func() map[string]any {
+		req, _ := http.NewRequest(http.MethodGet, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
+		req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var v map[string]any
+		if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
+			t.Fatalf("lookup %s: %d %v", id, res.StatusCode, err)
+		}
+		return v
+	}
+	amount, err := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ethclient.Dial(dj.Chain.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	payer, err := crypto.HexToECDSA(strings.TrimPrefix(dj.Chain.PayerPrivateKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, c, payer, common.HexToAddress(lookup()["deposit_address"].(string)), amount, nil)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v := lookup()
+		if v["status"] == string(rampway.StatusSuccess) {
+			return id
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s still %v 30 s after its payment", id, v["status"])
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -20,9 +20,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "rampway:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			return // a command's -h or --help: its usage went to stdout, as asked
 		}
+		fmt.Fprintln(os.Stderr, "rampway:", err)
 		os.Exit(1)
 	}
 }
@@ -31,8 +32,9 @@ const usage = `rampway: self-hosted payment gateway for on-chain actions
 
 Usage:
   rampway serve --config FILE        run the API server (production)
-  rampway dev [--addr A] [--data-dir D]
-                                     run everything locally on SQLite; writes D/dev.json
+  rampway dev [--addr A] [--rpc-addr R] [--block-time T] [--data-dir D]
+                                     run everything locally on SQLite and an embedded
+                                     chain; writes D/dev.json (rampway dev --help)
   rampway admin (--config FILE | --data-dir D) COMMAND ...
                                      onboard merchants (rampway admin help)
   rampway migrate --config FILE      apply database migrations

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -108,10 +109,17 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	raw, _ := os.ReadFile(filepath.Join(dir, devJSONFile))
 	var generic map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &generic)
-	for _, k := range []string{"api", "admin_token", "merchant"} {
+	for _, k := range []string{"api", "admin_token", "merchant", "chain", "assets", "contracts", "smart_contract_functions", "fiat"} {
 		if _, ok := generic[k]; !ok {
 			t.Fatalf("dev.json lacks %q: %s", k, raw)
 		}
+	}
+	var fiat struct {
+		TestCards map[string]string `json:"test_cards"`
+	}
+	_ = json.Unmarshal(generic["fiat"], &fiat)
+	if len(fiat.TestCards) != 3 || fiat.TestCards["success"] == "" || fiat.TestCards["decline"] == "" || fiat.TestCards["three_ds"] == "" {
+		t.Fatalf("dev.json fiat: %s", generic["fiat"])
 	}
 	order := dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
 	body := `{"merchant_id":"` + dj.Merchant.MerchantID + `"}`
@@ -132,10 +140,27 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	_ = json.NewDecoder(res.Body).Decode(&second)
 	res.Body.Close()
 
+	// A paid order is executed; a second dev process on the directory is refused.
+	payExample(t, dj)
+	if err := run(t.Context(), []string{"dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "in use by another rampway dev") {
+		t.Fatalf("a second dev on the directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, devJSONFile)); err != nil {
+		t.Fatalf("the refused second dev touched dev.json: %v", err)
+	}
+
 	if err := stop(); err != nil {
 		t.Fatalf("dev did not stop cleanly: %v", err)
 	}
 	dj2, _ := startDev(t, dir)
+	// The chain went on from where it was: the hot wallet's nonces, the watcher's cursor and
+	// the orders still match it, so orders paid after the restart are executed too.
+	if dj2.Chain.RPCURL == "" {
+		t.Fatal("no chain after restart")
+	}
+	payExample(t, dj2)
+	payExample(t, dj2)
 	if dj2.Merchant != dj.Merchant || dj2.AdminToken != dj.AdminToken {
 		t.Fatalf("restart changed the merchant or keys:\n%+v\n%+v", dj.Merchant, dj2.Merchant)
 	}
@@ -261,6 +286,15 @@ func TestAdminCLI(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "api-keys", "list", id}, noEnv, &out); err != nil || !strings.Contains(out.String(), `"status": "revoked"`) {
 		t.Fatalf("api-keys list: %v %s", err, out.String())
+	}
+	// Lists print as the HTTP API answers them: a page, and whether more follow.
+	for _, args := range [][]string{{"api-keys", "list", id}, {"merchants", "list"}} {
+		if page, err := cli(args...); err != nil || len(page["data"].([]any)) == 0 || page["has_more"] != false {
+			t.Fatalf("%v: %v %v", args, page, err)
+		}
+	}
+	if page, err := cli("merchants", "list", "--limit", "1"); err != nil || len(page["data"].([]any)) != 1 || page["has_more"] != true {
+		t.Fatalf("merchants list --limit 1: %v %v", page, err)
 	}
 	for _, bad := range [][]string{
 		{"merchants", "create", "--name", ""},
@@ -444,5 +478,42 @@ func TestBinarySIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "stopped") {
 		t.Fatalf("no clean stop in the log:\n%s", out)
+	}
+	// Asking for help is not an error: the usage, exit status 0; a wrong flag is one.
+	for _, args := range [][]string{{"--help"}, {"dev", "--help"}, {"serve", "-h"}, {"migrate", "--help"}} {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil || !strings.Contains(strings.ToLower(string(out)), "usage") {
+			t.Fatalf("rampway %v: %v\n%s", args, err, out)
+		}
+	}
+	if out, err := exec.Command(bin, "dev", "--frob").CombinedOutput(); err == nil {
+		t.Fatalf("rampway dev --frob exited 0:\n%s", out)
+	}
+}
+
+// An open checkout page (its server-sent-events stream) does not hold the shutdown: the
+// stream ends when the stop signal comes and the server exits cleanly, without waiting out
+// its shutdown timeout.
+func TestShutdownEndsCheckoutStreams(t *testing.T) {
+	dj, stop := startDev(t, t.TempDir())
+	body := exampleQuote(dj, dj.SmartContractFunctions[0])
+	body["merchant_user_id"], body["merchant_redirect_url"] = "user-1", "http://127.0.0.1:3000/done"
+	raw, _ := json.Marshal(body)
+	code, o := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", dj.Merchant.APIKey, string(raw))
+	if code != 201 {
+		t.Fatalf("order: %d %v", code, o)
+	}
+	events := strings.Replace(o["gateway_url"].(string), "/checkout?", "/checkout/events?", 1)
+	res, err := http.Get(events)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("events: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	first, err := bufio.NewReader(res.Body).ReadString('\n')
+	if err != nil || first != "event: status\n" {
+		t.Fatalf("stream began %q, %v", first, err)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("stop with a stream open: %v", err)
 	}
 }
