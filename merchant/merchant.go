@@ -273,6 +273,20 @@ func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret strin
 	return secret, nil
 }
 
+// WebhookSecrets returns the secrets that sign the merchant's webhook deliveries now: the
+// current one, then the previous one during its grace period; none when the merchant has no
+// secret. It is the webhook dispatcher's webhook.Secrets, and reads the merchant from the store
+// at every call, never from a cache: a rotation is one committed write, so every attempt that
+// reads after SetWebhookSecret returned is signed with the new secret, by whichever process
+// (instance, admin CLI) made the rotation and whichever instance sends it.
+func (s *Service) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+	m, err := s.store.Merchant(ctx, merchantID)
+	if err != nil {
+		return nil, err
+	}
+	return m.WebhookSecrets(s.now()), nil
+}
+
 // Authenticate returns the active merchant and key for an API key in clear. Any failure
 // (malformed, unknown, revoked, merchant disabled) is EUNAUTHORIZED with the message
 // "Unauthorized"; the hash comparison takes constant time.

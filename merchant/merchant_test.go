@@ -3,6 +3,7 @@ package merchant_test
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,6 +165,40 @@ func TestWebhookSecret(t *testing.T) {
 	if s, err := svc.SetWebhookSecret(ctx, m.ID, own, 0); err != nil || s != own {
 		t.Fatalf("set own secret: %q, %v", s, err)
 	}
+}
+
+// WebhookSecrets (what deliveries are signed with) follows every rotation at once: with a
+// grace period the new secret and the old one until the period is over, without only the new.
+func TestWebhookSecretsFollowRotation(t *testing.T) {
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "m.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Now()
+	svc := merchant.NewService(s, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", Now: func() time.Time { return now }})
+	ctx := t.Context()
+	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
+	want := func(exp ...string) {
+		t.Helper()
+		got, err := svc.WebhookSecrets(ctx, m.ID)
+		if err != nil || !slices.Equal(got, exp) {
+			t.Fatalf("WebhookSecrets = %q, %v; want %q", got, err, exp)
+		}
+	}
+	want() // none yet: no deliveries
+	s1, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0)
+	want(s1)
+	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "", time.Hour)
+	want(s2, s1)
+	s3, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0) // ends the grace of s1 too
+	want(s3)
+	s4, _ := svc.SetWebhookSecret(ctx, m.ID, "", time.Minute)
+	want(s4, s3)
+	now = now.Add(time.Minute)
+	want(s4)
+	_, err = svc.WebhookSecrets(ctx, "mch_01k9z3x4c5v6b7n8m9q0r1s2t3")
+	wantCode(t, err, rampway.ENOTFOUND)
 }
 
 func TestServiceFee(t *testing.T) {

@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hashicorp/golang-lru/v2/expirable"
-
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
 )
@@ -71,6 +69,10 @@ func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.
 
 // Secrets gives the webhook secrets a merchant's deliveries are signed with: the current one,
 // and the previous one during its grace period. None means the merchant removed its secret.
+// The dispatcher asks at every attempt, right before it signs: an implementation must not
+// answer from a cache (not even for a second), or deliveries sent after a rotation returned
+// would be signed without the new secret, which the merchant may already be checking against
+// alone. merchant.Service implements it, reading the database every time.
 type Secrets interface {
 	WebhookSecrets(ctx context.Context, merchantID string) ([]string, error)
 }
@@ -442,27 +444,4 @@ func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery) (int, erro
 		return res.StatusCode, errStatus(res.StatusCode)
 	}
 	return res.StatusCode, nil
-}
-
-// CachedSecrets keeps each merchant's secrets for ttl, so that a burst of deliveries does not
-// read the merchant every time; a rotation shows within ttl.
-func CachedSecrets(src Secrets, ttl time.Duration) Secrets {
-	return &cachedSecrets{src: src, m: expirable.NewLRU[string, []string](100_000, nil, ttl)}
-}
-
-type cachedSecrets struct {
-	src Secrets
-	m   *expirable.LRU[string, []string]
-}
-
-func (c *cachedSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
-	if s, ok := c.m.Get(merchantID); ok {
-		return s, nil
-	}
-	s, err := c.src.WebhookSecrets(ctx, merchantID)
-	if err != nil {
-		return nil, err
-	}
-	c.m.Add(merchantID, s)
-	return s, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/webhook"
@@ -51,8 +52,9 @@ const (
 // the machine. In each batch 10 merchants, each with its own httptest receiver that answers
 // 200 at once, have 100 orders each, whose 1,000 order.created deliveries are pending before
 // the dispatcher starts. The dispatcher runs as in the app (Run, default config: 64 workers,
-// 8 per merchant, 10 s timeout; secrets cached as cmd/rampway does). The timer runs from Run's
-// start until the 1,000th attempt is recorded as delivered. In the hanging batch an 11th
+// 4 per merchant, 10 s timeout; the merchant's secrets read from the store at every attempt by
+// a merchant.Service, as cmd/rampway does). The timer runs from Run's start until the 1,000th
+// attempt is recorded as delivered. In the hanging batch an 11th
 // merchant has 200 pending deliveries of its own, created interleaved with the others, to an
 // endpoint that never answers until the batch is over: its attempts hold their share of
 // workers (at most PerMerchant) for the whole batch.
@@ -63,7 +65,9 @@ const (
 // hanging endpoint; and, to show where the time goes, per delivered event over both batches:
 // claims/delivery and releases/delivery (ClaimDeliveries and ReleaseDelivery calls), ms/claim, ms/record and ms/post (the mean wall time
 // of one ClaimDeliveries, one RecordAttempt and one attempt's POST as the dispatcher records
-// its latency: attempts overlap, so these are latencies, not shares of the batch time), and
+// its latency, which includes reading the merchant's secrets: attempts overlap, so these are
+// latencies, not shares of the batch time), secret-reads/delivery and ms/secrets (the reads of
+// a merchant's webhook secrets, one per attempt, and the mean wall time of one), and
 // claim-busy, the share of the batches the dispatcher's loop spent inside ClaimDeliveries.
 // CPU profiles tell the phases apart by the label phase=setup|deliver (go tool pprof
 // -tagfocus=phase=deliver).
@@ -125,6 +129,8 @@ func BenchmarkDeliveries(b *testing.B) {
 			b.ReportMetric(dbMean(s.claimTime.Load(), s.claims.Load()), "ms/claim")
 			b.ReportMetric(dbMean(s.recordTime.Load(), s.records.Load()), "ms/record")
 			b.ReportMetric(dbMean(s.postTime.Load(), s.records.Load()), "ms/post")
+			b.ReportMetric(perDelivery(s.secretReads.Load()), "secret-reads/delivery")
+			b.ReportMetric(dbMean(s.secretTime.Load(), s.secretReads.Load()), "ms/secrets")
 			b.ReportMetric(float64(s.claimTime.Load())/float64(took), "claim-busy")
 			b.Logf("deliveries/s healthy %v, hanging %v", dbRound0(healthy), dbRound0(hanging))
 			if mh < dbTarget || mg < dbTarget {
@@ -202,7 +208,7 @@ func dbRunBatch(b *testing.B, dbName string, store *sqlstore.Store, hanging bool
 	counted := &dbCountingStore{DeliveryStore: store, stats: stats, done: make(chan struct{})}
 	var errLog dbErrorLog // the dispatcher's errors (store failures): there must be none
 	d := webhook.New(webhook.Config{AllowPrivate: true, UserAgent: "rampway/bench"}, counted,
-		webhook.CachedSecrets(dbSecrets{store}, 5*time.Second), slog.New(slog.NewTextHandler(&errLog, &slog.HandlerOptions{Level: slog.LevelError})), nil)
+		&dbTimedSecrets{merchant.NewService(store, merchant.Options{HashSecret: "bench"}), stats}, slog.New(slog.NewTextHandler(&errLog, &slog.HandlerOptions{Level: slog.LevelError})), nil)
 	runCtx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 
@@ -255,8 +261,8 @@ func (l *dbErrorLog) get() (int, string) {
 
 // dbStats counts the dispatcher's store calls and their time (nanoseconds).
 type dbStats struct {
-	claims, releases, records, delivered atomic.Int64
-	claimTime, recordTime, postTime      atomic.Int64
+	claims, releases, records, delivered, secretReads atomic.Int64
+	claimTime, recordTime, postTime, secretTime       atomic.Int64
 }
 
 func (s *dbStats) snapshot() *dbStats {
@@ -273,6 +279,8 @@ func (s *dbStats) add(o *dbStats) {
 	s.claimTime.Add(o.claimTime.Load())
 	s.recordTime.Add(o.recordTime.Load())
 	s.postTime.Add(o.postTime.Load())
+	s.secretReads.Add(o.secretReads.Load())
+	s.secretTime.Add(o.secretTime.Load())
 }
 
 // dbMean returns total/n nanoseconds in milliseconds.
@@ -317,15 +325,18 @@ func (c *dbCountingStore) RecordAttempt(ctx context.Context, a *rampway.Delivery
 	return err
 }
 
-// dbSecrets reads a merchant's secret from the store, as cmd/rampway's merchantSecrets does.
-type dbSecrets struct{ store *sqlstore.Store }
+// dbTimedSecrets counts and times the reads of merchants' secrets.
+type dbTimedSecrets struct {
+	webhook.Secrets
+	stats *dbStats
+}
 
-func (s dbSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
-	m, err := s.store.Merchant(ctx, merchantID)
-	if err != nil || m.WebhookSecret == "" {
-		return nil, err
-	}
-	return []string{m.WebhookSecret}, nil
+func (s *dbTimedSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+	t := time.Now()
+	secrets, err := s.Secrets.WebhookSecrets(ctx, merchantID)
+	s.stats.secretReads.Add(1)
+	s.stats.secretTime.Add(int64(time.Since(t)))
+	return secrets, err
 }
 
 // dbMerchant makes a merchant whose events go to url, signed with secret.

@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,7 +23,10 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
+	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/webhook"
 )
@@ -516,30 +520,128 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 	}
 }
 
-// countingSecrets counts the reads CachedSecrets makes.
-type countingSecrets struct{ n atomic.Int64 }
+// A rotation applies to the next delivery, also when another instance on the same database
+// makes it (another store and merchant.Service, as the admin API of another process), right
+// after deliveries signed with the old secret: with a grace period it carries one v1 for the
+// new secret and one for the old; without, only the new secret's; once the grace period is
+// over, only the current secret's.
+func TestRotationAppliesToNextDelivery(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			var admin, sender *sqlstore.Store // two instances on one database
+			switch db {
+			case "sqlite":
+				path := filepath.Join(t.TempDir(), "r.db")
+				admin, sender = openSQLite(t, path), openSQLite(t, path)
+			case "postgres":
+				dsn := pgtest.FreshDSN(t)
+				admin, sender = openPostgres(t, dsn), openPostgres(t, dsn)
+			}
+			hits := make(chan hit, 16)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				hits <- hit{body: b, sig: r.Header.Get(webhook.SignatureHeader)}
+			}))
+			defer srv.Close()
+			opt := merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", DevMode: true}
+			admins := merchant.NewService(admin, opt)
+			var later atomic.Int64 // how far the sending instance's clock is ahead
+			opt.Now = func() time.Time { return time.Now().Add(time.Duration(later.Load())) }
+			e := &env{t: t, store: sender}
+			e.dispatcher(webhook.Config{}, merchant.NewService(sender, opt))
 
-func (c *countingSecrets) WebhookSecrets(context.Context, string) ([]string, error) {
-	c.n.Add(1)
-	return []string{"s"}, nil
+			m, err := admins.Create(t.Context(), merchant.CreateParams{Name: "m", WebhookURL: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			old, err := admins.SetWebhookSecret(t.Context(), m.ID, "", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			deliver := func() hit {
+				t.Helper()
+				e.order(m, 0)
+				select {
+				case h := <-hits:
+					return h
+				case <-time.After(10 * time.Second):
+					t.Fatal("no delivery within 10 s")
+					return hit{}
+				}
+			}
+			signedWith := func(h hit, want ...string) {
+				t.Helper()
+				var got, exp []string
+				for part := range strings.SplitSeq(h.sig, ",") {
+					if v, ok := strings.CutPrefix(part, "v1="); ok {
+						got = append(got, v)
+					}
+				}
+				t0 := strings.TrimPrefix(strings.SplitN(h.sig, ",", 2)[0], "t=")
+				for _, s := range want {
+					sec, _ := strconv.ParseInt(t0, 10, 64)
+					exp = append(exp, strings.TrimPrefix(client.Sign(s, h.body, time.Unix(sec, 0)), "t="+t0+",v1="))
+					if _, err := client.VerifyWebhook(s, h.body, h.sig, time.Now()); err != nil {
+						t.Fatalf("%s does not verify with a secret it must carry: %v", h.sig, err)
+					}
+				}
+				slices.Sort(got)
+				slices.Sort(exp)
+				if !slices.Equal(got, exp) {
+					t.Fatalf("signature %s: v1 %v, want one for each of %d secrets: %v", h.sig, got, len(want), exp)
+				}
+			}
+			for range 3 { // the old secret, read by the sending instance
+				signedWith(deliver(), old)
+			}
+
+			rotated, err := admins.SetWebhookSecret(t.Context(), m.ID, "", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // at once: the new secret beside the old one
+				signedWith(deliver(), rotated, old)
+			}
+
+			again, err := admins.SetWebhookSecret(t.Context(), m.ID, "", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := deliver() // no grace: only the new one, at once
+			signedWith(h, again)
+			for _, s := range []string{rotated, old} {
+				if _, err := client.VerifyWebhook(s, h.body, h.sig, time.Now()); !errors.Is(err, client.ErrBadSignature) {
+					t.Fatalf("a replaced secret still verifies after a rotation without grace: %v", err)
+				}
+			}
+
+			newest, err := admins.SetWebhookSecret(t.Context(), m.ID, "", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			signedWith(deliver(), newest, again)
+			later.Store(int64(time.Hour + time.Second)) // the grace period is over
+			signedWith(deliver(), newest)
+		})
+	}
 }
 
-// Secrets are read once per merchant within the TTL, and again after it (a rotation shows).
-func TestCachedSecrets(t *testing.T) {
-	src := &countingSecrets{}
-	c := webhook.CachedSecrets(src, 100*time.Millisecond)
-	for range 3 {
-		for _, m := range []string{"a", "b"} {
-			if s, err := c.WebhookSecrets(t.Context(), m); err != nil || len(s) != 1 {
-				t.Fatal(s, err)
-			}
-		}
+func openSQLite(t *testing.T, path string) *sqlstore.Store {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := src.n.Load(); n != 2 {
-		t.Fatalf("%d reads within the TTL, want 2", n)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func openPostgres(t *testing.T, dsn string) *sqlstore.Store {
+	t.Helper()
+	s, err := postgres.Open(t.Context(), dsn, nil, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	time.Sleep(150 * time.Millisecond)
-	if _, _ = c.WebhookSecrets(t.Context(), "a"); src.n.Load() != 3 {
-		t.Fatalf("%d reads after the TTL, want 3", src.n.Load())
-	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
