@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/rampway/rampway"
@@ -16,7 +17,12 @@ type AttemptView struct {
 	Error      *string `json:"error"`
 }
 
-// DeliveryView is a webhook delivery as the log shows it.
+// DeliveryView is a webhook delivery as the log shows it. Status is where the event stands now
+// (a resent event is pending again, whatever its earlier attempts gave); AttemptCount counts
+// every attempt, each listed in Attempts, oldest first, those before a resend included;
+// LastStatusCode and LastError are the last attempt's. DeliveredAt is set only while the
+// status is delivered: when the attempt that delivered it ended. A delivered event that is
+// resent has none until an attempt succeeds again; its earlier success stays in Attempts.
 type DeliveryView struct {
 	EventID        string        `json:"event_id"`
 	EventName      string        `json:"event_name"`
@@ -43,10 +49,14 @@ func optionalInt(n int) *int {
 func NewDeliveryView(d *rampway.Delivery, attempts []*rampway.DeliveryAttempt) DeliveryView {
 	v := DeliveryView{EventID: d.EventID, EventName: d.EventName, OrderID: d.OrderID, URL: d.URL, Status: d.Status, AttemptCount: d.Attempts,
 		LastStatusCode: optionalInt(d.LastStatusCode), LastError: optional(d.LastError), CreatedAt: d.CreatedAt.UTC().Format(TimeFormat),
-		DeliveredAt: timePtr(d.DeliveredAt), Attempts: make([]AttemptView, len(attempts))}
-	if d.Status == rampway.DeliveryPending {
+		Attempts: make([]AttemptView, len(attempts))}
+	switch d.Status {
+	case rampway.DeliveryPending:
 		at := d.NextAttemptAt.UTC().Format(TimeFormat)
 		v.NextAttemptAt = &at
+	case rampway.DeliveryDelivered:
+		// The store keeps the last success's time through a resend; it is this status's only.
+		v.DeliveredAt = timePtr(d.DeliveredAt)
 	}
 	for i, a := range attempts {
 		v.Attempts[i] = AttemptView{Attempt: a.Attempt, At: a.At.UTC().Format(TimeFormat), StatusCode: optionalInt(a.StatusCode),
@@ -95,11 +105,38 @@ func (s *Server) handleResend(area rampway.Area, admin bool) handlerFunc {
 		if !admin {
 			mid = merchantFrom(r.Context()).ID
 		}
-		d, err := s.checkout.Resend(r.Context(), mid, area, r.PathValue("order_id"), r.PathValue("event_id"))
+		v, err := ResendDelivery(r.Context(), s.checkout, mid, area, r.PathValue("order_id"), r.PathValue("event_id"))
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusAccepted, NewDeliveryView(d, nil))
+		writeJSON(w, http.StatusAccepted, v)
 		return nil
 	}
+}
+
+// ResendDelivery queues an event of a merchant's order again (checkout.Service.Resend) and
+// returns its log entry as the resend left it: pending, with the attempts made so far (as many
+// as attempt_count; one a dispatcher records meanwhile is left for the log). ENOTFOUND for an
+// unknown or foreign order or event.
+func ResendDelivery(ctx context.Context, c *checkout.Service, merchantID string, area rampway.Area, orderID, eventID string) (DeliveryView, error) {
+	d, err := c.Resend(ctx, merchantID, area, orderID, eventID)
+	if err != nil {
+		return DeliveryView{}, err
+	}
+	logs, err := c.Deliveries(ctx, merchantID, area, orderID)
+	if err != nil {
+		return DeliveryView{}, err
+	}
+	var attempts []*rampway.DeliveryAttempt
+	for _, l := range logs {
+		if l.Delivery.EventID != eventID {
+			continue
+		}
+		for _, a := range l.Attempts {
+			if a.Attempt <= d.Attempts {
+				attempts = append(attempts, a)
+			}
+		}
+	}
+	return NewDeliveryView(d, attempts), nil
 }

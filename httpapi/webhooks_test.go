@@ -2,7 +2,10 @@ package httpapi
 
 import (
 	"net/http"
+	"reflect"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/merchant"
@@ -48,4 +51,76 @@ func TestWebhookLogAndResend(t *testing.T) {
 	decode[DeliveryView](t, e.admin(http.MethodPost, adminLog+"/"+d.EventID+"/resend", nil), 202)
 	wrong := "/merchants/" + other.ID + "/orders/" + o.OrderID + "/webhooks"
 	wantEnvelope(t, e.admin(http.MethodGet, wrong, nil), 404, 404, "/admin"+wrong, "not found")
+}
+
+// A resend answers the delivery as the log then shows it: pending, every earlier attempt listed
+// (as many as attempt_count), and no delivered_at while it is not delivered (again); the log
+// agrees, and delivered_at comes back with the next success.
+func TestResendShowsItsAttempts(t *testing.T) {
+	e := newMintEnv(t)
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath,
+		e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" })), 201)
+	logPath := mintOrderPath + "/" + o.OrderID + "/webhooks"
+	entry := func() DeliveryView {
+		t.Helper()
+		log := decode[ListView[DeliveryView]](t, e.merchantAPI(http.MethodGet, logPath, nil), 200)
+		if len(log.Data) != 1 {
+			t.Fatalf("log: %+v", log)
+		}
+		return log.Data[0]
+	}
+	eventID := entry().EventID
+	// What a dispatcher records: a 503, then a 200.
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	record := func(n, code int, status string) time.Time {
+		t.Helper()
+		a := &rampway.DeliveryAttempt{EventID: eventID, Attempt: n, At: start.Add(time.Duration(n) * time.Second), StatusCode: code, Latency: 20 * time.Millisecond}
+		if code != 200 {
+			a.Error = "answered " + strconv.Itoa(code)
+		}
+		if err := e.store.RecordAttempt(t.Context(), a, status, a.At.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		return a.At.Add(a.Latency)
+	}
+	record(1, 503, rampway.DeliveryPending)
+	deliveredAt := record(2, 200, rampway.DeliveryDelivered).Format(TimeFormat)
+	d := entry()
+	if d.Status != rampway.DeliveryDelivered || d.AttemptCount != 2 || len(d.Attempts) != 2 || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt ||
+		d.NextAttemptAt != nil {
+		t.Fatalf("delivered: %+v", d)
+	}
+
+	checkResent := func(r DeliveryView, codes ...int) {
+		t.Helper()
+		if r.EventID != eventID || r.Status != rampway.DeliveryPending || r.NextAttemptAt == nil || r.DeliveredAt != nil ||
+			r.AttemptCount != len(codes) || len(r.Attempts) != len(codes) || r.LastStatusCode == nil || *r.LastStatusCode != codes[len(codes)-1] {
+			t.Fatalf("resent: %+v", r)
+		}
+		for i, a := range r.Attempts {
+			if a.Attempt != i+1 || a.StatusCode == nil || *a.StatusCode != codes[i] {
+				t.Fatalf("resent, attempt %d: %+v", i+1, a)
+			}
+		}
+		if l := entry(); !reflect.DeepEqual(l, r) { // the log shows what the resend answered
+			t.Fatalf("the log after a resend:\n%+v\nthe resend's answer:\n%+v", l, r)
+		}
+	}
+	checkResent(decode[DeliveryView](t, e.merchantAPI(http.MethodPost, logPath+"/"+eventID+"/resend", nil), 202), 503, 200)
+	adminResend := "/merchants/" + e.merchant.ID + "/orders/" + o.OrderID + "/webhooks/" + eventID + "/resend"
+	checkResent(decode[DeliveryView](t, e.admin(http.MethodPost, adminResend, nil), 202), 503, 200)
+
+	// The resent event fails for good: failed, still no delivered_at; then a resend delivers it.
+	record(3, 500, rampway.DeliveryFailed)
+	if d := entry(); d.Status != rampway.DeliveryFailed || d.DeliveredAt != nil || d.NextAttemptAt != nil || d.AttemptCount != 3 || len(d.Attempts) != 3 {
+		t.Fatalf("failed: %+v", d)
+	}
+	checkResent(decode[DeliveryView](t, e.merchantAPI(http.MethodPost, logPath+"/"+eventID+"/resend", nil), 202), 503, 200, 500)
+	deliveredAt = record(4, 204, rampway.DeliveryDelivered).Format(TimeFormat)
+	if d := entry(); d.Status != rampway.DeliveryDelivered || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt || d.AttemptCount != 4 || len(d.Attempts) != 4 {
+		t.Fatalf("delivered again: %+v", d)
+	}
 }
