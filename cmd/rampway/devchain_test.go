@@ -141,11 +141,7 @@ func TestDevFunctionsExecute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ethclient.Dial(dj.Chain.RPCURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dialChain(t, dj)
 	if len(dj.SmartContractFunctions) != 3 {
 		t.Fatalf("%d functions, want the native-paid, token-paid and free mints", len(dj.SmartContractFunctions))
 	}
@@ -251,9 +247,9 @@ func exampleQuote(dj devJSON, f devFunction) map[string]any {
 		"crypto_contract_address": contractAddr, "contractExecution": f.Example}
 }
 
-// payExample creates an order from the example of dev.json's first function (the ETH mint),
-// pays it from the payer over the chain's RPC URL, and waits until the order is SUCCESS.
-func payExample(t *testing.T, dj devJSON) string {
+// createExample creates an order from the example of dev.json's first function (the ETH
+// mint) and returns the creation's answer.
+func createExample(t *testing.T, dj devJSON) map[string]any {
 	t.Helper()
 	body := exampleQuote(dj, dj.SmartContractFunctions[0])
 	body["merchant_user_id"], body["merchant_redirect_url"] = "user-1", "http://127.0.0.1:3000/done"
@@ -262,38 +258,55 @@ func payExample(t *testing.T, dj devJSON) string {
 	if code != 201 {
 		t.Fatalf("order: %d %v", code, o)
 	}
-	id := o["order_id"].(string)
-	lookup := func() map[string]any {
-		req, _ := http.NewRequest(http.MethodGet, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
-		req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var v map[string]any
-		if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
-			t.Fatalf("lookup %s: %d %v", id, res.StatusCode, err)
-		}
-		return v
-	}
-	amount, err := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	return o
+}
+
+// getOrder looks an order up as its merchant.
+func getOrder(t *testing.T, dj devJSON, id string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
+	req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer res.Body.Close()
+	var v map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
+		t.Fatalf("get order %s: %d %v", id, res.StatusCode, err)
+	}
+	return v
+}
+
+// dialChain dials the dev chain's RPC URL; the client closes when the test ends.
+func dialChain(t *testing.T, dj devJSON) *ethclient.Client {
+	t.Helper()
 	c, err := ethclient.Dial(dj.Chain.RPCURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// payExample creates an order from the example of dev.json's first function, pays it from
+// the payer over the chain's RPC URL, and waits until the order is SUCCESS.
+func payExample(t *testing.T, dj devJSON) string {
+	t.Helper()
+	o := createExample(t, dj)
+	id := o["order_id"].(string)
+	amount, err := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	if err != nil {
+		t.Fatal(err)
+	}
 	payer, err := crypto.HexToECDSA(strings.TrimPrefix(dj.Chain.PayerPrivateKey, "0x"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	send(t, c, payer, common.HexToAddress(lookup()["deposit_address"].(string)), amount, nil)
+	send(t, dialChain(t, dj), payer, common.HexToAddress(getOrder(t, dj, id)["deposit_address"].(string)), amount, nil)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		v := lookup()
+		v := getOrder(t, dj, id)
 		if v["status"] == string(rampway.StatusSuccess) {
 			return id
 		}

@@ -135,18 +135,7 @@ func (j *journey) order(t *testing.T, i int, args map[string]any) map[string]any
 
 func (j *journey) get(t *testing.T, id string) map[string]any {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, j.dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
-	req.Header.Set("X-API-KEY", j.dj.Merchant.APIKey)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var v map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
-		t.Fatalf("get order: %d %v", res.StatusCode, err)
-	}
-	return v
+	return getOrder(t, j.dj, id)
 }
 
 // pay sends amount (in the order's asset, decimal text) to the order's deposit address.

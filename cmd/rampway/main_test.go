@@ -496,13 +496,7 @@ func TestBinarySIGTERM(t *testing.T) {
 // its shutdown timeout.
 func TestShutdownEndsCheckoutStreams(t *testing.T) {
 	dj, stop := startDev(t, t.TempDir())
-	body := exampleQuote(dj, dj.SmartContractFunctions[0])
-	body["merchant_user_id"], body["merchant_redirect_url"] = "user-1", "http://127.0.0.1:3000/done"
-	raw, _ := json.Marshal(body)
-	code, o := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order", dj.Merchant.APIKey, string(raw))
-	if code != 201 {
-		t.Fatalf("order: %d %v", code, o)
-	}
+	o := createExample(t, dj)
 	events := strings.Replace(o["gateway_url"].(string), "/checkout?", "/checkout/events?", 1)
 	res, err := http.Get(events)
 	if err != nil || res.StatusCode != 200 {
