@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
 )
 
 type ctxKey int
@@ -158,7 +159,7 @@ func (s *Server) handleUnmatched(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		return rampway.Errorf(rampway.EMETHOD, "Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		return rampway.Errorf(rampway.EMETHOD, "Method %s is not allowed on %s; allowed: %s", checkout.Echo(r.Method), checkout.Echo(r.URL.Path), strings.Join(allow, ", "))
 	}
-	return rampway.Errorf(rampway.ENOTFOUND, "Cannot %s %s", r.Method, r.URL.Path)
+	return rampway.Errorf(rampway.ENOTFOUND, "Cannot %s %s", checkout.Echo(r.Method), checkout.Echo(r.URL.Path))
 }

@@ -329,6 +329,60 @@ func TestOrderListCursor(t *testing.T) {
 	}
 }
 
+// TestEchoedValuesAreCapped: a message repeats at most 64 characters of a value the client
+// sent, then "...", however long the value.
+func TestEchoedValuesAreCapped(t *testing.T) {
+	e := newMintEnv(t)
+	long := func(c string, n int) string { return strings.Repeat(c, n) }
+	cut := func(c string) string { return long(c, 64) + "..." }
+	key := map[string]string{"X-API-KEY": e.key}
+	post := func(edit func(b map[string]any)) func(path string) resp {
+		return func(path string) resp { return e.merchantAPI(http.MethodPost, path, e.body(edit)) }
+	}
+	for _, tc := range []struct {
+		name   string
+		send   func(path string) resp
+		paths  []string
+		status int
+		msg    string
+	}{
+		{"smartContractFunctionId", post(func(b map[string]any) { ex(b)["smartContractFunctionId"] = long("f", 100_000) }), []string{quotePath, mintOrderPath}, 400,
+			`smartContractFunctionId "` + cut("f") + `" is not a registered function`},
+		{"crypto_network", post(func(b map[string]any) { b["crypto_network"] = long("n", 100_000) }), []string{quotePath, mintOrderPath}, 400,
+			`crypto_network "` + cut("n") + `" is not a supported network`},
+		{"crypto_symbol", post(func(b map[string]any) { b["crypto_symbol"] = long("S", 10_000) }), []string{quotePath, mintOrderPath}, 400,
+			"crypto_symbol " + cut("S") + " is not valid for network devnet"},
+		{"networkName", post(func(b map[string]any) { ex(b)["network_params"] = map[string]any{"networkName": long("m", 10_000)} }), []string{quotePath, mintOrderPath}, 400,
+			"networkName " + cut("m") + " is not the network of function"},
+		{"payableCryptoSymbol", post(func(b map[string]any) { payment(b)["payableCryptoSymbol"] = long("P", 10_000) }), []string{quotePath, mintOrderPath}, 400,
+			"payableCryptoSymbol " + cut("P") + " is not valid for network devnet"},
+		{"totalValue", post(func(b map[string]any) { payment(b)["totalValue"] = long("9", 500) }), []string{quotePath, mintOrderPath}, 400,
+			`totalValue must be a positive decimal with at most 18 decimal places, not "` + cut("9") + `"`},
+		{"order id", func(path string) resp { return e.merchantAPI(http.MethodGet, path, nil) }, []string{mintOrderPath + "/" + long("o", 5000)}, 404,
+			`Order "` + cut("o") + `" not found`},
+		{"status filter", func(path string) resp { return e.merchantAPI(http.MethodGet, path+"?status="+long("s", 5000), nil) },
+			[]string{"/mint/merchant/hosted/nftCheckout/orders"}, 400, `status "` + cut("s") + `" is not an order status`},
+		{"Content-Type", func(path string) resp {
+			return e.do(http.MethodPost, path, "{}", map[string]string{"X-API-KEY": e.key, "Content-Type": "text/" + long("t", 5000)})
+		}, []string{quotePath}, 415, `Content-Type must be application/json, not "text/` + long("t", 59) + `..."`},
+		{"unknown route", func(path string) resp { return e.do(http.MethodGet, path, nil, key) }, []string{"/" + long("p", 5000)}, 404,
+			"Cannot GET /" + long("p", 63) + "..."},
+		{"method", func(path string) resp { return e.do(long("M", 5000), path, nil, key) }, []string{"/healthz"}, 405,
+			"Method " + cut("M") + " is not allowed on /healthz; allowed: GET, HEAD"},
+	} {
+		for _, path := range tc.paths {
+			t.Run(tc.name+" "+path[:min(len(path), 60)], func(t *testing.T) {
+				r := tc.send(path)
+				p, _, _ := strings.Cut(path, "?")
+				b := wantEnvelope(t, r, tc.status, tc.status, p, tc.msg)
+				if len(b.Message) > len(tc.msg)+200 {
+					t.Fatalf("message of %d bytes: %.300s", len(b.Message), b.Message)
+				}
+			})
+		}
+	}
+}
+
 func TestCreateMintOrderFields(t *testing.T) {
 	e := newMintEnv(t)
 	// A webhook URL while the merchant has no webhook secret: created, with info.

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
 )
 
 // statusOf maps error codes to HTTP statuses: the one table.
@@ -53,10 +55,25 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 func (s *Server) handle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		routed(r)
+		echoPathValues(r)
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}
 	})
+}
+
+// wildcard matches a route pattern's wildcards ({order_id}) and captures their names.
+var wildcard = regexp.MustCompile(`\{([^}.]+)(?:\.\.\.)?\}`)
+
+// echoPathValues cuts the request's path values (order, event, merchant, key and function
+// ids) to what an error message repeats (checkout.Echo): a value longer than that is no id,
+// so the handler answers it as the unknown id it is, without repeating kilobytes of it.
+func echoPathValues(r *http.Request) {
+	for _, m := range wildcard.FindAllStringSubmatch(r.Pattern, -1) {
+		if v := r.PathValue(m[1]); v != checkout.Echo(v) {
+			r.SetPathValue(m[1], checkout.Echo(v))
+		}
+	}
 }
 
 // writeError answers err in the envelope. Internal errors are logged with an id that the
