@@ -263,11 +263,14 @@ func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []by
 	if err == nil {
 		return "", nil
 	}
+	if strings.Contains(err.Error(), "insufficient funds") {
+		// The node's message (an error with data, from some nodes) names the hot wallet and
+		// its balance: the operator's business, not the merchant's (the executor's pre-flight
+		// and logs tell the operator).
+		return fmt.Sprintf("the service's wallet on %s cannot pay the call's value and gas at the moment", q.Network.Name), nil
+	}
 	if reason, reverted := revertOf(err); reverted {
 		return reason, nil
-	}
-	if strings.Contains(err.Error(), "insufficient funds") {
-		return err.Error(), nil
 	}
 	return "", unavailable(q.Network.Name, err)
 }

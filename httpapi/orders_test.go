@@ -8,8 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/merchant"
@@ -509,5 +513,31 @@ func TestMerchantServiceFee(t *testing.T) {
 	}
 	if o := decode[OrderView](t, feeAPI(http.MethodGet, mintOrderPath+"/"+withFee.OrderID, nil), 200); o.ServiceFee != "0.00025" {
 		t.Fatalf("the earlier order's service_fee changed to %s", o.ServiceFee)
+	}
+}
+
+// A quote the hot wallet cannot pay for now is not allowed, and says so without the node's
+// words: they name the hot wallet's address and balance, which are not the merchant's business.
+func TestQuoteHotWalletShort(t *testing.T) {
+	e := newMintEnv(t)
+	// The hot wallet sends nearly all it has away.
+	c := e.chain.Client()
+	hot, _ := crypto.HexToECDSA(hotWalletKey)
+	bal, err := c.BalanceAt(t.Context(), e.hotWallet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := big.NewInt(5e15) // 0.005 ETH: less than the mint's 0.01
+	tx := devchaintest.SignTx(t, c, e.chain.ChainID(), hot, 0, common.Address{0x01}, new(big.Int).Sub(bal, keep), nil, 21_000)
+	if err := c.SendTransaction(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.chain.Mine(); err != nil {
+		t.Fatal(err)
+	}
+	q := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(nil)), 200)
+	if q.Allowed || !strings.Contains(q.Message, "the service's wallet on devnet cannot pay") ||
+		strings.Contains(strings.ToLower(q.Message), strings.ToLower(e.hotWallet.Hex()[2:])) || strings.Contains(q.Message, "have") {
+		t.Fatalf("quote with the hot wallet short: %+v", q)
 	}
 }
