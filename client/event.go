@@ -93,9 +93,22 @@ type OrderContext struct {
 	ExecutionTxHash string `json:"execution_tx_hash"`
 	// FailureReason says why the order failed, for FAILED orders.
 	FailureReason string `json:"failure_reason"`
+	// Refunds is what is owed back to the payer, oldest first: an overpayment's excess, a
+	// payment after expiry or to a closed order, what a failed order was paid.
+	Refunds []Refund `json:"refunds"`
 
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Refund is a refund record: Amount (a decimal string) of the order's asset owed back to
+// ToAddress (the payment's sender), why, and its status ("pending" until it is paid out).
+type Refund struct {
+	Amount    string    `json:"amount"`
+	Reason    string    `json:"reason"`
+	Status    string    `json:"status"`
+	ToAddress string    `json:"to_address"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // DecodeContext decodes the event's context into v, which must be a pointer. It returns an
