@@ -105,6 +105,19 @@ type EventRefund struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// EventRefunds are refund records as events and the order API show them, amounts in whole
+// units of an asset of decimals.
+func EventRefunds(refunds []*Refund, decimals uint8) []EventRefund {
+	out := make([]EventRefund, len(refunds))
+	for i, r := range refunds {
+		out[i] = EventRefund{Amount: FormatUnits(r.Amount, decimals), Reason: r.Reason, Status: r.Status, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
+		if r.To != ([20]byte{}) {
+			out[i].ToAddress = r.To.Hex()
+		}
+	}
+	return out
+}
+
 // EventEnvelope is the body of a webhook POST.
 type EventEnvelope struct {
 	EventID   string       `json:"eventId"`
@@ -119,14 +132,8 @@ func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) 
 	d := o.Asset.Decimals
 	c := EventContext{OrderID: o.ID, MerchantID: o.MerchantID, MerchantTxnID: o.MerchantTxnID, MerchantUserID: o.MerchantUserID,
 		Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
-		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: make([]EventRefund, len(refunds)),
+		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: EventRefunds(refunds, d),
 		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
-	for i, r := range refunds {
-		c.Refunds[i] = EventRefund{Amount: FormatUnits(r.Amount, d), Reason: r.Reason, Status: r.Status, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
-		if r.To != ([20]byte{}) {
-			c.Refunds[i].ToAddress = r.To.Hex()
-		}
-	}
 	if !o.Asset.IsNative() {
 		a := o.Asset.Contract.Hex()
 		c.CryptoContractAddress = &a

@@ -64,6 +64,8 @@ type Store interface {
 	rampway.OrderStore
 	rampway.RefundStore
 	rampway.DeliveryStore
+	// OrderTransfers is rampway.DepositStore's: the payments seen for an order.
+	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
 }
 
 // Service is the checkout use cases.

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/mail"
 	"net/url"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -153,6 +154,16 @@ func (s *Service) Order(ctx context.Context, merchantID string, area rampway.Are
 // Refunds returns what is owed back for an order (an order the caller may see).
 func (s *Service) Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error) {
 	return s.store.Refunds(ctx, o.ID)
+}
+
+// Transfers returns the payments seen for an order (an order the caller may see), oldest
+// first, without those a chain reorganisation dropped.
+func (s *Service) Transfers(ctx context.Context, o *rampway.Order) ([]*rampway.InboundTransfer, error) {
+	ts, err := s.store.OrderTransfers(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(ts, func(t *rampway.InboundTransfer) bool { return t.Status == rampway.TransferDropped }), nil
 }
 
 // Orders lists the merchant's orders in an area, newest first.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -201,6 +202,8 @@ type OrderView struct {
 	NetworkFee              string            `json:"network_fee"`
 	ServiceFee              string            `json:"service_fee"`
 	GasLimit                uint64            `json:"gas_limit"`
+	DepositTxHashes         []string          `json:"deposit_tx_hashes"`
+	Deposits                []DepositView     `json:"deposits"`
 	ExecutionTxHash         *string           `json:"execution_tx_hash"`
 	FailureReason           *string           `json:"failure_reason"`
 	Refunds                 []RefundView      `json:"refunds"`
@@ -212,12 +215,20 @@ type OrderView struct {
 }
 
 // RefundView is money owed back to the payer of an order.
-type RefundView struct {
-	Amount    string `json:"amount"`
-	Reason    string `json:"reason"`
-	Status    string `json:"status"`
-	ToAddress string `json:"to_address"`
-	CreatedAt string `json:"created_at"`
+type RefundView = rampway.EventRefund
+
+// DepositView is a payment seen for an order (a chain reorganisation's dropped ones are not
+// shown): its transaction and log index (0 for a native transfer), payer, amount in whole
+// units of the order's asset, block, and whether it is credited yet (status "seen" until its
+// block is confirmations deep, then "confirmed").
+type DepositView struct {
+	TxHash      string `json:"tx_hash"`
+	LogIndex    int64  `json:"log_index"`
+	FromAddress string `json:"from_address"`
+	Amount      string `json:"amount"`
+	BlockNumber uint64 `json:"block_number"`
+	Status      string `json:"status"`
+	SeenAt      string `json:"seen_at"`
 }
 
 func optional(s string) *string {
@@ -229,6 +240,10 @@ func optional(s string) *string {
 
 func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, error) {
 	refunds, err := s.checkout.Refunds(ctx, o)
+	if err != nil {
+		return OrderView{}, err
+	}
+	transfers, err := s.checkout.Transfers(ctx, o)
 	if err != nil {
 		return OrderView{}, err
 	}
@@ -248,12 +263,13 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	if v.User == nil {
 		v.User = map[string]string{}
 	}
-	v.Refunds = make([]RefundView, len(refunds))
-	for i, r := range refunds {
-		v.Refunds[i] = RefundView{Amount: rampway.FormatUnits(r.Amount, d), Reason: r.Reason, Status: r.Status,
-			CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
-		if r.To != ([20]byte{}) {
-			v.Refunds[i].ToAddress = r.To.Hex()
+	v.Refunds = rampway.EventRefunds(refunds, d)
+	v.DepositTxHashes, v.Deposits = []string{}, make([]DepositView, len(transfers))
+	for i, t := range transfers {
+		v.Deposits[i] = DepositView{TxHash: t.TxHash.Hex(), LogIndex: t.LogIndex, FromAddress: t.From.Hex(),
+			Amount: rampway.FormatUnits(t.Amount, d), BlockNumber: t.BlockNumber, Status: t.Status, SeenAt: t.CreatedAt.UTC().Format(TimeFormat)}
+		if !slices.Contains(v.DepositTxHashes, v.Deposits[i].TxHash) {
+			v.DepositTxHashes = append(v.DepositTxHashes, v.Deposits[i].TxHash)
 		}
 	}
 	return v, nil

@@ -255,7 +255,8 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	got := decode[OrderView](t, e.merchantAPI(http.MethodGet, mintOrderPath+"/"+o.OrderID, nil), 200)
 	if got.Status != "CREATED" || got.CryptoAmount != o.CryptoAmount || got.CryptoAmountReceived != "0" || got.MerchantTxnID != "txn-7" ||
 		got.MerchantUserID != "user-7" || got.TotalValue != "0.01" || !strings.HasPrefix(got.DepositAddress, "0x") || got.ExecutionTxHash != nil ||
-		got.SmartContractFunctionID != e.native || got.GatewayURL != o.GatewayURL {
+		got.SmartContractFunctionID != e.native || got.GatewayURL != o.GatewayURL ||
+		got.Deposits == nil || len(got.Deposits) != 0 || got.DepositTxHashes == nil || len(got.DepositTxHashes) != 0 {
 		t.Fatalf("lookup %+v", got)
 	}
 	// The first deposit address of the test mnemonic's chain: index 1 (indexes start at 1).

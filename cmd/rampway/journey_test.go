@@ -193,6 +193,15 @@ func sub(t *testing.T, a, b string, decimals uint8) string {
 	return rampway.FormatUnits(new(big.Int).Sub(x, y), decimals)
 }
 
+// units is a decimal amount in units of 10^-18, for sums and comparisons of any asset's amounts.
+func units(t *testing.T, a string) *big.Int {
+	x, err := rampway.ParseUnits(a, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 // TestJourneyAreaA is the whole of area A on a running dev server: quote, order, payment by
 // the user, confirmation, execution from the hot wallet, the minted token at the recipient.
 func TestJourneyAreaA(t *testing.T) {
@@ -265,6 +274,20 @@ func TestJourneyAreaA(t *testing.T) {
 			}
 			if tc.events != nil {
 				j.hooks.wantEvents(t, o["order_id"].(string), tc.events)
+			}
+			// The lookup shows every payment, credited, and they add up to what was received.
+			deps, _ := done["deposits"].([]any)
+			hashes, _ := done["deposit_tx_hashes"].([]any)
+			sum := new(big.Int)
+			for _, d := range deps {
+				d := d.(map[string]any)
+				if d["status"] != "confirmed" || d["from_address"] != dj.Chain.PayerAddress || !slices.Contains(hashes, d["tx_hash"]) {
+					t.Fatalf("deposit %v (payer %s, hashes %v)", d, dj.Chain.PayerAddress, hashes)
+				}
+				sum.Add(sum, units(t, d["amount"].(string)))
+			}
+			if len(deps) == 0 || len(hashes) != len(deps) || sum.Cmp(units(t, done["crypto_amount_received"].(string))) != 0 {
+				t.Fatalf("deposits %v add up to %s, received %v", deps, sum, done["crypto_amount_received"])
 			}
 			refunds, _ := done["refunds"].([]any)
 			switch {
