@@ -60,8 +60,9 @@ func (b *quoteBody) params() (checkout.QuoteParams, error) {
 	if x == nil {
 		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution", "contractExecution is required")
 	}
-	if len(bytes.TrimSpace(x.FunctionArgs)) == 0 {
-		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.function_args", "contractExecution.function_args is required")
+	if args := bytes.TrimSpace(x.FunctionArgs); len(args) == 0 || string(args) == "null" {
+		// Required, and a JSON object: {} for a function without inputs.
+		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.function_args", "contractExecution.function_args is required: a JSON object, {} for a function without inputs")
 	}
 	if x.NetworkParams == nil {
 		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.network_params", "contractExecution.network_params is required")

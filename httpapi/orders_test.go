@@ -218,6 +218,7 @@ func TestMintRequestErrors(t *testing.T) {
 		}, 400, "Field 'contractExecution.network_params.customGasLimit' must be a string, not a boolean"},
 		{"no contractExecution", func(b map[string]any) { delete(b, "contractExecution") }, 400, "contractExecution is required"},
 		{"no function_args", func(b map[string]any) { delete(ex(b), "function_args") }, 400, "contractExecution.function_args is required"},
+		{"function_args null", func(b map[string]any) { ex(b)["function_args"] = nil }, 400, "contractExecution.function_args is required: a JSON object"},
 		{"too few args", func(b map[string]any) {
 			ex(b)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
 		}, 403, "Function arguments are not valid: 2 arguments required, 1 given"},
