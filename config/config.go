@@ -120,6 +120,16 @@ type HTTP struct {
 	// ShutdownTimeout bounds the drain of in-flight requests on SIGTERM.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 	BasePaths       BasePaths     `yaml:"base_paths"`
+	// RateLimit is each merchant's token bucket on the merchant API, in this instance.
+	RateLimit RateLimit `yaml:"rate_limit"`
+}
+
+// RateLimit bounds each merchant's requests to the merchant API, per instance: a bucket of
+// Burst requests refilled at RequestsPerSecond; a request over it is 429 with Retry-After.
+// Defaults 100 per second, bursts of 200; requests_per_second 0 turns the limit off.
+type RateLimit struct {
+	RequestsPerSecond float64 `yaml:"requests_per_second"`
+	Burst             int     `yaml:"burst"`
 }
 
 // BasePaths are the path prefixes of the three merchant API areas and the admin API.
@@ -181,6 +191,7 @@ func Default() Config {
 			IdleTimeout:       120 * time.Second,
 			ShutdownTimeout:   20 * time.Second,
 			BasePaths:         BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
+			RateLimit:         RateLimit{RequestsPerSecond: 100, Burst: 200},
 		},
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
@@ -285,6 +296,11 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			bad(name, "must be a positive duration such as \"30s\", not %v", d)
 		}
+	}
+	if rl := c.HTTP.RateLimit; rl.RequestsPerSecond != 0 && !(rl.RequestsPerSecond >= 0.01 && rl.RequestsPerSecond <= 1e6) {
+		bad("http.rate_limit.requests_per_second", "must be 0 (no limit) or between 0.01 and 1000000, not %v", rl.RequestsPerSecond)
+	} else if rl.Burst < 0 || rl.Burst > 1e6 || (rl.RequestsPerSecond > 0 && rl.Burst < 1) {
+		bad("http.rate_limit.burst", "must be between 1 and 1000000 (requests_per_second: 0 turns the limit off), not %d", rl.Burst)
 	}
 	seen := map[string]string{}
 	for _, p := range []struct{ field, path string }{

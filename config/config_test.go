@@ -75,6 +75,9 @@ func TestDefaultsAndValues(t *testing.T) {
 	if w := c.Webhooks; w.Workers != 64 || w.PerMerchant != 4 || w.SlowAfter != 250*time.Millisecond || w.Timeout != 10*time.Second {
 		t.Fatalf("webhook defaults not applied: %+v", w)
 	}
+	if c.HTTP.RateLimit != (RateLimit{RequestsPerSecond: 100, Burst: 200}) {
+		t.Fatalf("rate limit defaults not applied: %+v", c.HTTP.RateLimit)
+	}
 	c, err = Load("testdata/valid/postgres.yaml", noEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +85,48 @@ func TestDefaultsAndValues(t *testing.T) {
 	if c.HTTP.ShutdownTimeout != time.Minute || c.HTTP.ReadTimeout != 15*time.Second || c.HTTP.WriteTimeout != 60*time.Second ||
 		c.HTTP.BasePaths.Admin != "/ops/admin" || c.Database.MaxOpenConns != 40 {
 		t.Fatalf("values not read: %+v", c)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	minimal, err := os.ReadFile("testdata/valid/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(rateLimit string) string {
+		return strings.Replace(string(minimal), "http:\n", "http:\n  rate_limit: "+rateLimit+"\n", 1)
+	}
+	for _, tc := range []struct {
+		yaml string
+		want RateLimit
+	}{
+		{"{requests_per_second: 2.5, burst: 5}", RateLimit{2.5, 5}},
+		{"{requests_per_second: 0}", RateLimit{0, 200}}, // off
+		{"{requests_per_second: 0, burst: 0}", RateLimit{0, 0}},
+		{"{burst: 1000}", RateLimit{100, 1000}},
+	} {
+		c, err := Parse(strings.NewReader(with(tc.yaml)), noEnv)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.yaml, err)
+		}
+		if c.HTTP.RateLimit != tc.want {
+			t.Fatalf("%s: read %+v, want %+v", tc.yaml, c.HTTP.RateLimit, tc.want)
+		}
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"{requests_per_second: -1}", "http.rate_limit.requests_per_second: must be 0 (no limit) or between 0.01 and 1000000, not -1"},
+		{"{requests_per_second: .nan}", "http.rate_limit.requests_per_second: must be 0 (no limit) or between 0.01 and 1000000, not NaN"},
+		{"{requests_per_second: .inf}", "http.rate_limit.requests_per_second:"},
+		{"{requests_per_second: 0.001}", "http.rate_limit.requests_per_second:"},
+		{"{burst: -3}", "http.rate_limit.burst: must be between 1 and 1000000 (requests_per_second: 0 turns the limit off), not -3"},
+		{"{requests_per_second: 0, burst: -3}", "http.rate_limit.burst:"},
+		{"{burst: 0}", "http.rate_limit.burst:"},
+		{"{burst: 2000000}", "http.rate_limit.burst:"},
+		{"{requests: 5}", "field requests not found"},
+	} {
+		if _, err := Parse(strings.NewReader(with(tc.yaml)), noEnv); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.yaml, err, tc.want)
+		}
 	}
 }
 

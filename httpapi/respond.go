@@ -96,7 +96,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if bs, ok := bodyStatusOf[code]; ok {
 		bodyStatus = bs
 	}
-	if code == rampway.ERATELIMIT {
+	if code == rampway.ERATELIMIT && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, status, ErrorBody{StatusCode: bodyStatus, Timestamp: time.Now().UTC().Format(TimeFormat), Message: msg, Path: r.URL.Path})

@@ -28,10 +28,10 @@ func (s *Server) routes() {
 	m := s.mux
 	api := func(pattern string, h handlerFunc) {
 		if strings.HasPrefix(pattern, http.MethodPost+" ") {
-			m.Handle(pattern, s.merchantAuth(s.idempotent(s.handle(h))))
+			m.Handle(pattern, s.merchantAuth(s.rateLimit(s.idempotent(s.handle(h)))))
 			return
 		}
-		m.Handle(pattern, s.merchantAuth(s.handle(h)))
+		m.Handle(pattern, s.merchantAuth(s.rateLimit(s.handle(h))))
 	}
 	adm := func(pattern string, h handlerFunc) { m.Handle(pattern, s.adminAuth(s.handle(h))) }
 

@@ -29,6 +29,8 @@ type Config struct {
 	AdminToken string
 	// Version is reported by /healthz.
 	Version string
+	// RateLimit is each merchant's token bucket on the merchant API; the zero value is none.
+	RateLimit RateLimit
 }
 
 // Pinger checks a dependency for /readyz.
@@ -68,6 +70,7 @@ type Server struct {
 	registry  *prometheus.Registry
 	page      http.Handler
 	home      http.Handler
+	limiter   *merchantLimiter // nil: no rate limit
 	mux       *http.ServeMux
 	handler   http.Handler
 }
@@ -76,6 +79,7 @@ type Server struct {
 func New(cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
+	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()
 	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))
 	return s

@@ -255,6 +255,8 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      "bench",
+		// No per-merchant rate limit: the benchmark's one merchant sends as fast as it can.
+		RateLimit: httpapi.RateLimit{},
 	}, httpapi.Deps{Merchants: merchants, Functions: functions, Checkout: svc, Idempotency: s.store, DB: s.store, Log: log, Metrics: reg})
 
 	// The demo merchant and its native-paid mint, as `rampway dev` registers them.

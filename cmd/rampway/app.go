@@ -218,6 +218,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
+		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg,
 		Home: &a.home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
