@@ -212,6 +212,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	cfg.Secrets.HashSecret = state.HashSecret
 	cfg.Secrets.EncryptionKey = state.EncryptionKey
 	cfg.Log.Format = "text"
+	// No rate limit on a developer's own machine: load tests and scripted integrations
+	// against the dev server should measure the server, not the limit (serve has it).
+	cfg.HTTP.RateLimit = config.RateLimit{}
 	log := newLogger(cfg, stdout)
 
 	ch, err := devchain.Start(ctx, devchain.Config{

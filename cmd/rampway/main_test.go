@@ -140,6 +140,19 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	_ = json.NewDecoder(res.Body).Decode(&second)
 	res.Body.Close()
 
+	// No rate limit in dev mode: more requests at once than serve's default burst (200).
+	for i := range 250 {
+		req, _ := http.NewRequest(http.MethodGet, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/orders?limit=1", nil)
+		req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("request %d: %d, want 200 (no rate limit in dev mode)", i, res.StatusCode)
+		}
+	}
 	// A paid order is executed; a second dev process on the directory is refused.
 	payExample(t, dj)
 	if err := run(t.Context(), []string{"dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, io.Discard); err == nil ||
