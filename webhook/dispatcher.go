@@ -69,10 +69,11 @@ func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.
 
 // Secrets gives the webhook secrets a merchant's deliveries are signed with: the current one,
 // and the previous one during its grace period. None means the merchant removed its secret.
-// The dispatcher asks at every attempt, right before it signs: an implementation must not
-// answer from a cache (not even for a second), or deliveries sent after a rotation returned
-// would be signed without the new secret, which the merchant may already be checking against
-// alone. merchant.Service implements it, reading the database every time.
+// The dispatcher asks once its attempts are started, right before they sign (one call for the
+// attempts of a merchant that a Step starts together): an implementation must not answer from
+// a cache (not even for a second), or deliveries sent after a rotation returned would be
+// signed without the new secret, which the merchant may already be checking against alone.
+// merchant.Service implements it, reading the database every time.
 type Secrets interface {
 	WebhookSecrets(ctx context.Context, merchantID string) ([]string, error)
 }
@@ -214,10 +215,12 @@ func (d *Dispatcher) Run(ctx context.Context) {
 // waiting; a claimed delivery whose merchant already has PerMerchant attempts in flight waits
 // in a local queue (in flight and waiting stay under three times PerMerchant, so a claim never
 // has to give any back) instead of going back to the store: each claim serves several
-// merchants' next attempts. It returns how many it started.
+// merchants' next attempts. The attempts of a merchant started together share one read of its
+// secrets, made once they all are started. It returns how many it started.
 func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	started := 0
 	var stale []*rampway.Delivery
+	reads := secretsReads{}
 	d.mu.Lock()
 	for m, q := range d.queue {
 		for len(q) > 0 && d.busy[m] < d.cfg.PerMerchant && len(d.free) > 0 {
@@ -227,7 +230,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 				stale = append(stale, w.del)
 				continue
 			}
-			d.start(ctx, w.del)
+			d.start(ctx, w.del, reads.of(m))
 			started++
 		}
 		if len(q) == 0 {
@@ -244,6 +247,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 		}
 	}
 	d.mu.Unlock()
+	reads.begin()
 	if err := d.release(ctx, stale); err != nil || idle == 0 {
 		return started, err
 	}
@@ -253,12 +257,13 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 		return started, err
 	}
 	var back []*rampway.Delivery
+	reads = secretsReads{} // new ones: those above may be read already
 	d.mu.Lock()
 	for _, del := range claimed {
 		m := del.MerchantID
 		switch {
 		case d.busy[m] < d.cfg.PerMerchant && len(d.queue[m]) == 0 && len(d.free) > 0:
-			d.start(ctx, del)
+			d.start(ctx, del, reads.of(m))
 			started++
 		case d.busy[m]+len(d.queue[m]) < 3*d.cfg.PerMerchant:
 			// This merchant's endpoint holds its share of workers: the delivery waits here
@@ -269,7 +274,44 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 		}
 	}
 	d.mu.Unlock()
+	reads.begin()
 	return started, d.release(ctx, back)
+}
+
+// secretsRead is one read of a merchant's secrets for the attempts a Step starts together. It
+// is made once they all are started (begin), by the first of them to need it, so each is signed
+// with what the store held after the attempt started: as fresh as a read of its own, for a
+// fraction of the reads when a merchant's deliveries go out in bursts.
+type secretsRead struct {
+	started chan struct{} // closed once every attempt sharing the read is started
+	once    sync.Once
+	secrets []string
+	err     error
+}
+
+func (r *secretsRead) get(ctx context.Context, src Secrets, merchantID string) ([]string, error) {
+	<-r.started
+	r.once.Do(func() { r.secrets, r.err = src.WebhookSecrets(ctx, merchantID) })
+	return r.secrets, r.err
+}
+
+// secretsReads are the reads of one Step's attempts, by merchant.
+type secretsReads map[string]*secretsRead
+
+func (rs secretsReads) of(merchantID string) *secretsRead {
+	r := rs[merchantID]
+	if r == nil {
+		r = &secretsRead{started: make(chan struct{})}
+		rs[merchantID] = r
+	}
+	return r
+}
+
+// begin lets the reads be made: the attempts sharing them are all started.
+func (rs secretsReads) begin() {
+	for _, r := range rs {
+		close(r.started)
+	}
 }
 
 // waiting is a claimed delivery in the local queue.
@@ -288,8 +330,9 @@ func (d *Dispatcher) release(ctx context.Context, ds []*rampway.Delivery) error 
 	return nil
 }
 
-// start runs one attempt on an idle worker; d.mu is held and a worker is idle.
-func (d *Dispatcher) start(ctx context.Context, del *rampway.Delivery) {
+// start runs one attempt on an idle worker, signed with what read gives; d.mu is held and a
+// worker is idle.
+func (d *Dispatcher) start(ctx context.Context, del *rampway.Delivery, read *secretsRead) {
 	<-d.free
 	d.busy[del.MerchantID]++
 	d.wg.Go(func() {
@@ -319,14 +362,14 @@ func (d *Dispatcher) start(ctx context.Context, del *rampway.Delivery) {
 			default:
 			}
 		}()
-		d.attempt(context.WithoutCancel(ctx), del)
+		d.attempt(context.WithoutCancel(ctx), del, read)
 	})
 }
 
 // attempt POSTs a delivery once and records what happened.
-func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery) {
+func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery, read *secretsRead) {
 	a := &rampway.DeliveryAttempt{EventID: del.EventID, Attempt: del.Attempts + 1, At: d.now().UTC()}
-	code, err := d.post(ctx, del)
+	code, err := d.post(ctx, del, read)
 	a.Latency, a.StatusCode = d.now().Sub(a.At), code
 	status, next := rampway.DeliveryDelivered, a.At
 	if err != nil {
@@ -417,8 +460,8 @@ func (e errStatus) Error() string {
 }
 
 // post sends the delivery and returns the answer's status code; err is nil for a 2xx.
-func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery) (int, error) {
-	secrets, err := d.secrets.WebhookSecrets(ctx, del.MerchantID)
+func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery, read *secretsRead) (int, error) {
+	secrets, err := read.get(ctx, d.secrets, del.MerchantID)
 	if err != nil {
 		return 0, fmt.Errorf("webhook secret: %w", err)
 	}

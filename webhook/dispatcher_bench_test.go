@@ -67,7 +67,8 @@ const (
 // of one ClaimDeliveries, one RecordAttempt and one attempt's POST as the dispatcher records
 // its latency, which includes reading the merchant's secrets: attempts overlap, so these are
 // latencies, not shares of the batch time), secret-reads/delivery and ms/secrets (the reads of
-// a merchant's webhook secrets, one per attempt, and the mean wall time of one), and
+// a merchant's webhook secrets, one for the attempts of a merchant a Step starts together, and
+// the mean wall time of one), and
 // claim-busy, the share of the batches the dispatcher's loop spent inside ClaimDeliveries.
 // CPU profiles tell the phases apart by the label phase=setup|deliver (go tool pprof
 // -tagfocus=phase=deliver).

@@ -523,6 +523,54 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 	}
 }
 
+// countingSecrets counts the reads of secrets.
+type countingSecrets struct {
+	secrets
+	n atomic.Int64
+}
+
+func (c *countingSecrets) WebhookSecrets(ctx context.Context, id string) ([]string, error) {
+	c.n.Add(1)
+	return c.secrets.WebhookSecrets(ctx, id)
+}
+
+// The attempts of a merchant started together share one read of its secrets; each later batch
+// reads again.
+func TestSecretsReadOncePerBatch(t *testing.T) {
+	e := newEnv(t)
+	var g gauge
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		defer g.enter()()
+		<-release
+	}))
+	defer srv.Close()
+	m := e.merchant(srv.URL, "s")
+	var orders []string
+	for range 8 {
+		orders = append(orders, e.order(m, 0).ID)
+	}
+	src := &countingSecrets{secrets: secrets{m.ID: {"s"}}}
+	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 4}, src)
+	deadline := time.Now().Add(5 * time.Second)
+	for g.in.Load() < 4 {
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("%d attempts in flight, want 4", g.in.Load())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := src.n.Load(); n != 1 {
+		close(release)
+		t.Fatalf("%d reads for the first 4 attempts, started together; want 1", n)
+	}
+	close(release)
+	e.waitDelivered(orders, 10*time.Second)
+	if n := src.n.Load(); n < 2 || n > 5 {
+		t.Fatalf("%d reads for 8 attempts, want 2 to 5 (one per batch started)", n)
+	}
+}
+
 // A rotation applies to the next delivery, also when another instance on the same database
 // makes it (another store and merchant.Service, as the admin API of another process), right
 // after deliveries signed with the old secret: with a grace period it carries one v1 for the
