@@ -308,11 +308,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(3, "MERCHANT_ID ORDER_ID EVENT_ID"); err != nil {
 			return nil, err
 		}
-		d, err := hooks.Resend(ctx, pos[0], "", pos[1], pos[2])
-		if err != nil {
-			return nil, err
-		}
-		return httpapi.NewDeliveryView(d, nil), nil
+		return httpapi.ResendDelivery(ctx, hooks, pos[0], "", pos[1], pos[2])
 	case "contract-functions register":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err

@@ -344,7 +344,9 @@ func TestAdminCLIWebhooks(t *testing.T) {
 		attempts[0].(map[string]any)["status_code"] != float64(200) {
 		t.Fatalf("webhook log: %v", log)
 	}
-	if r := cli("webhooks", "resend", dj.Merchant.MerchantID, id, first["event_id"].(string)); r["status"] != "pending" {
+	// The resend answers as the HTTP API does: pending again, with the attempts made so far.
+	if r := cli("webhooks", "resend", dj.Merchant.MerchantID, id, first["event_id"].(string)); r["status"] != "pending" ||
+		len(r["attempts"].([]any)) != 1 || r["delivered_at"] != nil {
 		t.Fatalf("resend: %v", r)
 	}
 	j.hooks.wantEvents(t, id, []string{"order.created", "order.created"}) // the same event, again
