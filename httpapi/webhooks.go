@@ -97,12 +97,26 @@ func (s *Server) handleDeliveries(area rampway.Area, admin bool) handlerFunc {
 // handleResend queues an event again; 202: it goes out as soon as a dispatcher takes it.
 func (s *Server) handleResend(area rampway.Area, admin bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var body struct{}
-		if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+		// The body is optional. A merchant's may carry merchant_id, checked as every merchant
+		// POST checks it, and, like theirs, fields it does not take; the admin's none.
+		var body struct {
+			MerchantID *string `json:"merchant_id"`
+		}
+		if admin {
+			var none struct{}
+			if err := decodeJSON(r, &none, decodeOptions{strict: true, optional: true}); err != nil {
+				return err
+			}
+		} else if err := decodeJSON(r, &body, decodeOptions{optional: true}); err != nil {
 			return err
 		}
 		mid := r.PathValue("merchant_id")
 		if !admin {
+			if body.MerchantID != nil {
+				if err := checkMerchantID(r, body.MerchantID); err != nil {
+					return err
+				}
+			}
 			mid = merchantFrom(r.Context()).ID
 		}
 		v, err := ResendDelivery(r.Context(), s.checkout, mid, area, r.PathValue("order_id"), r.PathValue("event_id"))

@@ -34,7 +34,11 @@ func TestWebhookLogAndResend(t *testing.T) {
 		t.Fatalf("resend: %+v", r)
 	}
 	wantEnvelope(t, e.merchantAPI(http.MethodPost, logPath+"/evt_nope/resend", nil), 404, 404, logPath+"/evt_nope/resend", "not found")
-	wantEnvelope(t, e.merchantAPI(http.MethodPost, resend, map[string]any{"x": 1}), 400, 400, resend, "Unknown field 'x'")
+	// Its body, optional, may name the merchant (checked, as in every merchant POST) and carry
+	// fields it does not take, as other merchant bodies may.
+	decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, map[string]any{"merchant_id": e.merchant.ID, "x": 1}), 202)
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, resend, map[string]any{"merchant_id": "mch_other"}), 401, 401, resend, "Unauthorized")
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, resend, "[]"), 400, 400, resend, "not an array")
 
 	// Another merchant sees neither the log nor the event.
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
@@ -49,6 +53,7 @@ func TestWebhookLogAndResend(t *testing.T) {
 		t.Fatalf("admin log: %+v", a)
 	}
 	decode[DeliveryView](t, e.admin(http.MethodPost, adminLog+"/"+d.EventID+"/resend", nil), 202)
+	wantEnvelope(t, e.admin(http.MethodPost, adminLog+"/"+d.EventID+"/resend", map[string]any{"x": 1}), 400, 400, "/admin"+adminLog+"/"+d.EventID+"/resend", "Unknown field 'x'")
 	wrong := "/merchants/" + other.ID + "/orders/" + o.OrderID + "/webhooks"
 	wantEnvelope(t, e.admin(http.MethodGet, wrong, nil), 404, 404, "/admin"+wrong, "not found")
 }
