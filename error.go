@@ -80,3 +80,14 @@ func ErrorMessage(err error) string {
 	}
 	return "Internal server error"
 }
+
+// ErrorEnvelope is the spec's error body, the one shape every JSON error answer has:
+// statusCode (the HTTP status, but 403 for invalid function arguments), an ISO-8601 UTC
+// timestamp, the message, the request path, and status false.
+type ErrorEnvelope struct {
+	StatusCode int    `json:"statusCode"`
+	Timestamp  string `json:"timestamp"`
+	Message    string `json:"message"`
+	Path       string `json:"path"`
+	Status     bool   `json:"status"`
+}

@@ -42,4 +42,6 @@ var Messages = map[string]string{
 	"live_lost":                   "Live updates paused; retrying…",
 	"not_found_title":             "Checkout not found",
 	"not_found":                   "This checkout link is not valid. Go back to the shop and start again.",
+	"unavailable_title":           "Checkout unavailable",
+	"unavailable":                 "The checkout cannot show this order right now. Anything you have paid is safe: reload this page in a moment.",
 }

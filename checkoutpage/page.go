@@ -165,22 +165,37 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// order returns the order a request names with its valid hash, or nil (the caller answers 404,
-// the same for an unknown order and a wrong hash).
-func (h *Handler) order(r *http.Request) *rampway.Order {
+// lookup returns the order a request names with its valid hash: nil and no error for an
+// unknown order and a wrong hash alike, an error when the store could not say.
+func (h *Handler) lookup(r *http.Request) (*rampway.Order, error) {
 	id, hash := r.FormValue("order_id"), r.FormValue("hash")
 	if !rampway.ValidID(rampway.PrefixOrder, id) || hash == "" || !h.hash.CheckHash(id, hash) {
-		return nil
+		return nil, nil
 	}
 	o, err := h.store.Order(r.Context(), id)
-	if err != nil {
-		if rampway.ErrorCode(err) != rampway.ENOTFOUND {
-			h.log.Error("checkout page: read order", "order_id", id, "error", err)
-		}
-		return nil
+	switch {
+	case rampway.ErrorCode(err) == rampway.ENOTFOUND:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("read order %s: %w", id, err)
 	}
 	if o.Area != rampway.AreaMint || o.DepositAddress == (rampway.Order{}).DepositAddress {
-		return nil // crypto checkout only (areas B and C come with the fiat provider)
+		return nil, nil // crypto checkout only (areas B and C come with the fiat provider)
+	}
+	return o, nil
+}
+
+// order returns the order a request names, or answers (404 for an unknown order or a wrong
+// hash, 503 when the store could not say: a person paying is never told a valid link is not)
+// and returns nil.
+func (h *Handler) order(w http.ResponseWriter, r *http.Request, asJSON bool) *rampway.Order {
+	o, err := h.lookup(r)
+	switch {
+	case err != nil:
+		h.log.Error("checkout page: read order", "error", err)
+		h.unavailable(w, r, asJSON)
+	case o == nil:
+		h.notFound(w)
 	}
 	return o
 }
@@ -202,10 +217,32 @@ func securityHeaders(w http.ResponseWriter, formTarget string) {
 }
 
 func (h *Handler) notFound(w http.ResponseWriter) {
+	h.errorPage(w, http.StatusNotFound, "not_found")
+}
+
+// errorPage answers a person's browser: an HTML page with the title and text of Messages'
+// key and key+"_title".
+func (h *Handler) errorPage(w http.ResponseWriter, status int, key string) {
 	securityHeaders(w, "")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
-	_ = h.errPg.Execute(w, nil)
+	w.WriteHeader(status)
+	_ = h.errPg.Execute(w, struct{ Title, Text string }{key + "_title", key})
+}
+
+// unavailable answers a request the store or the chain could not serve now: 503 with
+// Retry-After, as an HTML page on the page's own routes (a person reads it) and in the API's
+// error envelope on its JSON ones (the page's script reads them).
+func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, asJSON bool) {
+	w.Header().Set("Retry-After", "2")
+	if !asJSON {
+		h.errorPage(w, http.StatusServiceUnavailable, "unavailable")
+		return
+	}
+	securityHeaders(w, "")
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_ = json.NewEncoder(w).Encode(rampway.ErrorEnvelope{StatusCode: http.StatusServiceUnavailable,
+		Timestamp: h.now().UTC().Format(rampway.TimeFormat), Message: "Service unavailable: try again in a moment", Path: r.URL.Path})
 }
 
 // pageData is what the template renders.
@@ -233,16 +270,15 @@ type pageData struct {
 }
 
 func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
-	o := h.order(r)
+	o := h.order(w, r, false)
 	if o == nil {
-		h.notFound(w)
 		return
 	}
 	ctx := r.Context()
 	st, err := h.status(ctx, o)
 	if err != nil {
 		h.log.Error("checkout page: status", "order_id", o.ID, "error", err)
-		http.Error(w, "Service unavailable, try again", http.StatusServiceUnavailable)
+		h.unavailable(w, r, false)
 		return
 	}
 	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Amount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals),
@@ -269,7 +305,7 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
 	if err := h.page.Execute(&buf, d); err != nil {
 		h.log.Error("checkout page: render", "order_id", o.ID, "error", err)
-		http.Error(w, "Internal error", http.StatusInternalServerError)
+		h.unavailable(w, r, false)
 		return
 	}
 	securityHeaders(w, origin(o.MerchantRedirectURL))
@@ -405,14 +441,14 @@ func returnURL(raw, orderID string, status rampway.OrderStatus) string {
 }
 
 func (h *Handler) handleStatus(w http.ResponseWriter, r *http.Request) {
-	o := h.order(r)
+	o := h.order(w, r, true)
 	if o == nil {
-		h.notFound(w)
 		return
 	}
 	st, err := h.status(r.Context(), o)
 	if err != nil {
-		http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+		h.log.Error("checkout page: status", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, true)
 		return
 	}
 	securityHeaders(w, "")
@@ -424,9 +460,8 @@ func (h *Handler) handleStatus(w http.ResponseWriter, r *http.Request) {
 // it changes, a comment every 15 s to keep proxies from closing the stream, and the end of the
 // stream at a final status (or after StreamFor: the browser reconnects).
 func (h *Handler) handleEvents(w http.ResponseWriter, r *http.Request) {
-	o := h.order(r)
+	o := h.order(w, r, true)
 	if o == nil {
-		h.notFound(w)
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -479,9 +514,8 @@ func (h *Handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 // handleCancel cancels an unpaid order (CREATED -> CANCELLED) and returns to the merchant.
 func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
-	o := h.order(r)
+	o := h.order(w, r, false)
 	if o == nil {
-		h.notFound(w)
 		return
 	}
 	if o.Status == rampway.StatusCreated {
@@ -490,13 +524,15 @@ func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 		case err == nil:
 			o = got
 		case rampway.ErrorCode(err) == rampway.ECONFLICT: // a payment came first: the page shows it
-			if o, err = h.store.Order(r.Context(), o.ID); err != nil {
-				http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+			id := o.ID
+			if o, err = h.store.Order(r.Context(), id); err != nil {
+				h.log.Error("checkout page: cancel", "order_id", id, "error", err)
+				h.unavailable(w, r, false)
 				return
 			}
 		default:
 			h.log.Error("checkout page: cancel", "order_id", o.ID, "error", err)
-			http.Error(w, "Service unavailable", http.StatusServiceUnavailable)
+			h.unavailable(w, r, false)
 			return
 		}
 	}
@@ -511,7 +547,7 @@ func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 // handleClose records user.widget.close (best effort: browsers send it as the page goes away).
 func (h *Handler) handleClose(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
-	if o := h.order(r); o != nil {
+	if o, _ := h.lookup(r); o != nil {
 		if _, err := h.store.RecordOrderEvent(r.Context(), o.ID, rampway.EventWidgetClose, false, h.at()); err != nil {
 			h.log.Warn("checkout page: record widget close", "order_id", o.ID, "error", err)
 		}

@@ -1,8 +1,16 @@
 package checkoutpage
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -57,6 +65,69 @@ func TestEveryStatusHasAText(t *testing.T) {
 		}
 		if Messages["st_"+string(s)] == "" {
 			t.Errorf("no text for %s", s)
+		}
+	}
+}
+
+// failingStore finds an order in DEPOSIT_PROCESSING but cannot read its transfers, as a
+// database gone away mid-request; or, with orderErr, cannot read the order at all.
+type failingStore struct {
+	Store
+	order    *rampway.Order
+	orderErr error
+}
+
+func (s failingStore) Order(context.Context, string) (*rampway.Order, error) {
+	return s.order, s.orderErr
+}
+func (s failingStore) OrderTransfers(context.Context, string) ([]*rampway.InboundTransfer, error) {
+	return nil, errors.New("connection refused")
+}
+
+type anyHash struct{}
+
+func (anyHash) CheckHash(string, string) bool { return true }
+
+type oneNetwork struct{}
+
+func (oneNetwork) Network(string) (*rampway.Network, bool) {
+	return &rampway.Network{Name: "devnet", Confirmations: 2}, true
+}
+func (oneNetwork) Head(context.Context, string) (uint64, error) { return 10, nil }
+
+// What the store cannot answer now is 503 with Retry-After: an HTML page on the page itself
+// (a person reads it; it says the payment is safe), the API's error envelope on the JSON status
+// (the page's script reads it); never the details.
+func TestUnavailable(t *testing.T) {
+	id := rampway.NewID(rampway.PrefixOrder, time.Now())
+	o := &rampway.Order{ID: id, Area: rampway.AreaMint, Status: rampway.StatusDepositProcessing, Network: "devnet",
+		CryptoAmount: big.NewInt(10), CryptoReceived: big.NewInt(0), DepositAddress: common.Address{1}, MerchantRedirectURL: "https://shop.example/back"}
+	transfersDown := New(Config{}, failingStore{order: o}, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+	orderDown := New(Config{}, failingStore{orderErr: errors.New("connection refused")}, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+	for _, tc := range []struct {
+		h                       *Handler
+		path, contentType, want string
+	}{
+		{transfersDown, "/checkout?order_id=" + id + "&hash=h", "text/html; charset=utf-8", Messages["unavailable"]},
+		{transfersDown, "/checkout/status?order_id=" + id + "&hash=h", "application/json; charset=utf-8", `"statusCode":503`},
+		// An order that cannot be read is not "not found": the person paying is not told their
+		// valid link is not.
+		{orderDown, "/checkout?order_id=" + id + "&hash=h", "text/html; charset=utf-8", Messages["unavailable"]},
+		{orderDown, "/checkout/status?order_id=" + id + "&hash=h", "application/json; charset=utf-8", `"statusCode":503`},
+		{orderDown, "/checkout/events?order_id=" + id + "&hash=h", "application/json; charset=utf-8", `"statusCode":503`},
+	} {
+		rec := httptest.NewRecorder()
+		tc.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		body := rec.Body.String()
+		if rec.Code != 503 || rec.Header().Get("Retry-After") == "" || rec.Header().Get("Content-Type") != tc.contentType ||
+			!strings.Contains(body, tc.want) || strings.Contains(body, "connection refused") {
+			t.Fatalf("%s: %d %v\n%s", tc.path, rec.Code, rec.Header(), body)
+		}
+		if strings.HasPrefix(tc.contentType, "application/json") {
+			var env rampway.ErrorEnvelope
+			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || env.Status || !strings.HasPrefix(env.Path, "/checkout/") || env.Timestamp == "" {
+				t.Fatalf("envelope %+v, %v", env, err)
+			}
 		}
 	}
 }

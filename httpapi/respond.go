@@ -37,13 +37,7 @@ var bodyStatusOf = map[string]int{
 }
 
 // ErrorBody is the spec's error envelope, the body of every error response.
-type ErrorBody struct {
-	StatusCode int    `json:"statusCode"`
-	Timestamp  string `json:"timestamp"`
-	Message    string `json:"message"`
-	Path       string `json:"path"`
-	Status     bool   `json:"status"`
-}
+type ErrorBody = rampway.ErrorEnvelope
 
 // TimeFormat is ISO 8601 in UTC with milliseconds, as in the spec's examples.
 const TimeFormat = rampway.TimeFormat
