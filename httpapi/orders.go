@@ -84,6 +84,13 @@ type CryptoQuoteView struct {
 	CryptoAmount string `json:"crypto_amount"`
 	Allowed      bool   `json:"allowed"`
 	Message      string `json:"message"`
+	// The quote's inputs (DESIGN: every quote states them), named as the order lookup names
+	// them: crypto_amount = total_value + network_fee + service_fee, in the paying asset;
+	// gas_limit is the one the network fee is for.
+	TotalValue string `json:"total_value"`
+	NetworkFee string `json:"network_fee"`
+	ServiceFee string `json:"service_fee"`
+	GasLimit   uint64 `json:"gas_limit"`
 }
 
 func (s *Server) handleCryptoQuote(w http.ResponseWriter, r *http.Request) error {
@@ -104,7 +111,10 @@ func (s *Server) handleCryptoQuote(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, CryptoQuoteView{CryptoAmount: rampway.FormatUnits(q.Amount, q.Asset.Decimals), Allowed: q.Allowed, Message: q.Message})
+	d := q.Asset.Decimals
+	writeJSON(w, http.StatusOK, CryptoQuoteView{CryptoAmount: rampway.FormatUnits(q.Amount, d), Allowed: q.Allowed, Message: q.Message,
+		TotalValue: rampway.FormatUnits(q.Value, d), NetworkFee: rampway.FormatUnits(q.NetworkFee, d), ServiceFee: rampway.FormatUnits(q.ServiceFee, d),
+		GasLimit: q.GasLimit})
 	return nil
 }
 

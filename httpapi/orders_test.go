@@ -117,6 +117,26 @@ func TestCryptoQuote(t *testing.T) {
 	if af, _ := rampway.ParseUnits(qf.CryptoAmount, 18); af.Sign() <= 0 || af.Cmp(price) >= 0 || !qf.Allowed {
 		t.Fatalf("free quote %+v", qf)
 	}
+	// Every quote states its inputs, and they add up to crypto_amount.
+	for _, c := range []struct {
+		q        CryptoQuoteView
+		decimals uint8
+		value    string
+		gas      uint64
+	}{{q, 18, "0.01", 300_000}, {q2, 18, "0.01", 600_000}, {qt, 6, "10", 300_000}, {qf, 18, "0", 300_000}} {
+		sum := new(big.Int)
+		for _, part := range []string{c.q.TotalValue, c.q.NetworkFee, c.q.ServiceFee} {
+			v, err := rampway.ParseUnits(part, c.decimals)
+			if err != nil {
+				t.Fatalf("quote %+v: %v", c.q, err)
+			}
+			sum.Add(sum, v)
+		}
+		if total, _ := rampway.ParseUnits(c.q.CryptoAmount, c.decimals); sum.Cmp(total) != 0 || c.q.TotalValue != c.value ||
+			c.q.GasLimit != c.gas || c.q.NetworkFee == "0" {
+			t.Fatalf("quote %+v: its inputs add up to %s", c.q, sum)
+		}
+	}
 
 	// A function registered with a default gas limit below the call's intrinsic gas.
 	low, err := e.functions.Register(t.Context(), e.merchant.ID, contract.RegisterParams{Network: "devnet",
