@@ -18,6 +18,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/client"
+	"github.com/rampway/rampway/storetest"
 	"github.com/rampway/rampway/webhook"
 )
 
@@ -92,26 +93,11 @@ func (e *execEnv) deliverAll(orders ...*rampway.Order) {
 	done := make(chan struct{})
 	go func() { d.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		pending := 0
-		for _, o := range orders {
-			ds, err := e.store.Deliveries(e.t.Context(), o.ID)
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			for _, d := range ds {
-				if d.Status != rampway.DeliveryDelivered {
-					pending++
-				}
-			}
-		}
-		if pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%d deliveries still not delivered", pending)
-		}
+	ids := make([]string, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
 	}
+	storetest.WaitDelivered(e.t, e.store, ids, 20*time.Second)
 }
 
 type secretsOf map[string][]string
@@ -320,12 +306,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	e := newWatchEnv(t)
 	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
-	step := func() {
-		t.Helper()
-		if err := w.Step(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
 	if _, err := e.store.Transition(t.Context(), o.ID, rampway.StatusCancelled, time.Now(), nil); err != nil {

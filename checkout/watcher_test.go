@@ -118,12 +118,7 @@ func (e *watchEnv) want(o *rampway.Order, status rampway.OrderStatus, received s
 func TestWatcherCreditsPayments(t *testing.T) {
 	e := newWatchEnv(t)
 	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
-	step := func() {
-		t.Helper()
-		if err := w.Step(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step := stepper(t, w)
 	step() // starts at the head
 	eth, dusd := e.net.Native, e.net.Tokens[0]
 	full := e.order(eth, 1e16)
@@ -217,12 +212,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 func TestWatcherReorg(t *testing.T) {
 	e := newWatchEnv(t)
 	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
-	step := func() {
-		t.Helper()
-		if err := w.Step(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
 	parent, _ := e.client.HeaderByNumber(t.Context(), nil)
@@ -261,5 +251,15 @@ func TestWatcherReorg(t *testing.T) {
 		e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
 	default:
 		t.Fatalf("after the reorg the order is %s", status)
+	}
+}
+
+// stepper returns a function that runs one step of w, failing the test on an error.
+func stepper(t *testing.T, w *checkout.Watcher) func() {
+	return func() {
+		t.Helper()
+		if err := w.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

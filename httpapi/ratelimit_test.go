@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/merchant"
-	"github.com/rampway/rampway/sqlite"
 )
 
 // limitEnv is a server with a rate limit and a clock the test moves, and two merchants.
@@ -38,12 +36,7 @@ const fiatPath = "/nft-ramp" + routeFiatCurrencies
 
 func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 	t.Helper()
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "limit.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
+	store, svc := openMerchants(t)
 	e := &limitEnv{t: t, now: time.Date(2026, 11, 21, 14, 0, 0, 0, time.UTC)}
 	for _, dst := range []*string{&e.keyA, &e.keyB} {
 		m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Shop"})

@@ -112,16 +112,23 @@ type fakePinger struct{ err error }
 
 func (p *fakePinger) Ping(context.Context) error { return p.err }
 
-// newEnv starts a server on a fresh SQLite store and dev chain; wrap, when given, wraps the
-// store the checkout service writes orders to.
-func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
+// openMerchants opens a fresh SQLite store, closed when the test ends, and the merchant
+// service on it (dev mode: loopback webhook URLs allowed).
+func openMerchants(t *testing.T) (*sqlstore.Store, *merchant.Service) {
 	t.Helper()
 	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
+	return store, merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
+}
+
+// newEnv starts a server on a fresh SQLite store and dev chain; wrap, when given, wraps the
+// store the checkout service writes orders to.
+func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
+	t.Helper()
+	store, svc := openMerchants(t)
 	m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,13 +13,7 @@ import (
 
 // The webhook log and resend, for the merchant (merchant API) and for an operator (admin API).
 func TestWebhookLogAndResend(t *testing.T) {
-	e := newMintEnv(t)
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
-		t.Fatal(err)
-	}
-	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath,
-		e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" })), 201)
-	logPath := mintOrderPath + "/" + o.OrderID + "/webhooks"
+	e, o, logPath := newHookedOrder(t)
 	log := decode[ListView[DeliveryView]](t, e.merchantAPI(http.MethodGet, logPath, nil), 200)
 	if len(log.Data) != 1 {
 		t.Fatalf("log: %+v", log)
@@ -62,13 +56,7 @@ func TestWebhookLogAndResend(t *testing.T) {
 // (as many as attempt_count), and no delivered_at while it is not delivered (again); the log
 // agrees, and delivered_at comes back with the next success.
 func TestResendShowsItsAttempts(t *testing.T) {
-	e := newMintEnv(t)
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
-		t.Fatal(err)
-	}
-	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath,
-		e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" })), 201)
-	logPath := mintOrderPath + "/" + o.OrderID + "/webhooks"
+	e, o, logPath := newHookedOrder(t)
 	entry := func() DeliveryView {
 		t.Helper()
 		log := decode[ListView[DeliveryView]](t, e.merchantAPI(http.MethodGet, logPath, nil), 200)
@@ -128,4 +116,17 @@ func TestResendShowsItsAttempts(t *testing.T) {
 	if d := entry(); d.Status != rampway.DeliveryDelivered || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt || d.AttemptCount != 4 || len(d.Attempts) != 4 {
 		t.Fatalf("delivered again: %+v", d)
 	}
+}
+
+// newHookedOrder is an order of a merchant with a webhook secret, whose events go to a port
+// nobody listens on, and the path of its webhook log.
+func newHookedOrder(t *testing.T) (*mintEnv, MintOrderView, string) {
+	t.Helper()
+	e := newMintEnv(t)
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath,
+		e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" })), 201)
+	return e, o, mintOrderPath + "/" + o.OrderID + "/webhooks"
 }

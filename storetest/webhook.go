@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -311,4 +312,32 @@ func testCreatedOrderDelivery(t *testing.T, open Opener) {
 			t.Logf("%d writes in %d batches", writes, batches)
 		}
 	})
+}
+
+// WaitDelivered waits until every webhook delivery of the orders is delivered, failing tb
+// after limit: for tests that run a dispatcher against s.
+func WaitDelivered(tb testing.TB, s rampway.DeliveryStore, orderIDs []string, limit time.Duration) {
+	tb.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		pending := 0
+		for _, id := range orderIDs {
+			ds, err := s.Deliveries(context.Background(), id)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for _, d := range ds {
+				if d.Status != rampway.DeliveryDelivered {
+					pending++
+				}
+			}
+		}
+		if pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("%d deliveries not delivered after %s", pending, limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/storetest"
 	"github.com/rampway/rampway/webhook"
 )
 
@@ -133,28 +134,7 @@ func (e *env) dispatcher(cfg webhook.Config, sec webhook.Secrets) (*webhook.Disp
 
 func (e *env) waitDelivered(orderIDs []string, limit time.Duration) {
 	e.t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		pending := 0
-		for _, id := range orderIDs {
-			ds, err := e.store.Deliveries(e.t.Context(), id)
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			for _, d := range ds {
-				if d.Status != rampway.DeliveryDelivered {
-					pending++
-				}
-			}
-		}
-		if pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%d deliveries not delivered after %s", pending, limit)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	storetest.WaitDelivered(e.t, e.store, orderIDs, limit)
 }
 
 type hit struct {
