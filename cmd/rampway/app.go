@@ -176,11 +176,11 @@ type app struct {
 
 // startApp opens the store and listens; serve starts answering. dial says how to reach
 // networks that are not dialled over their URL (dev mode's chain, in this process).
-func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...chain.DialOption) (a *app, err error) {
-	a = &app{cfg: cfg, log: log}
+func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...chain.DialOption) (_ *app, err error) {
+	a := &app{cfg: cfg, log: log}
 	defer func() {
 		if err != nil {
-			a.close()
+			a.close() // a, not the result: every error return has set that to nil
 		}
 	}()
 	if a.store, err = openStore(ctx, cfg); err != nil {

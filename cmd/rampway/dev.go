@@ -202,6 +202,12 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
+	// The keys make the chain's genesis: they are kept before the chain is, so that a first
+	// start that fails after the chain began (a port in use, Ctrl-C) leaves a directory the
+	// next start can open.
+	if err := saveJSON(filepath.Join(*dataDir, devStateFile), state); err != nil {
+		return err
+	}
 
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -523,4 +524,21 @@ func TestShutdownEndsCheckoutStreams(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("stop with a stream open: %v", err)
 	}
+}
+
+// A first start that fails after the chain began (here: the API port in use) says why, with no
+// panic, and leaves a directory the next start opens.
+func TestDevFailedFirstStart(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	err = run(t.Context(), []string{"dev", "--addr", busy.Addr().String(), "--rpc-addr", "127.0.0.1:0", "--data-dir", dir}, noEnv, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "listen on") {
+		t.Fatalf("dev on a busy port: %v", err)
+	}
+	dj, _ := startDev(t, dir)
+	payExample(t, dj)
 }
