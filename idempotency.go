@@ -17,12 +17,22 @@ type IdempotencyRecord struct {
 	CreatedAt time.Time
 }
 
-// IdempotentReply is the response to remember under a claimed Idempotency-Key.
-type IdempotentReply struct {
+// IdempotencyClaim names a request's claim on its Idempotency-Key: the merchant, the key and
+// the claim's time (the record's CreatedAt as BeginIdempotent stored it). A claim left
+// unanswered too long is taken over by the next request with the key, which gives the record
+// its own time: whatever the first request then writes under its claim matches nothing, so
+// that the two never both create an order.
+type IdempotencyClaim struct {
 	MerchantID string
 	Key        string
-	Status     int
-	Body       []byte
+	ClaimedAt  time.Time
+}
+
+// IdempotentReply is the response to remember under a claim.
+type IdempotentReply struct {
+	IdempotencyClaim
+	Status int
+	Body   []byte
 }
 
 // IdempotencyStore remembers POST responses by Idempotency-Key (Stripe's semantics).
@@ -32,8 +42,16 @@ type IdempotencyStore interface {
 	// record and returns (nil, nil): the caller runs the request. Otherwise it returns the
 	// existing record for the caller to replay or refuse.
 	BeginIdempotent(ctx context.Context, rec *IdempotencyRecord, staleBefore time.Time) (*IdempotencyRecord, error)
-	// FinishIdempotent stores the response of a claimed request.
-	FinishIdempotent(ctx context.Context, merchantID, key string, status int, body []byte) error
-	// ReleaseIdempotent drops a claim whose request failed in a way worth retrying.
-	ReleaseIdempotent(ctx context.Context, merchantID, key string) error
+	// FinishIdempotent stores the response of a claimed request; ECONFLICT when the claim was
+	// taken over (or answered) meanwhile, and nothing is stored.
+	FinishIdempotent(ctx context.Context, reply *IdempotentReply) error
+	// ReleaseIdempotent drops a claim whose request failed in a way worth retrying; a claim
+	// taken over or answered meanwhile is left as it is.
+	ReleaseIdempotent(ctx context.Context, claim IdempotencyClaim) error
+}
+
+// ErrClaimLost answers a write made under an Idempotency-Key claim that another request took
+// over (or that was answered) meanwhile: nothing of it is stored.
+func ErrClaimLost(key string) error {
+	return Errorf(ECONFLICT, "The claim on Idempotency-Key %q was taken over by a later request with it: this request made nothing", key)
 }

@@ -56,7 +56,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			writeJSONBytes(w, prev.Status, prev.Body)
 			return nil
 		}
-		claim := &idempotencyClaim{merchantID: m.ID, key: key}
+		claim := &idempotencyClaim{IdempotencyClaim: rampway.IdempotencyClaim{MerchantID: m.ID, Key: key, ClaimedAt: now}}
 		cw := &statusWriter{ResponseWriter: w, capture: &bytes.Buffer{}}
 		defer func() {
 			if claim.stored {
@@ -64,13 +64,14 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			}
 			// The answer is remembered even when the client has gone. A claim whose handler
 			// failed is released, unless its write stored an answer after all (the release
-			// drops only unanswered claims).
+			// drops only unanswered claims, and only its own: not one a later request took
+			// over).
 			ctx := context.WithoutCancel(r.Context())
 			var err error
 			if cw.status == 0 || cw.status >= 400 {
-				err = s.idem.ReleaseIdempotent(ctx, m.ID, key)
+				err = s.idem.ReleaseIdempotent(ctx, claim.IdempotencyClaim)
 			} else {
-				err = s.idem.FinishIdempotent(ctx, m.ID, key, cw.status, cw.capture.Bytes())
+				err = s.idem.FinishIdempotent(ctx, &rampway.IdempotentReply{IdempotencyClaim: claim.IdempotencyClaim, Status: cw.status, Body: cw.capture.Bytes()})
 			}
 			if err != nil {
 				s.log.ErrorContext(ctx, "idempotency record", "error", err, "merchant_id", m.ID)
@@ -96,8 +97,8 @@ func canonicalBody(body []byte) []byte {
 // store its answer itself (the order's, with the order: a crash between the two cannot leave
 // an order whose key a retry would take over and run again).
 type idempotencyClaim struct {
-	merchantID, key string
-	stored          bool // the handler stored the answer
+	rampway.IdempotencyClaim
+	stored bool // the handler stored the answer
 }
 
 // claimFrom returns the request's claim on its Idempotency-Key, or nil when it has none.

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
@@ -179,5 +181,51 @@ func TestIdempotentOrderAnsweredWithItsWrite(t *testing.T) {
 	decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
 	if faulty.withReplies != before {
 		t.Fatal("an order without an Idempotency-Key was given a reply to store")
+	}
+}
+
+// gatedOrders holds the first CreateOrderWithReply until released: a request still running
+// when its claim goes stale.
+type gatedOrders struct {
+	checkout.Store
+	calls   atomic.Int32
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedOrders) CreateOrderWithReply(ctx context.Context, o *rampway.Order, reply *rampway.IdempotentReply) error {
+	if g.calls.Add(1) == 1 {
+		close(g.entered)
+		<-g.release
+	}
+	return g.Store.CreateOrderWithReply(ctx, o, reply)
+}
+
+// A request that runs past its claim's staleness loses the key to the retry that takes it
+// over: the retry creates the order, the first request creates none (409), never two orders.
+func TestIdempotentSlowRequestTakenOver(t *testing.T) {
+	gate := &gatedOrders{entered: make(chan struct{}), release: make(chan struct{})}
+	e := newMintEnv(t, func(s checkout.Store) checkout.Store { gate.Store = s; return gate })
+	body, _ := json.Marshal(e.body(nil))
+	send := func() resp {
+		return e.do(http.MethodPost, mintOrderPath, string(body), map[string]string{"X-API-KEY": e.key, "Idempotency-Key": "slow"})
+	}
+	first := make(chan resp, 1)
+	go func() { first <- send() }()
+	<-gate.entered
+	// The first request's claim is now older than a retry waits for.
+	// (SQLite keeps times in microseconds.)
+	if _, err := e.store.DB().ExecContext(t.Context(), `UPDATE idempotency_keys SET created_at = created_at - ?`, (2 * time.Minute).Microseconds()); err != nil {
+		t.Fatal(err)
+	}
+	retry := decode[MintOrderView](t, send(), 201)
+	close(gate.release)
+	wantEnvelope(t, <-first, 409, 409, mintOrderPath, "was taken over by a later request")
+	page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/orders", nil), 200)
+	if len(page.Data) != 1 || page.Data[0].OrderID != retry.OrderID {
+		t.Fatalf("%d orders, want the retry's alone", len(page.Data))
+	}
+	if again := send(); again.status != 201 || again.header.Get("Idempotent-Replayed") != "true" || !bytes.Contains(again.body, []byte(retry.OrderID)) {
+		t.Fatalf("replay after the takeover: %d %s", again.status, again.body)
 	}
 }

@@ -170,7 +170,7 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 		p.Reply = func(c *checkout.Created) (*rampway.IdempotentReply, error) {
 			var err error
 			reply, err = encodeJSON(mintOrderView(c))
-			return &rampway.IdempotentReply{MerchantID: claim.merchantID, Key: claim.key, Status: http.StatusCreated, Body: reply}, err
+			return &rampway.IdempotentReply{IdempotencyClaim: claim.IdempotencyClaim, Status: http.StatusCreated, Body: reply}, err
 		}
 	}
 	c, err := s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), p)

@@ -23,14 +23,16 @@ func testIdempotency(t *testing.T, open Opener) {
 	if err != nil || got == nil || got.Done || string(got.RequestHash) != "h1" {
 		t.Fatalf("second Begin while in flight = %+v, %v", got, err)
 	}
-	if err := s.FinishIdempotent(ctx, "mch_a", "k1", 201, []byte(`{"ok":true}`)); err != nil {
+	k1 := rampway.IdempotencyClaim{MerchantID: "mch_a", Key: "k1", ClaimedAt: t0}
+	reply := func(c rampway.IdempotencyClaim, status int, body string) *rampway.IdempotentReply {
+		return &rampway.IdempotentReply{IdempotencyClaim: c, Status: status, Body: []byte(body)}
+	}
+	if err := s.FinishIdempotent(ctx, reply(k1, 201, `{"ok":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	// An answered key keeps its answer, and a release leaves it.
-	if err := s.FinishIdempotent(ctx, "mch_a", "k1", 200, []byte(`{"other":true}`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.ReleaseIdempotent(ctx, "mch_a", "k1"); err != nil {
+	// An answered key keeps its answer (a second finish is ECONFLICT), and a release leaves it.
+	wantCode(t, s.FinishIdempotent(ctx, reply(k1, 200, `{"other":true}`)), rampway.ECONFLICT)
+	if err := s.ReleaseIdempotent(ctx, k1); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.BeginIdempotent(ctx, rec("k1", t0), t0.Add(time.Hour))
@@ -43,14 +45,24 @@ func testIdempotency(t *testing.T, open Opener) {
 	if got, err := s.BeginIdempotent(ctx, other, t0); err != nil || got != nil {
 		t.Fatalf("other merchant's key = %+v, %v", got, err)
 	}
-	// An abandoned claim is taken over once stale; a released one is free again.
+	// An abandoned claim is taken over once stale; the first request's claim then holds
+	// nothing: its release and its answer do not touch the new claim. A released one is free.
 	if got, _ := s.BeginIdempotent(ctx, rec("k2", t0), t0); got != nil {
 		t.Fatal("k2 not claimed")
 	}
-	if got, err := s.BeginIdempotent(ctx, rec("k2", t0.Add(2*time.Minute)), t0.Add(time.Minute)); err != nil || got != nil {
+	t1 := t0.Add(2 * time.Minute)
+	if got, err := s.BeginIdempotent(ctx, rec("k2", t1), t0.Add(time.Minute)); err != nil || got != nil {
 		t.Fatalf("stale claim not taken over: %+v, %v", got, err)
 	}
-	if err := s.ReleaseIdempotent(ctx, "mch_a", "k2"); err != nil {
+	first, second := rampway.IdempotencyClaim{MerchantID: "mch_a", Key: "k2", ClaimedAt: t0}, rampway.IdempotencyClaim{MerchantID: "mch_a", Key: "k2", ClaimedAt: t1}
+	wantCode(t, s.FinishIdempotent(ctx, reply(first, 201, `{"first":true}`)), rampway.ECONFLICT)
+	if err := s.ReleaseIdempotent(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.BeginIdempotent(ctx, rec("k2", t1), t0); err != nil || got == nil || got.Done {
+		t.Fatalf("the taken-over claim's release or answer touched the new claim: %+v, %v", got, err)
+	}
+	if err := s.ReleaseIdempotent(ctx, second); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.BeginIdempotent(ctx, rec("k2", t0), t0.Add(-time.Hour)); err != nil || got != nil {

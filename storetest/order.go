@@ -401,12 +401,13 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 			// with it (and only with it).
 			var reply *rampway.IdempotentReply
 			if i%2 == 0 {
-				key := fmt.Sprintf("key-%d", i)
-				if got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: o.MerchantID, Key: key, RequestHash: []byte("h"), CreatedAt: now()}, now().Add(-time.Hour)); err != nil || got != nil {
+				key, at := fmt.Sprintf("key-%d", i), now()
+				if got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: o.MerchantID, Key: key, RequestHash: []byte("h"), CreatedAt: at}, at.Add(-time.Hour)); err != nil || got != nil {
 					t.Errorf("order %d: claim %s: %+v, %v", i, key, got, err)
 					return
 				}
-				reply = &rampway.IdempotentReply{MerchantID: o.MerchantID, Key: key, Status: 201, Body: []byte(o.ID)}
+				reply = &rampway.IdempotentReply{IdempotencyClaim: rampway.IdempotencyClaim{MerchantID: o.MerchantID, Key: key, ClaimedAt: at},
+					Status: 201, Body: []byte(o.ID)}
 			}
 			err := s.CreateOrderWithReply(t.Context(), &o, reply)
 			mu.Lock()
@@ -459,6 +460,64 @@ func testConcurrentCreateOrders(t *testing.T, open Opener) {
 			}
 		case !got.Done || got.Status != 201 || !slices.Contains(created, string(got.Body)):
 			t.Fatalf("key-%d: done %v, %d %q; want the answer of a created order", i, got.Done, got.Status, got.Body)
+		}
+	}
+}
+
+// An order whose Idempotency-Key claim a later request took over (the first ran past the
+// claim's staleness) is not created: ECONFLICT, nothing stored, the new claim untouched; the
+// later request's order is created with its answer. Alone and among other orders.
+func testOrderClaimTakenOver(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	m := mustMerchant(t, s, "acme")
+	for _, company := range []int{0, 5} {
+		key := fmt.Sprintf("slow-%d", company)
+		t0 := now().Add(-2 * time.Minute)
+		begin := func(at time.Time) {
+			if got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: []byte("h"), CreatedAt: at}, at.Add(-time.Minute)); err != nil || got != nil {
+				t.Fatalf("claim at %s: %+v, %v", at, got, err)
+			}
+		}
+		begin(t0)
+		t1 := now()
+		begin(t1) // taken over: t0's claim is over a minute old
+		reply := func(at time.Time, o *rampway.Order) *rampway.IdempotentReply {
+			return &rampway.IdempotentReply{IdempotencyClaim: rampway.IdempotencyClaim{MerchantID: m.ID, Key: key, ClaimedAt: at}, Status: 201, Body: []byte(o.ID)}
+		}
+		idx := uint32(2_000_000 + company*100)
+		slow := orderAt(m.ID, now(), idx)
+		errs := make(chan error, company+1)
+		var wg sync.WaitGroup
+		for i := range company { // orders without a key, in the same batches
+			wg.Go(func() { errs <- s.CreateOrder(t.Context(), orderAt(m.ID, now(), idx+1+uint32(i))) })
+		}
+		wg.Go(func() { errs <- s.CreateOrderWithReply(t.Context(), slow, reply(t0, slow)) })
+		wg.Wait()
+		close(errs)
+		conflicts := 0
+		for err := range errs {
+			switch {
+			case rampway.ErrorCode(err) == rampway.ECONFLICT:
+				conflicts++
+			case err != nil:
+				t.Fatal(err)
+			}
+		}
+		if conflicts != 1 {
+			t.Fatalf("%d conflicts with %d orders beside, want the slow order's alone", conflicts, company)
+		}
+		if _, err := s.Order(t.Context(), slow.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+			t.Fatalf("the order of a taken-over claim: %v; want not stored", err)
+		}
+		if got, err := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: []byte("h"), CreatedAt: now()}, t0); err != nil || got == nil || got.Done || !got.CreatedAt.Equal(t1) {
+			t.Fatalf("the new claim after the slow order: %+v, %v", got, err)
+		}
+		retry := orderAt(m.ID, now(), idx+99)
+		if err := s.CreateOrderWithReply(t.Context(), retry, reply(t1, retry)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.BeginIdempotent(t.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: []byte("h"), CreatedAt: now()}, t0); got == nil || !got.Done || string(got.Body) != retry.ID {
+			t.Fatalf("the later request's answer: %+v", got)
 		}
 	}
 }

@@ -47,6 +47,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DepositIndexes", testDepositIndexes},
 		{"ReserveDepositIndexes", testReserveDepositIndexes},
 		{"ConcurrentCreateOrders", testConcurrentCreateOrders},
+		{"OrderClaimTakenOver", testOrderClaimTakenOver},
 		{"Idempotency", testIdempotency},
 		{"DueOrders", testDueOrders},
 		{"PaidOrders", testPaidOrders},

@@ -117,14 +117,18 @@ func (s *Store) runBatch(batch []*writeJob) {
 		return
 	}
 	var orders []*newOrder
+	replies := false
 	for _, j := range live {
 		if j.order != nil {
 			orders = append(orders, j.order)
+			replies = replies || j.order.reply != nil
 		}
 	}
 	var err error
 	refused := false // the writes (not the commit) failed: nothing of them is stored
-	if s.d.OneWriter || !s.d.WritableCTE {
+	// An order with an Idempotency-Key reply needs a transaction: its reply is stored only
+	// under a claim still its own, and the order with it or not at all (createOrders).
+	if s.d.OneWriter || !s.d.WritableCTE || replies {
 		err = s.tx(context.Background(), func(tx *sql.Tx) error {
 			for _, j := range live {
 				if j.fn != nil {
@@ -172,7 +176,7 @@ func (s *Store) runAlone(j *writeJob) error {
 	switch {
 	case j.order == nil:
 		return s.tx(j.ctx, j.fn)
-	case s.d.WritableCTE && !s.d.OneWriter:
+	case s.d.WritableCTE && !s.d.OneWriter && j.order.reply == nil:
 		return s.createOrdersStatement(j.ctx, []*newOrder{j.order})
 	default:
 		return s.tx(j.ctx, func(tx *sql.Tx) error { return s.createOrders(j.ctx, tx, []*newOrder{j.order}) })

@@ -68,22 +68,34 @@ func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRec
 	return existing, nil
 }
 
-// finishIdempotencyKey stores a claimed key's reply; a key already answered keeps its own.
+// finishIdempotencyKey stores a claim's reply: only while that claim holds the key (not
+// answered, not taken over: its created_at is the claim's).
 const finishIdempotencyKey = `UPDATE idempotency_keys SET done = 1, response_status = $1, response_body = $2
-	WHERE merchant_id = $3 AND key = $4 AND done = 0`
+	WHERE merchant_id = $3 AND key = $4 AND done = 0 AND created_at = $5`
 
-// FinishIdempotent implements rampway.IdempotencyStore.
-func (s *Store) FinishIdempotent(ctx context.Context, merchantID, key string, status int, body []byte) error {
-	_, err := s.exec(ctx, s.q(finishIdempotencyKey), status, body, merchantID, key)
+// finishIdempotent stores reply in tx, or returns rampway.ErrClaimLost.
+func (s *Store) finishIdempotent(ctx context.Context, tx *sql.Tx, r *rampway.IdempotentReply) error {
+	res, err := tx.ExecContext(ctx, s.q(finishIdempotencyKey), r.Status, r.Body, r.MerchantID, r.Key, s.t(r.ClaimedAt))
 	if err != nil {
 		return fmt.Errorf("finish idempotency key: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("finish idempotency key: %w", err)
+	} else if n != 1 {
+		return rampway.ErrClaimLost(r.Key)
 	}
 	return nil
 }
 
+// FinishIdempotent implements rampway.IdempotencyStore.
+func (s *Store) FinishIdempotent(ctx context.Context, reply *rampway.IdempotentReply) error {
+	return s.batched(ctx, func(tx *sql.Tx) error { return s.finishIdempotent(ctx, tx, reply) })
+}
+
 // ReleaseIdempotent implements rampway.IdempotencyStore.
-func (s *Store) ReleaseIdempotent(ctx context.Context, merchantID, key string) error {
-	_, err := s.exec(ctx, s.q(`DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND done = 0`), merchantID, key)
+func (s *Store) ReleaseIdempotent(ctx context.Context, c rampway.IdempotencyClaim) error {
+	_, err := s.exec(ctx, s.q(`DELETE FROM idempotency_keys WHERE merchant_id = $1 AND key = $2 AND done = 0 AND created_at = $3`),
+		c.MerchantID, c.Key, s.t(c.ClaimedAt))
 	if err != nil {
 		return fmt.Errorf("release idempotency key: %w", err)
 	}

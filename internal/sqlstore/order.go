@@ -265,9 +265,11 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*newOrder
 		args = append(args, s.eventArgs(o.event)...)
 	}
 	for _, o := range orders {
-		if r := o.reply; r != nil {
-			if _, err := tx.ExecContext(ctx, s.q(finishIdempotencyKey), r.Status, r.Body, r.MerchantID, r.Key); err != nil {
-				return fmt.Errorf("store the idempotent reply: %w", err)
+		if o.reply != nil {
+			// Only under a claim still ours: one taken over by a later request with the key
+			// (this one ran too long) fails the order, which that request creates instead.
+			if err := s.finishIdempotent(ctx, tx, o.reply); err != nil {
+				return err
 			}
 		}
 	}
@@ -320,7 +322,7 @@ type idSeq struct {
 // statement is one.
 func (s *Store) createOrdersStatement(ctx context.Context, orders []*newOrder) error {
 	n := len(orders)
-	args := make([]any, 0, n*(orderColumnCount+perOrderCTE))
+	args := make([]any, 0, n*(orderColumnCount+2))
 	for _, o := range orders {
 		args = append(args, o.args...)
 	}
@@ -329,11 +331,7 @@ func (s *Store) createOrdersStatement(ctx context.Context, orders []*newOrder) e
 		if err != nil {
 			return err
 		}
-		var key, status, reply any // NULL: no Idempotency-Key, no row of idempotency_keys matches
-		if r := o.reply; r != nil {
-			key, status, reply = r.Key, int64(r.Status), r.Body
-		}
-		args = append(args, o.event.ID, body, key, status, reply)
+		args = append(args, o.event.ID, body)
 	}
 	if _, err := s.db.ExecContext(ctx, s.q(createOrdersCTE.get(n)), args...); err != nil {
 		return ordersInsertError(s, orders, err)
@@ -379,36 +377,27 @@ var insertDeliveries = &forRows{build: func(n int) string {
 		next_attempt_at, created_at, updated_at, status) VALUES ` + strings.ReplaceAll(rows(n, 10, 1), ")", ", 'pending')")
 }}
 
-// perOrderCTE is how many values createOrdersCTE takes for each order after the orders' columns.
-const perOrderCTE = 5
-
 // createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
-// ($28n+5k+1 the event id of the order k, from 0), for each order that has a webhook URL,
+// ($28n+2k+1 the event id of the order k, from 0) and, for each order that has a webhook URL,
 // or else whose merchant has one, and whose merchant has a secret, the event's delivery
-// ($28n+5k+2 its body), and for each order whose request claimed an Idempotency-Key
-// ($28n+5k+3, NULL for none) its reply (status and body, $28n+5k+4 and 5), as
-// finishIdempotencyKey stores it. The foreign keys are checked at the end of the statement,
-// when all the rows exist.
+// ($28n+2k+2 its body). The foreign keys are checked at the end of the statement, when all
+// the rows exist. Orders with an Idempotency-Key reply are not written this way
+// (runBatch): theirs must be stored only under a claim still theirs, or the order not at all.
 var createOrdersCTE = &forRows{build: func(n int) string {
-	var ev, del, rep strings.Builder
+	var ev, del strings.Builder
 	for k := range n {
 		if k > 0 {
 			ev.WriteString(", ")
 			del.WriteString(", ")
-			rep.WriteString(", ")
 		}
 		o := orderColumnCount * k // the order's columns: id $o+1, merchant $o+2, status $o+4, webhook URL $o+8, created $o+27
-		x := orderColumnCount*n + perOrderCTE*k
+		x := orderColumnCount*n + 2*k
 		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
 		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea)", x+1, o+8, x+2)
-		fmt.Fprintf(&rep, "($%d::text, $%d::text, $%d::integer, $%d::bytea)", o+2, x+3, x+4, x+5)
 	}
 	return `WITH o AS (` + insertOrders.get(n) + ` RETURNING id),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
-		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at),
-	k AS (UPDATE idempotency_keys SET done = 1, response_status = r.status, response_body = r.body
-		FROM (VALUES ` + rep.String() + `) AS r (merchant_id, key, status, body)
-		WHERE idempotency_keys.merchant_id = r.merchant_id AND idempotency_keys.key = r.key AND idempotency_keys.done = 0)
+		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
 		next_attempt_at, created_at, updated_at)
 	SELECT e.id, e.seq, e.name, e.order_id, e.merchant_id, COALESCE(NULLIF(d.url, ''), m.webhook_url), d.body, 'pending',
