@@ -320,6 +320,11 @@ func sourceRoutes(t *testing.T) (routes []string, page bool) {
 		return "", false
 	}
 	isField := func(e ast.Expr, name string) bool {
+		if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
+			if f, ok := c.Fun.(*ast.Ident); ok && f.Name == "labelled" {
+				e = c.Args[0] // labelled(s.page): the page, with its route in the metrics
+			}
+		}
 		sel, ok := e.(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == name
 	}

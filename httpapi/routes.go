@@ -76,13 +76,13 @@ func (s *Server) routes() {
 	// request gets the envelope's 404 or 405 below; the page answers HTML.
 	if s.page != nil {
 		for _, p := range checkoutpage.Routes() {
-			m.Handle(p, s.page)
+			m.Handle(p, labelled(s.page))
 		}
 	}
 
 	if s.home != nil {
-		m.Handle("GET /{$}", s.home)
-		m.Handle("/demo/", s.home)
+		m.Handle("GET /{$}", labelled(s.home))
+		m.Handle("/demo/", labelled(s.home))
 	}
 
 	// Operations.

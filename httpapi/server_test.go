@@ -443,6 +443,13 @@ func TestCheckoutRoutingErrors(t *testing.T) {
 			}
 		})
 	}
+	// The page's requests are counted under their routes, not as unmatched.
+	metrics := string(e.do(http.MethodGet, "/metrics", nil, nil).body)
+	for _, want := range []string{`route="GET /checkout"`, `route="GET /checkout/status"`, `route="POST /checkout/close"`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("metrics lack %s", want)
+		}
+	}
 }
 
 func TestInternalErrorHasLoggedID(t *testing.T) {
