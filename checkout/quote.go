@@ -157,7 +157,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		q.Value = v
 	}
 	if x.CustomGasLimit != "" {
-		g, err := strconv.ParseUint(strings.TrimSpace(x.CustomGasLimit), 10, 64)
+		g, err := strconv.ParseUint(x.CustomGasLimit, 10, 64) // digits only: no sign, no spaces
 		if err != nil || g < contract.MinGasLimit || g > contract.MaxGasLimit {
 			return nil, rampway.FieldErrorf(fGas, "customGasLimit must be a whole number between %d and %d", contract.MinGasLimit, contract.MaxGasLimit)
 		}

@@ -229,12 +229,12 @@ type OrderView struct {
 type RefundView = rampway.EventRefund
 
 // DepositView is a payment seen for an order (a chain reorganisation's dropped ones are not
-// shown): its transaction and log index (0 for a native transfer), payer, amount in whole
-// units of the order's asset, block, and whether it is credited yet (status "seen" until its
-// block is confirmations deep, then "confirmed").
+// shown): its transaction and log index (null for a native transfer, which has no log),
+// payer, amount in whole units of the order's asset, block, and whether it is credited yet
+// (status "seen" until its block is confirmations deep, then "confirmed").
 type DepositView struct {
 	TxHash      string `json:"tx_hash"`
-	LogIndex    int64  `json:"log_index"`
+	LogIndex    *int64 `json:"log_index"`
 	FromAddress string `json:"from_address"`
 	Amount      string `json:"amount"`
 	BlockNumber uint64 `json:"block_number"`
@@ -277,8 +277,11 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	v.Refunds = rampway.EventRefunds(refunds, d)
 	v.DepositTxHashes, v.Deposits = []string{}, make([]DepositView, len(transfers))
 	for i, t := range transfers {
-		v.Deposits[i] = DepositView{TxHash: t.TxHash.Hex(), LogIndex: t.LogIndex, FromAddress: t.From.Hex(),
+		v.Deposits[i] = DepositView{TxHash: t.TxHash.Hex(), FromAddress: t.From.Hex(),
 			Amount: rampway.FormatUnits(t.Amount, d), BlockNumber: t.BlockNumber, Status: t.Status, SeenAt: t.CreatedAt.UTC().Format(TimeFormat)}
+		if t.LogIndex >= 0 { // a native transfer is stored with -1: it has no log
+			v.Deposits[i].LogIndex = &t.LogIndex
+		}
 		if !slices.Contains(v.DepositTxHashes, v.Deposits[i].TxHash) {
 			v.DepositTxHashes = append(v.DepositTxHashes, v.Deposits[i].TxHash)
 		}

@@ -230,6 +230,12 @@ func TestMintRequestErrors(t *testing.T) {
 		{"bad gas limit", func(b map[string]any) {
 			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "lots"}
 		}, 400, "customGasLimit must be a whole number"},
+		{"customGasLimit with a space", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": " 100000"}
+		}, 400, "customGasLimit must be a whole number"},
+		{"customGasLimit signed", func(b map[string]any) {
+			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "+100000"}
+		}, 400, "customGasLimit must be a whole number"},
 		{"customGasLimit a number", func(b map[string]any) {
 			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": 600000}
 		}, 400, "Field 'contractExecution.network_params.customGasLimit' must be a string, not a number"},

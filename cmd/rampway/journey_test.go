@@ -281,7 +281,9 @@ func TestJourneyAreaA(t *testing.T) {
 			sum := new(big.Int)
 			for _, d := range deps {
 				d := d.(map[string]any)
-				if d["status"] != "confirmed" || d["from_address"] != dj.Chain.PayerAddress || !slices.Contains(hashes, d["tx_hash"]) {
+				native := tc.function == 0 // a native payment has no log: log_index null
+				if d["status"] != "confirmed" || d["from_address"] != dj.Chain.PayerAddress || !slices.Contains(hashes, d["tx_hash"]) ||
+					native != (d["log_index"] == nil) {
 					t.Fatalf("deposit %v (payer %s, hashes %v)", d, dj.Chain.PayerAddress, hashes)
 				}
 				sum.Add(sum, units(t, d["amount"].(string)))
