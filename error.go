@@ -6,6 +6,7 @@ package rampway
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Error codes. Each maps to one HTTP status in httpapi; callers test them with ErrorCode,
@@ -90,4 +91,21 @@ type ErrorEnvelope struct {
 	Message    string `json:"message"`
 	Path       string `json:"path"`
 	Status     bool   `json:"status"`
+}
+
+// echoMax is how much of a client's value an error message repeats.
+const echoMax = 64
+
+// Echo is a value the client sent as an error message repeats it: whole up to 64 bytes, else
+// its first 64 (cut between characters) and "...", so that a message stays small however
+// long the value.
+func Echo(s string) string {
+	if len(s) <= echoMax {
+		return s
+	}
+	n := echoMax
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }

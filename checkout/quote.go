@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -87,14 +86,14 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		return nil, rampway.FieldErrorf("crypto_network", "crypto_network is required")
 	}
 	if !ok {
-		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %q is not a supported network", Echo(p.CryptoNetwork))
+		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %q is not a supported network", rampway.Echo(p.CryptoNetwork))
 	}
 	if p.CryptoSymbol == "" {
 		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol is required")
 	}
 	asset, ok := net.Asset(p.CryptoSymbol)
 	if !ok {
-		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s is not valid for network %s", Echo(p.CryptoSymbol), net.Name)
+		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s is not valid for network %s", rampway.Echo(p.CryptoSymbol), net.Name)
 	}
 	x := p.Execution
 	if x.FunctionID == "" {
@@ -102,7 +101,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	}
 	// An id longer than Echo keeps is no registered one: Active refuses it as unknown, and its
 	// message repeats it cut.
-	f, fn, err := s.functions.Active(ctx, p.MerchantID, Echo(x.FunctionID))
+	f, fn, err := s.functions.Active(ctx, p.MerchantID, rampway.Echo(x.FunctionID))
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +109,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		return nil, rampway.FieldErrorf(fNetwork, "%s is required", fNetwork)
 	}
 	if x.NetworkName != f.Network {
-		return nil, rampway.FieldErrorf(fNetwork, "networkName %s is not the network of function %s (%s)", Echo(x.NetworkName), f.ID, f.Network)
+		return nil, rampway.FieldErrorf(fNetwork, "networkName %s is not the network of function %s (%s)", rampway.Echo(x.NetworkName), f.ID, f.Network)
 	}
 	if x.NetworkName != net.Name {
 		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %s differs from networkName %s", net.Name, x.NetworkName)
@@ -128,7 +127,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 			return nil, rampway.FieldErrorf(fSymbol, "%s is required", fSymbol)
 		}
 		if _, ok := net.Asset(pay.Symbol); !ok {
-			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", Echo(pay.Symbol), net.Name)
+			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", rampway.Echo(pay.Symbol), net.Name)
 		}
 		if pay.Symbol != f.PayableSymbol {
 			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not the asset function %s is paid in (%s)", pay.Symbol, f.ID, f.PayableSymbol)
@@ -152,7 +151,7 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		}
 		v, err := rampway.ParseUnits(pay.TotalValue, asset.Decimals)
 		if err != nil || v.Sign() <= 0 {
-			return nil, rampway.FieldErrorf(fTotal, "totalValue must be a positive decimal with at most %d decimal places, not %q", asset.Decimals, Echo(pay.TotalValue))
+			return nil, rampway.FieldErrorf(fTotal, "totalValue must be a positive decimal with at most %d decimal places, not %q", asset.Decimals, rampway.Echo(pay.TotalValue))
 		}
 		q.Value = v
 	}
@@ -288,24 +287,6 @@ func revertOf(err error) (string, bool) {
 		return msg, true
 	}
 	return "", false
-}
-
-// echoMax is how much of a client's value an error message repeats.
-const echoMax = 64
-
-// Echo is a value the client sent as an error message repeats it: whole up to 64 bytes, else
-// its first 64 (cut between characters) and "...", so that a message stays small however
-// long the value (as contract's function-argument messages do). httpapi's messages use it
-// too.
-func Echo(s string) string {
-	if len(s) <= echoMax {
-		return s
-	}
-	n := echoMax
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 func unavailable(network string, err error) error {

@@ -402,7 +402,6 @@ func invalidf(format string, args ...any) *rampway.Error {
 // display makes a caller-supplied string safe to embed in a message: printable ASCII,
 // at most 64 characters.
 func display(s string) string {
-	const max = 64
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] >= 0x7f || s[i] == '\'' || s[i] == '\\' {
@@ -414,10 +413,7 @@ func display(s string) string {
 		q := strconv.QuoteToASCII(s)
 		s = strings.ReplaceAll(q[1:len(q)-1], "'", `\'`)
 	}
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return s
+	return rampway.Echo(s)
 }
 
 // node is the validation plan for one ABI type: what JSON it accepts and the Go value

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkout"
 )
 
 // decodeOptions tune decodeJSON.
@@ -38,7 +37,7 @@ func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return rampway.Errorf(rampway.EUNSUPPORTED, "Content-Type must be application/json, not %q", checkout.Echo(ct))
+			return rampway.Errorf(rampway.EUNSUPPORTED, "Content-Type must be application/json, not %q", rampway.Echo(ct))
 		}
 	}
 	trimmed := bytes.TrimSpace(body)
@@ -99,10 +98,10 @@ func jsonError(body []byte, err error) error {
 		if typ.Field == "" {
 			return rampway.Errorf(rampway.EINVALID, "Request body must be a JSON object, not %s", jsonKind(typ.Value))
 		}
-		return rampway.FieldErrorf(typ.Field, "Field '%s' must be %s, not %s", checkout.Echo(typ.Field), kindOf(typ.Type), jsonKind(typ.Value))
+		return rampway.FieldErrorf(typ.Field, "Field '%s' must be %s, not %s", rampway.Echo(typ.Field), kindOf(typ.Type), jsonKind(typ.Value))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return rampway.FieldErrorf(name, "Unknown field '%s'", checkout.Echo(name))
+		return rampway.FieldErrorf(name, "Unknown field '%s'", rampway.Echo(name))
 	}
 	return rampway.Errorf(rampway.EINVALID, "Malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 }

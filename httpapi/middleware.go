@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkout"
 )
 
 type ctxKey int
@@ -168,7 +167,7 @@ func (s *Server) handleUnmatched(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		return rampway.Errorf(rampway.EMETHOD, "Method %s is not allowed on %s; allowed: %s", checkout.Echo(r.Method), checkout.Echo(r.URL.Path), strings.Join(allow, ", "))
+		return rampway.Errorf(rampway.EMETHOD, "Method %s is not allowed on %s; allowed: %s", rampway.Echo(r.Method), rampway.Echo(r.URL.Path), strings.Join(allow, ", "))
 	}
-	return rampway.Errorf(rampway.ENOTFOUND, "Cannot %s %s", checkout.Echo(r.Method), checkout.Echo(r.URL.Path))
+	return rampway.Errorf(rampway.ENOTFOUND, "Cannot %s %s", rampway.Echo(r.Method), rampway.Echo(r.URL.Path))
 }

@@ -316,7 +316,7 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Area: area, Status: rampway.OrderStatus(q.Get("status")),
 			Before: q.Get("starting_after"), Limit: 20}
 		if f.Status != "" && !f.Status.Valid() {
-			return rampway.FieldErrorf("status", "status %q is not an order status; one of %s", checkout.Echo(string(f.Status)), statusList)
+			return rampway.FieldErrorf("status", "status %q is not an order status; one of %s", rampway.Echo(string(f.Status)), statusList)
 		}
 		if v := q.Get("limit"); v != "" {
 			n, err := strconv.Atoi(v)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkout"
 )
 
 // statusOf maps error codes to HTTP statuses: the one table.
@@ -60,12 +59,12 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 var wildcard = regexp.MustCompile(`\{([^}.]+)(?:\.\.\.)?\}`)
 
 // echoPathValues cuts the request's path values (order, event, merchant, key and function
-// ids) to what an error message repeats (checkout.Echo): a value longer than that is no id,
+// ids) to what an error message repeats (rampway.Echo): a value longer than that is no id,
 // so the handler answers it as the unknown id it is, without repeating kilobytes of it.
 func echoPathValues(r *http.Request) {
 	for _, m := range wildcard.FindAllStringSubmatch(r.Pattern, -1) {
-		if v := r.PathValue(m[1]); v != checkout.Echo(v) {
-			r.SetPathValue(m[1], checkout.Echo(v))
+		if v := r.PathValue(m[1]); v != rampway.Echo(v) {
+			r.SetPathValue(m[1], rampway.Echo(v))
 		}
 	}
 }
