@@ -306,7 +306,8 @@ func (c *Chain) Client() simulated.Client { return c.client }
 // Contracts returns the addresses of the demo contracts.
 func (c *Chain) Contracts() Contracts { return c.contracts }
 
-// Mine mines one block now, with the waiting transactions, and returns its hash. It is safe
+// Mine mines one block now, with the waiting transactions, and returns its hash once their
+// receipts can be looked up. It is safe
 // to call while automining runs. Blocks mined this way come at most one per call, not one
 // per second: their timestamps (parent+1 at least) can then run ahead of the wall clock.
 func (c *Chain) Mine() (common.Hash, error) {
@@ -325,6 +326,19 @@ func (c *Chain) Mine() (common.Hash, error) {
 		return common.Hash{}, errors.New("devchain: sealing a block failed")
 	}
 	c.lastMined = time.Now()
+	// go-ethereum indexes a block's transactions in the background, after the block is
+	// head: until then their receipts are "not found" or "indexing in progress". Mine
+	// returns once they can be looked up (the block is indexed at once, so its last
+	// transaction tells), so that a caller, or a watcher that sees the new head, finds them.
+	block, err := c.client.BlockByHash(context.Background(), hash)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("devchain: read block %s: %w", hash, err)
+	}
+	if txs := block.Transactions(); len(txs) > 0 {
+		if _, err := waitReceipt(context.Background(), c.client, txs[len(txs)-1].Hash()); err != nil {
+			return common.Hash{}, fmt.Errorf("devchain: block %s not indexed: %w", hash, err)
+		}
+	}
 	return hash, nil
 }
 

@@ -190,8 +190,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *rampway.Order) error {
 	return s.CreateOrderWithReply(ctx, o, nil)
 }
 
-// CreateOrderWithReply implements rampway.OrderStore: the reply is stored by the order's own
-// write (createOrders, createOrdersCTE), and only while its key's claim is still unanswered.
+// CreateOrderWithReply implements rampway.OrderStore: the reply is stored in the order's own
+// transaction (createOrders), and only while its key's claim is still its own; else the
+// order is not stored either (rampway.ErrClaimLost).
 func (s *Store) CreateOrderWithReply(ctx context.Context, o *rampway.Order, reply *rampway.IdempotentReply) error {
 	n, err := s.newOrder(o)
 	if err != nil {
