@@ -35,3 +35,26 @@ func ParseUnits(s string, decimals uint8) (*big.Int, error) {
 func FormatUnits(v *big.Int, decimals uint8) string {
 	return decimal.NewFromBigInt(v, -int32(decimals)).String()
 }
+
+// AmountDigits is how many significant digits an amount a person pays by hand has at most:
+// quotes round what the user pays up to it (0.0101054158189 ETH is asked as 0.010106).
+const AmountDigits = 5
+
+// RoundUpSignificant rounds v (base units, non-negative) up to at most digits significant
+// digits: 10105415 -> 10106000 for 5. Rounding in base units is rounding of the decimal amount,
+// whatever the asset's decimals. v is not changed.
+func RoundUpSignificant(v *big.Int, digits int) *big.Int {
+	if v.Sign() <= 0 || digits <= 0 {
+		return new(big.Int).Set(v)
+	}
+	n := len(v.Text(10))
+	if n <= digits {
+		return new(big.Int).Set(v)
+	}
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n-digits)), nil)
+	q, r := new(big.Int).QuoRem(v, unit, new(big.Int))
+	if r.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q.Mul(q, unit)
+}

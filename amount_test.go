@@ -56,3 +56,26 @@ func TestFormatUnits(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundUpSignificant(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		digits int
+		want   string
+	}{
+		{"10105415818900000", 5, "10106000000000000"}, // 0.0101054158189 ETH -> 0.010106
+		{"10106000000000000", 5, "10106000000000000"}, // already typeable: unchanged
+		{"10105000000000001", 5, "10106000000000000"}, // any remainder rounds up
+		{"99999500", 5, "100000000"},                  // carries into a new digit
+		{"12345", 5, "12345"},
+		{"123", 5, "123"},
+		{"0", 5, "0"},
+		{"1234567", 1, "2000000"},
+	} {
+		v, _ := new(big.Int).SetString(tc.in, 10)
+		got := RoundUpSignificant(v, tc.digits)
+		if got.String() != tc.want || v.String() != tc.in {
+			t.Errorf("RoundUpSignificant(%s, %d) = %s (input now %s), want %s", tc.in, tc.digits, got, v, tc.want)
+		}
+	}
+}

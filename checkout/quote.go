@@ -24,8 +24,10 @@ const approveGas = 60_000
 
 // PaymentParams is contractExecution.payment.
 type PaymentParams struct {
-	Symbol          string // payableCryptoSymbol
-	ContractAddress string // payableCryptoContractAddress
+	Symbol string // payableCryptoSymbol
+	// ContractAddress is payableCryptoContractAddress: nil when the request leaves it out (the
+	// symbol and network name the asset), "" for the native coin.
+	ContractAddress *string
 	TotalValue      string // totalValue, whole units
 }
 
@@ -88,6 +90,15 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	if !ok {
 		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %q is not a supported network", rampway.Echo(p.CryptoNetwork))
 	}
+	x := p.Execution
+	// A payable asset the network does not have is named by the request's own field first
+	// (the spec's "payableCryptoSymbol X is not valid for network Y"), whatever crypto_symbol
+	// says: B1 and C1 have no crypto_symbol at all.
+	if pay := x.Payment; pay != nil && pay.Symbol != "" {
+		if _, ok := net.Asset(pay.Symbol); !ok {
+			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", rampway.Echo(pay.Symbol), net.Name)
+		}
+	}
 	if p.CryptoSymbol == "" {
 		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol is required")
 	}
@@ -95,7 +106,6 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	if !ok {
 		return nil, rampway.FieldErrorf("crypto_symbol", "crypto_symbol %s is not valid for network %s", rampway.Echo(p.CryptoSymbol), net.Name)
 	}
-	x := p.Execution
 	if x.FunctionID == "" {
 		return nil, rampway.FieldErrorf(fFunction, "%s is required", fFunction)
 	}
@@ -126,9 +136,6 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		if pay.Symbol == "" {
 			return nil, rampway.FieldErrorf(fSymbol, "%s is required", fSymbol)
 		}
-		if _, ok := net.Asset(pay.Symbol); !ok {
-			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not valid for network %s", rampway.Echo(pay.Symbol), net.Name)
-		}
 		if pay.Symbol != f.PayableSymbol {
 			return nil, rampway.FieldErrorf(fSymbol, "payableCryptoSymbol %s is not the asset function %s is paid in (%s)", pay.Symbol, f.ID, f.PayableSymbol)
 		}
@@ -143,8 +150,16 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 		return nil, err
 	}
 	if pay != nil {
-		if err := checkContractAddress(fContract, pay.ContractAddress, asset); err != nil {
-			return nil, err
+		// Optional in the spec: left out, the symbol and network name the asset.
+		switch {
+		case pay.ContractAddress == nil:
+		case *pay.ContractAddress == "" && !asset.IsNative():
+			return nil, rampway.FieldErrorf(fContract, "payableCryptoContractAddress \"\" names the native coin of %s, but %s is a token: give its contract address %s or leave the field out",
+				net.Name, asset.Symbol, asset.Contract.Hex())
+		default:
+			if err := checkContractAddress(fContract, *pay.ContractAddress, asset); err != nil {
+				return nil, err
+			}
 		}
 		if pay.TotalValue == "" {
 			return nil, rampway.FieldErrorf(fTotal, "%s is required", fTotal)
@@ -176,11 +191,13 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	}
 	q.Allowed, q.Message = true, ""
 	if asset.Min != nil && q.Amount.Cmp(asset.Min) < 0 {
-		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is below the minimum of %s %s", rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Min, asset.Decimals), asset.Symbol)
+		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is below the minimum payment of %s %s on %s",
+			rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Min, asset.Decimals), asset.Symbol, net.Name)
 		return q, nil
 	}
 	if asset.Max != nil && q.Amount.Cmp(asset.Max) > 0 {
-		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is above the maximum of %s %s", rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Max, asset.Decimals), asset.Symbol)
+		q.Allowed, q.Message = false, fmt.Sprintf("Amount %s %s is above the maximum payment of %s %s on %s",
+			rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Max, asset.Decimals), asset.Symbol, net.Name)
 		return q, nil
 	}
 	if reason, err := s.simulate(ctx, evm, q, calldata); err != nil {
@@ -237,8 +254,13 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 		bps = *feeBPS
 	}
 	q.ServiceFee = pricing.BPS(q.Value, bps)
-	q.Amount = new(big.Int).Add(q.Value, q.NetworkFee)
-	q.Amount.Add(q.Amount, q.ServiceFee)
+	exact := new(big.Int).Add(q.Value, q.NetworkFee)
+	exact.Add(exact, q.ServiceFee)
+	// What a person pays by hand must be typeable: the amount is rounded up to
+	// AmountDigits significant digits, and the network fee (an estimate) takes the
+	// difference, so that the stated parts still add up to it.
+	q.Amount = rampway.RoundUpSignificant(exact, rampway.AmountDigits)
+	q.NetworkFee.Add(q.NetworkFee, new(big.Int).Sub(q.Amount, exact))
 	return nil
 }
 

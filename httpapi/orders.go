@@ -74,7 +74,7 @@ func (b *quoteBody) params() (checkout.QuoteParams, error) {
 	}
 	if x.Payment != nil {
 		p.Execution.Payment = &checkout.PaymentParams{Symbol: deref(x.Payment.PayableCryptoSymbol),
-			ContractAddress: deref(x.Payment.PayableCryptoContractAddress), TotalValue: deref(x.Payment.TotalValue)}
+			ContractAddress: x.Payment.PayableCryptoContractAddress, TotalValue: deref(x.Payment.TotalValue)}
 	}
 	return p, nil
 }

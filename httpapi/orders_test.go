@@ -136,6 +136,19 @@ func TestCryptoQuote(t *testing.T) {
 			c.q.GasLimit != c.gas || c.q.NetworkFee == "0" {
 			t.Fatalf("quote %+v: its inputs add up to %s", c.q, sum)
 		}
+		// What a person types: at most rampway.AmountDigits significant digits.
+		if digits := strings.TrimLeft(strings.ReplaceAll(c.q.CryptoAmount, ".", ""), "0"); len(digits) > rampway.AmountDigits {
+			t.Fatalf("crypto_amount %s has more than %d significant digits", c.q.CryptoAmount, rampway.AmountDigits)
+		}
+	}
+
+	// A token payment named by its symbol alone (payableCryptoContractAddress is optional).
+	qs := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) {
+		e.tokenPaid(b)
+		delete(payment(b), "payableCryptoContractAddress")
+	})), 200)
+	if qs.CryptoAmount != qt.CryptoAmount || !qs.Allowed {
+		t.Fatalf("token quote without payableCryptoContractAddress %+v, with it %+v", qs, qt)
 	}
 
 	// A function registered with a default gas limit below the call's intrinsic gas.
@@ -152,7 +165,7 @@ func TestCryptoQuote(t *testing.T) {
 		msg  string
 	}{
 		{"would revert", func(b map[string]any) { payment(b)["totalValue"] = "0.02" }, "The smart-contract call would fail: execution reverted: DemoNFT: wrong payment"},
-		{"above max", func(b map[string]any) { payment(b)["totalValue"] = "101" }, "is above the maximum of 100 ETH"},
+		{"above max", func(b map[string]any) { payment(b)["totalValue"] = "101" }, "is above the maximum payment of 100 ETH on devnet"},
 		// The node's "intrinsic gas too low" is not passed on as it is.
 		{"customGasLimit below the intrinsic gas", func(b map[string]any) {
 			ex(b)["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "21000"}
@@ -201,8 +214,18 @@ func TestMintRequestErrors(t *testing.T) {
 			e.tokenPaid(b)
 			b["crypto_contract_address"] = "0x000000000000000000000000000000000000dEaD"
 		}, 400, "crypto_contract_address 0x000000000000000000000000000000000000dEaD is not the contract of DUSD on devnet"},
-		{"payable token without address", func(b map[string]any) { e.tokenPaid(b); payment(b)["payableCryptoContractAddress"] = "" }, 400,
-			"contractExecution.payment.payableCryptoContractAddress is required for the token DUSD"},
+		// "" names the native coin (the spec); left out, the symbol names the token (below).
+		{"payable token with an empty address", func(b map[string]any) { e.tokenPaid(b); payment(b)["payableCryptoContractAddress"] = "" }, 400,
+			`payableCryptoContractAddress "" names the native coin of devnet, but DUSD is a token: give its contract address ` + token + " or leave the field out"},
+		{"payable token with a wrong address", func(b map[string]any) {
+			e.tokenPaid(b)
+			payment(b)["payableCryptoContractAddress"] = "0x000000000000000000000000000000000000dEaD"
+		}, 400, "contractExecution.payment.payableCryptoContractAddress 0x000000000000000000000000000000000000dEaD is not the contract of DUSD on devnet"},
+		// An asset the network lacks, named in both symbols: the payable one is the spec's fault.
+		{"payable asset invalid, crypto_symbol too", func(b map[string]any) {
+			b["crypto_symbol"] = "BTC"
+			payment(b)["payableCryptoSymbol"] = "BTC"
+		}, 400, "payableCryptoSymbol BTC is not valid for network devnet"},
 		{"free function, token without address", func(b map[string]any) {
 			b["crypto_symbol"], b["crypto_contract_address"] = "DUSD", nil
 			ex(b)["smartContractFunctionId"] = e.free
@@ -318,6 +341,15 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?created_from=yesterday", nil), 400, 400, l, "created_from must be an ISO-8601 time")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?limit=1000", nil), 400, 400, l, "limit must be")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, l+"?status=PAID", nil), 400, 400, l, `status "PAID" is not an order status`)
+
+	// A token order whose payment names its asset by symbol alone (the address is optional).
+	ot := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) {
+		e.tokenPaid(b)
+		delete(payment(b), "payableCryptoContractAddress")
+	})), 201)
+	if ot.CryptoSymbol != "DUSD" || ot.CryptoContractAddress == nil || *ot.CryptoContractAddress != e.chain.Contracts().Token.Hex() {
+		t.Fatalf("token order without payableCryptoContractAddress %+v", ot)
+	}
 }
 
 // TestOrderListCursor: starting_after must be one of the merchant's own orders; another
@@ -489,21 +521,18 @@ func TestMerchantServiceFee(t *testing.T) {
 		}
 		return v
 	}
-	quote := func(r resp) *big.Int {
-		t.Helper()
-		return wei(decode[CryptoQuoteView](t, r, 200).CryptoAmount)
-	}
-	// Same function, gas limit and fee data: the quotes differ by the service fee alone.
+	// Same function, gas limit and fee data: the quotes differ by the service fee they state
+	// (their amounts are rounded up to rampway.AmountDigits, which may hide a few wei).
 	for _, tc := range []struct {
 		total, fee string
 	}{
 		{"0.01", "0.00025"},
 		{"0.000000000000000123", "0.000000000000000004"}, // 3.075 wei, rounded up (a reverting quote still prices)
 	} {
-		def := quote(e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) { payment(b)["totalValue"] = tc.total })))
-		withFee := quote(feeAPI(http.MethodPost, quotePath, feeBody(tc.total)))
-		if diff := new(big.Int).Sub(withFee, def); diff.Cmp(wei(tc.fee)) != 0 {
-			t.Fatalf("totalValue %s: quotes %s (250 bps) and %s (default): differ by %s wei, want the service fee %s", tc.total, withFee, def, diff, tc.fee)
+		def := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(func(b map[string]any) { payment(b)["totalValue"] = tc.total })), 200)
+		withFee := decode[CryptoQuoteView](t, feeAPI(http.MethodPost, quotePath, feeBody(tc.total)), 200)
+		if withFee.ServiceFee != tc.fee || def.ServiceFee != "0" || wei(withFee.CryptoAmount).Cmp(wei(def.CryptoAmount)) < 0 {
+			t.Fatalf("totalValue %s: quotes %+v (250 bps) and %+v (default), want the service fee %s", tc.total, withFee, def, tc.fee)
 		}
 	}
 
