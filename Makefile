@@ -23,8 +23,11 @@ fuzz: ## a short run of each fuzz test
 	$(GO) test -run='^$$' -fuzz='^FuzzEncode$$' -fuzztime=100000x -fuzzminimizetime=2s ./contract
 	$(GO) test -run='^$$' -fuzz='^FuzzParseFunction$$' -fuzztime=100000x -fuzzminimizetime=2s ./contract
 
-run: ## the dev environment: API, embedded chain, demo merchant
-	$(GO) run ./cmd/rampway dev
+# The binary, not `go run`: go run does not pass SIGTERM on to its child. exec leaves the
+# binary as make's own child, so a signal sent to the rampway process stops it cleanly.
+run: ## the dev environment (API, embedded chain, demo merchant), as bin/rampway dev
+	$(GO) build -o bin/rampway ./cmd/rampway
+	exec ./bin/rampway dev
 
 build: ## the binary, in ./bin
 	$(GO) build -trimpath -ldflags "-s -w" -o bin/rampway ./cmd/rampway
