@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -379,9 +378,10 @@ func checkServiceFee(bps *int64) (*int64, error) {
 }
 
 // CheckWebhookURL validates a webhook address given in field: "" (none) or an absolute
-// http(s) URL with a host; outside dev mode it must be https and must not name a loopback,
-// private, link-local or unspecified IP address. (Names are checked again against what they
-// resolve to at delivery time.)
+// http(s) URL with a host, without credentials; outside dev mode https. Its host must pass
+// rampway.WebhookHostAllowed, the policy the deliveries' connections are held to as well
+// (names are checked again against what they resolve to at every delivery): a public address,
+// or in dev mode also a loopback or private one, never a link-local (metadata) or special one.
 func CheckWebhookURL(field, raw string, devMode bool) error {
 	if raw == "" {
 		return nil
@@ -393,18 +393,13 @@ func CheckWebhookURL(field, raw string, devMode bool) error {
 	if u.User != nil {
 		return rampway.FieldErrorf(field, "%s must not carry credentials", field)
 	}
-	if devMode {
-		return nil
-	}
-	if u.Scheme != "https" {
+	if !devMode && u.Scheme != "https" {
 		return rampway.FieldErrorf(field, "%s must use https", field)
 	}
-	host := u.Hostname()
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return rampway.FieldErrorf(field, "%s must be a public address", field)
-	}
-	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() ||
-		ip.IsLinkLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast()) {
+	if !rampway.WebhookHostAllowed(u.Hostname(), devMode) {
+		if devMode {
+			return rampway.FieldErrorf(field, "%s must be a public, loopback or private address (not link-local or reserved)", field)
+		}
 		return rampway.FieldErrorf(field, "%s must be a public address", field)
 	}
 	return nil

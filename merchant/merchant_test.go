@@ -107,6 +107,11 @@ func TestValidation(t *testing.T) {
 		{"metadata in production", "a", "https://169.254.169.254/h", false, "webhook_url"},
 		{"localhost in production", "a", "https://localhost/h", false, "webhook_url"},
 		{"credentials", "a", "https://u:p@x.example/h", true, "webhook_url"},
+		// Refused at registration as at every delivery (one policy: rampway.WebhookIPAllowed).
+		{"carrier NAT in production", "a", "https://100.64.0.1/h", false, "webhook_url"},
+		{"NAT64 in production", "a", "https://[64:ff9b::a00:1]/h", false, "webhook_url"},
+		{"metadata in dev", "a", "http://169.254.169.254/latest/meta-data", true, "webhook_url"},
+		{"carrier NAT in dev", "a", "http://100.64.0.1/h", true, "webhook_url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := prod
@@ -121,8 +126,10 @@ func TestValidation(t *testing.T) {
 			}
 		})
 	}
-	if _, err := dev.Create(ctx, merchant.CreateParams{Name: "a", WebhookURL: "http://127.0.0.1:9000/h"}); err != nil {
-		t.Fatalf("dev mode refused a loopback webhook URL: %v", err)
+	for _, u := range []string{"http://127.0.0.1:9000/h", "http://localhost:3000/hooks", "http://192.168.1.20:3000/hooks"} {
+		if _, err := dev.Create(ctx, merchant.CreateParams{Name: "a", WebhookURL: u}); err != nil {
+			t.Fatalf("dev mode refused the local webhook URL %s: %v", u, err)
+		}
 	}
 	m, err := prod.Create(ctx, merchant.CreateParams{Name: "a", WebhookURL: "https://shop.example.com/h"})
 	if err != nil {
