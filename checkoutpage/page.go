@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	qrcode "github.com/skip2/go-qrcode"
@@ -63,6 +64,13 @@ type Config struct {
 	Poll time.Duration
 	// StreamFor bounds one server-sent-events connection (the browser reconnects); default 5 min.
 	StreamFor time.Duration
+	// PublicRPCURLs gives, by network name, a JSON-RPC URL the page may hand to a browser
+	// wallet that does not know the network (wallet_addEthereumChain): a public endpoint, never
+	// one holding a provider's key. A network without one here is offered its own RPC URL only
+	// when that is on this machine (a loopback http URL without credentials: the dev chain,
+	// which only a wallet on this machine can reach anyway); otherwise the page offers none
+	// and tells the user to add the network themselves.
+	PublicRPCURLs map[string]string
 }
 
 // Handler serves the page, its assets, its status stream and its cancel action.
@@ -77,6 +85,7 @@ type Handler struct {
 	errPg  *template.Template
 	assets http.Handler
 	mux    *http.ServeMux
+	qrs    qrCache
 }
 
 // New returns the page handler. now is the clock (time.Now when nil).
@@ -250,22 +259,21 @@ type pageData struct {
 	OrderID, Hash string
 	Merchant      string
 	Item          string
-	Amount        string
 	Symbol        string
 	Network       string
 	ChainID       string
 	ChainIDHex    string
-	Address       string
-	Token         string // the token contract, "" for the native coin
-	AmountUnits   string // base units, for the wallet button
-	PaymentURI    string
-	QR            template.URL
-	ExpiresAt     string
-	Status        *Status
-	I18N          map[string]string
-	// Payable: the payment section shows (nothing paid yet, or short): a second payment of a
-	// paid order would only be refunded.
-	Payable           bool
+	// RPCURL and ExplorerURL describe the network to a wallet that does not know it
+	// (wallet_addEthereumChain); "" when there is none to give.
+	RPCURL, ExplorerURL string
+	NativeSymbol        string
+	Address             string
+	Token               string // the token contract, "" for the native coin
+	ExpiresAt           string
+	// Status holds what the page asks for (Due, DueUnits, PaymentURI, QR): what is still to
+	// pay, as the live updates will.
+	Status            *Status
+	I18N              map[string]string
 	ReturnAfterSecond int
 }
 
@@ -281,25 +289,21 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, false)
 		return
 	}
-	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Amount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals),
-		Symbol: o.Asset.Symbol, Network: o.Network, Address: o.DepositAddress.Hex(), AmountUnits: o.CryptoAmount.String(),
-		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second),
-		Payable: o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid}
+	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Symbol: o.Asset.Symbol, Network: o.Network,
+		Address: o.DepositAddress.Hex(), ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st,
+		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
 	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
 		d.Merchant = m.Name
 	}
 	if f, err := h.store.ContractFunction(ctx, o.FunctionID); err == nil {
 		d.Item = functionLabel(f.Signature)
 	}
-	if n, ok := h.chains.Network(o.Network); ok {
+	if n, ok := h.chains.Network(o.Network); ok && n.ChainID != nil {
 		d.ChainID, d.ChainIDHex = n.ChainID.String(), "0x"+n.ChainID.Text(16)
+		d.RPCURL, d.ExplorerURL, d.NativeSymbol = h.publicRPC(n), explorer(n), n.Native.Symbol
 	}
 	if !o.Asset.IsNative() {
 		d.Token = o.Asset.Contract.Hex()
-	}
-	d.PaymentURI = paymentURI(o, d.ChainID)
-	if png, err := qrcode.Encode(d.PaymentURI, qrcode.Medium, 256); err == nil {
-		d.QR = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
 	}
 	d.I18N = Messages
 	var buf bytes.Buffer
@@ -335,17 +339,99 @@ func functionLabel(sig string) string {
 	return b.String()
 }
 
-// paymentURI is the EIP-681 request of the order's payment: native value, or the token's
-// transfer to the deposit address.
-func paymentURI(o *rampway.Order, chainID string) string {
+// paymentURI is the EIP-681 request of a payment of units of the order's asset to its deposit
+// address: the native coin's value ("ethereum:<deposit>@<chainId>?value=<wei>"), or the
+// token's transfer ("ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<units>").
+// It is built here from checked parts only (addresses as 0x hex, the chain id and the amount
+// as decimal integers), so it may be typed template.URL: html/template would otherwise
+// refuse the ethereum: scheme in an href ("#ZgotmplZ") and the link would open no wallet.
+func paymentURI(o *rampway.Order, chainID *big.Int, units *big.Int) template.URL {
 	at := ""
-	if chainID != "" {
-		at = "@" + chainID
+	if chainID != nil && chainID.Sign() > 0 {
+		at = "@" + chainID.String()
+	}
+	if units == nil || units.Sign() < 0 {
+		units = new(big.Int)
 	}
 	if o.Asset.IsNative() {
-		return "ethereum:" + o.DepositAddress.Hex() + at + "?value=" + o.CryptoAmount.String()
+		return template.URL("ethereum:" + o.DepositAddress.Hex() + at + "?value=" + units.String())
 	}
-	return "ethereum:" + o.Asset.Contract.Hex() + at + "/transfer?address=" + o.DepositAddress.Hex() + "&uint256=" + o.CryptoAmount.String()
+	return template.URL("ethereum:" + o.Asset.Contract.Hex() + at + "/transfer?address=" + o.DepositAddress.Hex() + "&uint256=" + units.String())
+}
+
+// qrSize is the side of the QR code's PNG, in pixels.
+const qrSize = 256
+
+// qrPNG is the QR code of a payment URI as a data: URL (the page's CSP allows images from
+// data: and itself only), or "" if it cannot be made.
+func qrPNG(uri template.URL) template.URL {
+	png, err := qrcode.Encode(string(uri), qrcode.Medium, qrSize)
+	if err != nil {
+		return ""
+	}
+	return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
+}
+
+// qrCache keeps the QR codes of the last payment URIs: a live stream builds its status every
+// second, and the QR only changes with what is due.
+type qrCache struct {
+	mu sync.Mutex
+	m  map[template.URL]template.URL
+}
+
+func (c *qrCache) get(uri template.URL) template.URL {
+	c.mu.Lock()
+	q, ok := c.m[uri]
+	c.mu.Unlock()
+	if ok {
+		return q
+	}
+	q = qrPNG(uri)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= 512 {
+		c.m = map[template.URL]template.URL{}
+	}
+	c.m[uri] = q
+	c.mu.Unlock()
+	return q
+}
+
+// publicRPC is the JSON-RPC URL of a network the page may give a wallet, or "" (see
+// Config.PublicRPCURLs).
+func (h *Handler) publicRPC(n *rampway.Network) string {
+	if u := h.cfg.PublicRPCURLs[n.Name]; u != "" {
+		if p, err := url.Parse(u); err == nil && (p.Scheme == "https" || p.Scheme == "http") && p.Host != "" && p.User == nil {
+			return u
+		}
+		return ""
+	}
+	if len(n.RPCURLs) == 0 {
+		return ""
+	}
+	p, err := url.Parse(n.RPCURLs[0])
+	if err != nil || p.Scheme != "http" || p.User != nil || p.RawQuery != "" || !rampway.IsLoopbackHost(p.Hostname()) {
+		return ""
+	}
+	return n.RPCURLs[0]
+}
+
+// explorer is the network's block explorer (http or https), or "".
+func explorer(n *rampway.Network) string {
+	if n == nil || n.ExplorerURL == "" {
+		return ""
+	}
+	if p, err := url.Parse(n.ExplorerURL); err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+		return ""
+	}
+	return strings.TrimRight(n.ExplorerURL, "/")
+}
+
+// txURL is a transaction's page on the network's explorer, or "".
+func txURL(n *rampway.Network, hash string) string {
+	if e := explorer(n); e != "" {
+		return e + "/tx/" + hash
+	}
+	return ""
 }
 
 // origin is scheme://host of a URL, or "".
@@ -359,20 +445,41 @@ func origin(raw string) string {
 
 func (h *Handler) at() time.Time { return h.now().UTC().Truncate(time.Microsecond) }
 
-// Status is the order as the page shows it.
+// Status is the order as the page shows it, and what it asks for.
 type Status struct {
-	Status        string `json:"status"`
-	Text          string `json:"text"`
-	Received      string `json:"received"`
-	Missing       string `json:"missing"`
-	MissingUnits  string `json:"missing_units"`
-	Confirmations int    `json:"confirmations"`
-	Required      int    `json:"required"`
-	TxHash        string `json:"tx_hash,omitempty"`
-	TxURL         string `json:"tx_url,omitempty"`
-	Final         bool   `json:"final"`
-	Cancellable   bool   `json:"cancellable"`
-	ReturnURL     string `json:"return_url"`
+	Status       string `json:"status"`
+	Text         string `json:"text"`
+	Received     string `json:"received"`
+	Missing      string `json:"missing"`
+	MissingUnits string `json:"missing_units"`
+	// Payable: the page asks for a payment (CREATED, or UNDERPAID: once a payment is seen, a
+	// second one would only be refunded, so the payment section hides); what it asks for is Due
+	// (DueUnits in base units), the whole amount or what is still missing after a partial
+	// payment, as the EIP-681 PaymentURI and its QR code (a data: URL). All four are empty
+	// when the page asks for nothing.
+	Payable    bool         `json:"payable"`
+	Partial    bool         `json:"partial"` // part of the amount has arrived: Due is the rest
+	Due        string       `json:"due,omitempty"`
+	DueUnits   string       `json:"due_units,omitempty"`
+	PaymentURI template.URL `json:"payment_uri,omitempty"`
+	QR         template.URL `json:"qr,omitempty"`
+	// Payments are the transfers seen for the order (not those a reorganisation dropped).
+	Payments      []Payment `json:"payments,omitempty"`
+	Confirmations int       `json:"confirmations"`
+	Required      int       `json:"required"`
+	TxHash        string    `json:"tx_hash,omitempty"`
+	TxURL         string    `json:"tx_url,omitempty"`
+	Final         bool      `json:"final"`
+	Cancellable   bool      `json:"cancellable"`
+	ReturnURL     string    `json:"return_url"`
+}
+
+// Payment is one transfer to the order's deposit address.
+type Payment struct {
+	Amount    string `json:"amount"`
+	TxHash    string `json:"tx_hash"`
+	TxURL     string `json:"tx_url,omitempty"`
+	Confirmed bool   `json:"confirmed"`
 }
 
 // final statuses end the page: the user goes back to the merchant.
@@ -387,36 +494,58 @@ func final(s rampway.OrderStatus) bool {
 
 func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error) {
 	d := o.Asset.Decimals
-	missing := new(big.Int).Sub(o.CryptoAmount, o.CryptoReceived)
+	received := o.CryptoReceived
+	if received == nil {
+		received = new(big.Int)
+	}
+	missing := new(big.Int).Sub(o.CryptoAmount, received)
 	if missing.Sign() < 0 {
 		missing.SetInt64(0)
 	}
-	st := &Status{Status: string(o.Status), Received: rampway.FormatUnits(o.CryptoReceived, d), Missing: rampway.FormatUnits(missing, d),
+	st := &Status{Status: string(o.Status), Received: rampway.FormatUnits(received, d), Missing: rampway.FormatUnits(missing, d),
 		MissingUnits: missing.String(), Final: final(o.Status), Cancellable: o.Status == rampway.StatusCreated, ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
 	net, _ := h.chains.Network(o.Network)
 	if net != nil {
 		st.Required = max(net.Confirmations, 1)
 	}
-	if o.Status == rampway.StatusDepositProcessing && net != nil {
+	// What the page asks for: what is still missing, never more (a reload or a live update
+	// after a partial payment asks for the rest, everywhere: text, copy, QR, link, wallet).
+	if (o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid) && missing.Sign() > 0 {
+		var chainID *big.Int
+		if net != nil {
+			chainID = net.ChainID
+		}
+		st.Payable, st.Partial = true, received.Sign() > 0
+		st.Due, st.DueUnits = st.Missing, st.MissingUnits
+		st.PaymentURI = paymentURI(o, chainID, missing)
+		st.QR = h.qrs.get(st.PaymentURI)
+	}
+	if o.Status != rampway.StatusCreated || received.Sign() > 0 {
 		ts, err := h.store.OrderTransfers(ctx, o.ID)
 		if err != nil {
 			return nil, err
 		}
-		head, err := h.chains.Head(ctx, o.Network)
-		if err == nil {
-			st.Confirmations = st.Required
-			for _, t := range ts {
-				if t.Status == rampway.TransferSeen && head >= t.BlockNumber {
-					st.Confirmations = min(st.Confirmations, int(head-t.BlockNumber+1))
+		for _, t := range ts {
+			if t.Status == rampway.TransferDropped {
+				continue
+			}
+			st.Payments = append(st.Payments, Payment{Amount: rampway.FormatUnits(t.Amount, d), TxHash: t.TxHash.Hex(),
+				TxURL: txURL(net, t.TxHash.Hex()), Confirmed: t.Status == rampway.TransferConfirmed})
+		}
+		if o.Status == rampway.StatusDepositProcessing && net != nil {
+			head, err := h.chains.Head(ctx, o.Network)
+			if err == nil {
+				st.Confirmations = st.Required
+				for _, t := range ts {
+					if t.Status == rampway.TransferSeen && head >= t.BlockNumber {
+						st.Confirmations = min(st.Confirmations, int(head-t.BlockNumber+1))
+					}
 				}
 			}
 		}
 	}
 	if o.ExecutionTxHash != "" {
-		st.TxHash = o.ExecutionTxHash
-		if net != nil && net.ExplorerURL != "" {
-			st.TxURL = strings.TrimRight(net.ExplorerURL, "/") + "/tx/" + o.ExecutionTxHash
-		}
+		st.TxHash, st.TxURL = o.ExecutionTxHash, txURL(net, o.ExecutionTxHash)
 	}
 	reason := o.FailureReason
 	if reason == "" {

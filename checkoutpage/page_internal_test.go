@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"html/template"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -24,14 +25,18 @@ func TestPaymentURI(t *testing.T) {
 	tok := &rampway.Order{DepositAddress: dep, CryptoAmount: big.NewInt(10_050_000), Asset: rampway.Asset{Symbol: "DUSD", Decimals: 6, Contract: token}}
 	for _, tc := range []struct {
 		o     *rampway.Order
-		chain string
-		want  string
+		chain *big.Int
+		units *big.Int
+		want  template.URL
 	}{
-		{native, "1337", "ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8@1337?value=10262800000000000"},
-		{tok, "1337", "ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@1337/transfer?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C8&uint256=10050000"},
-		{native, "", "ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8?value=10262800000000000"},
+		{native, big.NewInt(1337), native.CryptoAmount, "ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8@1337?value=10262800000000000"},
+		{tok, big.NewInt(1337), tok.CryptoAmount, "ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@1337/transfer?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C8&uint256=10050000"},
+		{native, nil, native.CryptoAmount, "ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8?value=10262800000000000"},
+		// What is still due after a partial payment.
+		{native, big.NewInt(1), big.NewInt(5131400000000000), "ethereum:0x70997970C51812dc3A010C7d01b50e0d17dc79C8@1?value=5131400000000000"},
+		{tok, big.NewInt(137), big.NewInt(25), "ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@137/transfer?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C8&uint256=25"},
 	} {
-		if got := paymentURI(tc.o, tc.chain); got != tc.want {
+		if got := paymentURI(tc.o, tc.chain, tc.units); got != tc.want {
 			t.Errorf("paymentURI = %s, want %s", got, tc.want)
 		}
 	}

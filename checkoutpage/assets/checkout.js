@@ -31,21 +31,57 @@
   if ($("countdown")) { tick(); setInterval(tick, 1000); }
 
   // Status: server-sent events, falling back to polling.
+  // A transaction hash as the page shows it (a monospace block that wraps evenly), with its
+  // explorer link when the network has one.
+  function txItem(p, sym) {
+    const li = document.createElement("li");
+    const amount = document.createElement("span");
+    amount.className = "tx-amount";
+    amount.textContent = p.amount + " " + sym;
+    const code = document.createElement("code");
+    code.className = "hex";
+    code.textContent = p.tx_hash;
+    li.append(amount, " ", code);
+    if (p.tx_url && /^https?:\/\//.test(p.tx_url)) {
+      const a = document.createElement("a");
+      a.href = p.tx_url; a.rel = "noopener noreferrer"; a.target = "_blank"; a.textContent = T.view_tx;
+      li.append(" ", a);
+    }
+    return li;
+  }
   function show(st) {
     root.dataset.status = st.status;
     const el = $("status");
     el.textContent = st.text;
     el.dataset.state = st.status;
+    // What was paid stays on the page, to the end: amount, asset and transactions.
+    const payments = st.payments || [];
+    $("paid").hidden = payments.length === 0; // (a reorganisation can take a payment back)
+    $("paid-amount").textContent = st.received;
+    $("payments").replaceChildren(...payments.map((p) => txItem(p, $("paid").dataset.symbol || "")));
     if (st.tx_hash) {
       $("tx").hidden = false;
       $("tx-hash").textContent = st.tx_hash;
-      if (st.tx_url) { $("tx-link").href = st.tx_url; $("tx-link").hidden = false; }
+      if (st.tx_url && /^https?:\/\//.test(st.tx_url)) { $("tx-link").href = st.tx_url; $("tx-link").hidden = false; }
     }
     $("cancel").hidden = !st.cancellable;
     // Pay only while something is still to be paid: once a payment is seen, a second one would
-    // only be refunded.
-    $("pay").hidden = st.final || (st.status !== "CREATED" && st.status !== "UNDERPAID");
-    if (st.missing_units && st.missing_units !== "0") root.dataset.units = st.missing_units; // the wallet pays what is missing
+    // only be refunded. What the page asks for is what is still due: amount, copy, QR, link and
+    // wallet all change together.
+    $("pay").hidden = st.final || !st.payable;
+    if (st.payable && st.due_units) {
+      root.dataset.units = st.due_units;
+      $("amount").textContent = st.due;
+      $("copy-amount").dataset.copy = st.due;
+      $("pay-label").textContent = st.partial ? T.amount_left : T.amount;
+      const uri = st.payment_uri || "";
+      if (uri.startsWith("ethereum:") && $("uri").getAttribute("href") !== uri) {
+        $("uri").href = uri;
+        const qr = $("qr");
+        if (st.qr && st.qr.startsWith("data:image/png;base64,")) { qr.src = st.qr; qr.hidden = false; } else { qr.hidden = true; }
+        qr.dataset.uri = uri;
+      }
+    }
     if (st.final && !finalShown) {
       finalShown = true;
       $("pay").hidden = true;
@@ -79,24 +115,67 @@
     poll();
   }
 
-  // Pay with a browser wallet (EIP-1193).
+  // Pay with a browser wallet (EIP-1193), on the order's network only: a wallet on another
+  // chain is asked to switch (or to add the network first, EIP-3085), and the page checks
+  // eth_chainId before sending; the transaction names its chain too. If the wallet is not on
+  // the order's network in the end, nothing is sent.
   const btn = $("wallet"), msg = $("wallet-msg");
+  const want = root.dataset.chainId;
+  const sameChain = (a, b) => { try { return BigInt(a) === BigInt(b); } catch (e) { return false; } };
+  const chainText = (s) => T[s].replaceAll("{network}", root.dataset.chainName).replaceAll("{want}", BigInt(want).toString());
+  // unknownChain: the wallet does not know the chain (4902; some mobile wallets wrap it).
+  const unknownChain = (e) => !!e && (e.code === 4902 || (e.data && e.data.originalError && e.data.originalError.code === 4902));
+  const switchChain = (eth) => eth.request({ method: "wallet_switchEthereumChain", params: [{ chainId: want }] });
+  const reason = (e) => String((e && (e.message || e.code)) || e);
+  // notSwitched shows why the wallet is not on the order's chain (it refused to switch or to
+  // add it) and returns false.
+  const notSwitched = (e) => {
+    msg.textContent = chainText("wallet_not_switched").replace("{reason}", reason(e).replace(/\.$/, ""));
+    return false;
+  };
+  // onChain brings the wallet to the order's chain and says whether it is there (it shows why not).
+  async function onChain(eth) {
+    const current = () => eth.request({ method: "eth_chainId" });
+    if (sameChain(await current(), want)) return true;
+    msg.textContent = T.wallet_switching;
+    try {
+      await switchChain(eth);
+    } catch (e) {
+      if (!unknownChain(e)) return notSwitched(e);
+      const rpc = root.dataset.rpcUrl;
+      if (!rpc) { msg.textContent = chainText("wallet_no_chain"); return false; }
+      msg.textContent = T.wallet_adding;
+      const sym = root.dataset.nativeSymbol || "ETH";
+      const chain = { chainId: want, chainName: root.dataset.chainName, nativeCurrency: { name: sym, symbol: sym, decimals: 18 }, rpcUrls: [rpc] };
+      if (root.dataset.explorerUrl) chain.blockExplorerUrls = [root.dataset.explorerUrl];
+      try {
+        await eth.request({ method: "wallet_addEthereumChain", params: [chain] });
+        // Most wallets switch to the chain they add; the others are asked to.
+        if (sameChain(await current(), want)) return true;
+        await switchChain(eth);
+      } catch (e2) {
+        return notSwitched(e2);
+      }
+    }
+    const got = await current();
+    if (sameChain(got, want)) return true;
+    let gotText = String(got);
+    try { gotText = BigInt(got).toString(); } catch (e) { /* shown as the wallet said it */ }
+    msg.textContent = chainText("wallet_wrong_chain").replaceAll("{got}", gotText);
+    return false;
+  }
   if (btn) btn.addEventListener("click", async () => {
     const eth = window.ethereum;
     if (!eth || typeof eth.request !== "function") { msg.textContent = T.wallet_none; return; }
     btn.disabled = true;
     try {
       const accounts = await eth.request({ method: "eth_requestAccounts" });
-      msg.textContent = T.wallet_switching;
-      try {
-        await eth.request({ method: "wallet_switchEthereumChain", params: [{ chainId: root.dataset.chainId }] });
-      } catch (e) {
-        if (e && e.code !== 4902) throw e; // an unknown chain: the payment below tells
-      }
+      if (!(await onChain(eth))) { btn.disabled = false; return; }
+      const units = BigInt(root.dataset.units || "0");
+      if (units <= 0n) { btn.disabled = false; return; } // nothing is due
       msg.textContent = T.wallet_sending;
-      const units = BigInt(root.dataset.units);
       const to = root.dataset.address, token = root.dataset.token;
-      const tx = { from: accounts[0] };
+      const tx = { from: accounts[0], chainId: want };
       if (token) {
         const pad = (hex) => hex.replace(/^0x/, "").toLowerCase().padStart(64, "0");
         tx.to = token;
@@ -108,7 +187,7 @@
       const hash = await eth.request({ method: "eth_sendTransaction", params: [tx] });
       msg.textContent = T.wallet_sent + hash;
     } catch (e) {
-      msg.textContent = T.wallet_error + ((e && (e.message || e.code)) || String(e));
+      msg.textContent = T.wallet_error + reason(e);
       btn.disabled = false;
     }
   });

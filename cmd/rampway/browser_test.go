@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"math/big"
 	"slices"
@@ -24,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkoutpage"
@@ -76,19 +78,85 @@ func (r *browserRun) buy(t *testing.T, button string) checkoutPage {
 	r.do(t, chromedp.Click(chromedp.ID(button)))
 	cp := browsertest.WaitFor(t, r.ctx, "the checkout page", `(() => {
 	  const m = document.getElementById("checkout"), st = document.getElementById("status");
-	  if (!m || !st) return {path: location.pathname};
+	  if (!m || !st || document.readyState === "loading") return {path: location.pathname};
 	  return {order_id: m.dataset.orderId, address: document.getElementById("address").textContent.trim(),
 	    amount: document.getElementById("amount").textContent.trim(), token: m.dataset.token, state: st.dataset.state, path: location.pathname};
 	})()`, 15*time.Second, func(p checkoutPage) bool { return p.State != "" })
 	if cp.Path != "/checkout" || cp.State != "CREATED" || !common.IsHexAddress(cp.Address) || cp.Amount == "" {
 		t.Fatalf("checkout page after %s: %+v", button, cp)
 	}
-	// The page shows what the API says the order is.
+	// The page shows what the API says the order is, and its link and QR code ask for that.
 	o := r.j.get(t, cp.OrderID)
 	if o["deposit_address"] != cp.Address || o["crypto_amount"] != cp.Amount || o["status"] != "CREATED" {
 		t.Fatalf("the page shows %s to %s, the API says %v to %v (%v)", cp.Amount, cp.Address, o["crypto_amount"], o["deposit_address"], o["status"])
 	}
+	r.asks(t, o, cp.Amount, false)
 	return cp
+}
+
+// asked is what the checkout page asks the user to pay, everywhere it says it.
+type asked struct {
+	Amount string `json:"amount"` // #amount
+	Copy   string `json:"copy"`   // what the amount's copy button copies
+	Label  string `json:"label"`  // the payment section's heading
+	Href   string `json:"href"`   // the link's href, as the browser resolved it
+	QRURI  string `json:"qr_uri"` // the URI the QR code was made of (its data-uri)
+	QRSrc  string `json:"qr_src"` // the QR code's image
+	Units  string `json:"units"`  // what the wallet button sends, in base units
+	Hidden bool   `json:"hidden"` // the payment section is hidden
+}
+
+const askedJS = `(() => {
+  const m = document.getElementById("checkout"), qr = document.getElementById("qr");
+  return {amount: document.getElementById("amount").textContent.trim(), copy: document.getElementById("copy-amount").dataset.copy,
+    label: document.getElementById("pay-label").textContent.trim(), href: document.getElementById("uri").href,
+    qr_uri: qr.dataset.uri, qr_src: qr.src, units: m.dataset.units, hidden: document.getElementById("pay").hidden};
+})()`
+
+// eip681 is the EIP-681 URI of a payment of amount (decimal, whole units) of order o's asset
+// to its deposit address on the dev chain.
+func (r *browserRun) eip681(t *testing.T, o map[string]any, amount string) (uri string, units *big.Int) {
+	t.Helper()
+	token, _ := o["crypto_contract_address"].(string)
+	decimals := uint8(18)
+	if token != "" {
+		decimals = 6
+	}
+	units, err := rampway.ParseUnits(amount, decimals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep := common.HexToAddress(o["deposit_address"].(string)).Hex()
+	if token == "" {
+		return fmt.Sprintf("ethereum:%s@%d?value=%s", dep, r.dj.Chain.ChainID, units), units
+	}
+	return fmt.Sprintf("ethereum:%s@%d/transfer?address=%s&uint256=%s", common.HexToAddress(token).Hex(), r.dj.Chain.ChainID, dep, units), units
+}
+
+// asks checks that the page asks for amount of order o, and only that: the amount shown and
+// copied, the wallet's units, the link's href (the EIP-681 URI: the browser sees it as is,
+// not html/template's "#ZgotmplZ") and the QR code, which must be the PNG of that same URI
+// (made here with the page's library and settings, so the image itself is compared, not only
+// its data-uri). partial: part of the order was paid, amount is the rest.
+func (r *browserRun) asks(t *testing.T, o map[string]any, amount string, partial bool) asked {
+	t.Helper()
+	uri, units := r.eip681(t, o, amount)
+	png, err := qrcode.Encode(uri, qrcode.Medium, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := checkoutpage.Messages["amount"]
+	if partial {
+		label = checkoutpage.Messages["amount_left"]
+	}
+	want := asked{Amount: amount, Copy: amount, Label: label, Href: uri, QRURI: uri, QRSrc: "data:image/png;base64," + base64.StdEncoding.EncodeToString(png),
+		Units: units.String()}
+	got := browsertest.Eval[asked](t, r.ctx, askedJS)
+	if got != want {
+		short := func(a asked) asked { a.QRSrc = fmt.Sprintf("%.40s…(%d)", a.QRSrc, len(a.QRSrc)); return a }
+		t.Fatalf("the page asks for\n  %+v\nwant\n  %+v", short(got), short(want))
+	}
+	return got
 }
 
 // state is #status's data-state, or "" while no checkout page is there (a navigation).
@@ -176,6 +244,7 @@ func TestBrowserDemoStoreETH(t *testing.T) {
 		!strings.HasPrefix(final["href"].(string), r.base+"/demo/return?") || final["text"] != checkoutpage.Messages["st_SUCCESS"] {
 		t.Fatalf("final page: %v (order %v)", final, o)
 	}
+	r.paidView(t, o, "ETH")
 
 	text := r.backAtStore(t, 15*time.Second)
 	if want := fmt.Sprintf("Order %s is SUCCESS (transaction %s).", cp.OrderID, o["execution_tx_hash"]); text != want {
@@ -183,6 +252,42 @@ func TestBrowserDemoStoreETH(t *testing.T) {
 	}
 	r.shot(t, "5-store-success")
 	browsertest.CheckAccessibility(t, r.ctx, "the demo store's return page")
+}
+
+// paid is what the page says was paid.
+type paid struct {
+	Hidden   bool     `json:"hidden"`
+	Amount   string   `json:"amount"` // #paid-amount and the asset after it
+	Payments []string `json:"payments"`
+	Hashes   []string `json:"hashes"`
+	TxHidden bool     `json:"tx_hidden"`
+	Tx       string   `json:"tx"`
+}
+
+// paidView checks that the page, once the order is paid, still shows what was paid (the
+// amount in its asset, and each payment's transaction as the API lists its deposits) and the
+// order's transaction.
+func (r *browserRun) paidView(t *testing.T, o map[string]any, symbol string) paid {
+	t.Helper()
+	p := browsertest.Eval[paid](t, r.ctx, `(() => {
+	  const el = document.getElementById("paid");
+	  return {hidden: el.hidden || el.offsetParent === null, amount: el.querySelector("p strong").textContent.replace(/\s+/g, " ").trim(),
+	    payments: [...el.querySelectorAll("#payments li")].map((li) => li.querySelector(".tx-amount").textContent.trim()),
+	    hashes: [...el.querySelectorAll("#payments li code")].map((c) => c.textContent.trim()),
+	    tx_hidden: document.getElementById("tx").hidden, tx: document.getElementById("tx-hash").textContent.trim()};
+	})()`)
+	var hashes, amounts []string
+	deposits, _ := o["deposits"].([]any)
+	for _, d := range deposits {
+		d := d.(map[string]any)
+		hashes = append(hashes, fmt.Sprint(d["tx_hash"]))
+		amounts = append(amounts, fmt.Sprint(d["amount"])+" "+symbol)
+	}
+	if p.Hidden || p.Amount != fmt.Sprint(o["crypto_amount"])+" "+symbol || !slices.Equal(p.Payments, amounts) || len(hashes) == 0 ||
+		!slices.EqualFunc(p.Hashes, hashes, strings.EqualFold) || p.TxHidden || p.Tx != o["execution_tx_hash"] {
+		t.Fatalf("what the page says was paid: %+v; the order: %v %v, deposits %v, tx %v", p, o["crypto_amount"], symbol, deposits, o["execution_tx_hash"])
+	}
+	return p
 }
 
 // rank maps the statuses of a paid order to their place in its life, for an order check.
@@ -203,15 +308,34 @@ func rank(t *testing.T, states []string) []int {
 // wallet is an EIP-1193 provider injected into every page as window.ethereum, backed by the
 // embedded chain: its request() goes to a Go func (chromedp.ExposeFunc) that answers for the
 // payer's account, signing and sending transactions with the payer key. It records every call.
+// It starts on the dev chain, knowing only it; onOtherChain puts it on another chain, as a
+// user's wallet left on mainnet.
 type wallet struct {
 	j       *journey
-	chainID *big.Int
+	chainID *big.Int // the dev chain, the only one this wallet can send on
 	account common.Address
 	reject  atomic.Bool // the user says no to eth_sendTransaction (EIP-1193 code 4001)
 
 	mu    sync.Mutex
+	on    string          // the chain the wallet is on (0x hex)
+	known map[string]bool // the chains it knows: a switch to another one fails with 4902
+	// refuseAdd: the user says no to wallet_addEthereumChain (4001); otherwise the wallet adds
+	// the chain and switches to it, as MetaMask does.
+	refuseAdd bool
+	// stuck: wallet_switchEthereumChain says yes but the wallet stays where it is (a broken
+	// wallet, or a user who switches back meanwhile).
+	stuck bool
 	calls []walletRequest
 	sent  []*types.Transaction
+}
+
+// onOtherChain puts the wallet on chain id (hex) knowing only that chain, refusing to add
+// another when refuseAdd, lying about switches when stuck.
+func (w *wallet) onOtherChain(id string, refuseAdd, stuck bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.on, w.known, w.refuseAdd, w.stuck = id, map[string]bool{id: true}, refuseAdd, stuck
+	w.calls = nil
 }
 
 type walletRequest struct {
@@ -246,6 +370,8 @@ const providerJS = `(() => {
 func installWallet(t *testing.T, r *browserRun) *wallet {
 	t.Helper()
 	w := &wallet{j: r.j, chainID: big.NewInt(r.dj.Chain.ChainID), account: crypto.PubkeyToAddress(r.j.payer.PublicKey)}
+	w.on = hexutil.EncodeBig(w.chainID)
+	w.known = map[string]bool{w.on: true}
 	r.do(t, chromedp.ExposeFunc("rampwayWallet", w.request))
 	ctx, cancel := context.WithTimeout(r.ctx, browsertest.Timeout)
 	defer cancel()
@@ -258,17 +384,39 @@ func installWallet(t *testing.T, r *browserRun) *wallet {
 func (w *wallet) request(ctx context.Context, req walletRequest) (walletReply, error) {
 	w.mu.Lock()
 	w.calls = append(w.calls, req)
+	on := w.on
 	w.mu.Unlock()
-	chainID := hexutil.EncodeBig(w.chainID)
+	param := func(k string) any {
+		if len(req.Params) != 1 {
+			return nil
+		}
+		return req.Params[0][k]
+	}
 	switch req.Method {
 	case "eth_requestAccounts", "eth_accounts":
 		return walletReply{Result: []string{w.account.Hex()}}, nil
 	case "eth_chainId":
-		return walletReply{Result: chainID}, nil
+		return walletReply{Result: on}, nil
 	case "wallet_switchEthereumChain":
-		if len(req.Params) != 1 || req.Params[0]["chainId"] != chainID {
-			return walletReply{Error: &walletError{4902, fmt.Sprintf("Unrecognized chain ID %v", req.Params)}}, nil
+		id, _ := param("chainId").(string)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.known[id] {
+			return walletReply{Error: &walletError{4902, fmt.Sprintf("Unrecognized chain ID %q. Try adding the chain using wallet_addEthereumChain first.", id)}}, nil
 		}
+		if !w.stuck {
+			w.on = id
+		}
+		return walletReply{Result: nil}, nil
+	case "wallet_addEthereumChain":
+		id, _ := param("chainId").(string)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.refuseAdd {
+			return walletReply{Error: &walletError{4001, "User rejected the request."}}, nil
+		}
+		w.known[id] = true
+		w.on = id
 		return walletReply{Result: nil}, nil
 	case "eth_sendTransaction":
 		if w.reject.Load() {
@@ -276,6 +424,14 @@ func (w *wallet) request(ctx context.Context, req walletRequest) (walletReply, e
 		}
 		if len(req.Params) != 1 {
 			return walletReply{Error: &walletError{-32602, "eth_sendTransaction takes one transaction"}}, nil
+		}
+		// A wallet signs for the chain it is on: anywhere but the dev chain, the user would
+		// pay on another chain, where nobody watches the deposit address.
+		if on != hexutil.EncodeBig(w.chainID) {
+			return walletReply{Error: &walletError{-32603, "TEST WALLET: asked to send on chain " + on}}, nil
+		}
+		if c, ok := param("chainId").(string); ok && c != on {
+			return walletReply{Error: &walletError{-32602, fmt.Sprintf("chainId %s is not the wallet's chain %s", c, on)}}, nil
 		}
 		hash, err := w.send(ctx, req.Params[0])
 		if err != nil {
@@ -394,17 +550,18 @@ func TestBrowserWalletButton(t *testing.T) {
 		t.Fatalf("#wallet-msg %q, want %q", msg, want)
 	}
 	r.shot(t, "3-token-payment-sent")
-	// What the page asked the wallet for: accounts, the dev chain (0x539 = 1337), and a DUSD
-	// transfer of exactly the amount shown to the address shown.
-	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "wallet_switchEthereumChain", "eth_sendTransaction",
-		"eth_requestAccounts", "wallet_switchEthereumChain", "eth_sendTransaction"}) {
+	// What the page asked the wallet for: accounts, its chain (already the dev chain: no
+	// switch), and a DUSD transfer on the dev chain (0x539 = 1337) of exactly the amount shown
+	// to the address shown.
+	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "eth_chainId", "eth_sendTransaction",
+		"eth_requestAccounts", "eth_chainId", "eth_sendTransaction"}) {
 		t.Fatalf("wallet calls: %v", m)
 	}
 	w.mu.Lock()
-	switchTo := w.calls[1].Params[0]["chainId"]
+	txChain := w.calls[5].Params[0]["chainId"]
 	w.mu.Unlock()
-	if switchTo != "0x539" {
-		t.Fatalf("wallet_switchEthereumChain to %v, want 0x539", switchTo)
+	if txChain != "0x539" {
+		t.Fatalf("eth_sendTransaction with chainId %v, want 0x539", txChain)
 	}
 	units, err := rampway.ParseUnits(cp.Amount, 6)
 	if err != nil {
@@ -441,6 +598,179 @@ func TestBrowserWalletButton(t *testing.T) {
 	}
 	r.watch(t, nil)
 	r.shot(t, "7-eth-success")
+}
+
+// A wallet on another chain never pays there. Left on mainnet (0x1) and not knowing the dev
+// chain, it is asked to switch, then (4902, unknown chain) to add the dev chain with its
+// parameters; a user who refuses sees why and nothing is sent. A wallet that says it switched
+// but did not is caught by the page's eth_chainId check: nothing is sent. A user who accepts
+// the new chain pays on it, and the transaction names the dev chain.
+func TestBrowserWalletOtherChain(t *testing.T) {
+	r := newBrowserRun(t)
+	w := installWallet(t, r)
+	cp := r.buy(t, "buy-eth")
+	dev := hexutil.EncodeBig(big.NewInt(r.dj.Chain.ChainID))
+	calls := func() []walletRequest {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return slices.Clone(w.calls)
+	}
+	noSend := func(what string) {
+		t.Helper()
+		if m := w.methods(); slices.Contains(m, "eth_sendTransaction") {
+			t.Fatalf("%s: the page asked the wallet to send (%v)", what, m)
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if len(w.sent) > 0 {
+			t.Fatalf("%s: the wallet sent %d transactions", what, len(w.sent))
+		}
+	}
+
+	// The user refuses to add the dev chain.
+	w.onOtherChain("0x1", true, false)
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	chainMsg := strings.NewReplacer("{network}", r.dj.Chain.Network, "{want}", fmt.Sprint(r.dj.Chain.ChainID))
+	msg := r.walletMsg(t, "User rejected")
+	if want := strings.NewReplacer("{reason}", "User rejected the request").Replace(chainMsg.Replace(checkoutpage.Messages["wallet_not_switched"])); msg != want {
+		t.Fatalf("#wallet-msg %q, want %q", msg, want)
+	}
+	browsertest.WaitFor(t, r.ctx, "#wallet enabled again", `!document.getElementById("wallet").disabled`, 5*time.Second, func(b bool) bool { return b })
+	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "eth_chainId", "wallet_switchEthereumChain", "wallet_addEthereumChain"}) {
+		t.Fatalf("wallet calls: %v", m)
+	}
+	noSend("add refused")
+	// What wallet_addEthereumChain was given: the dev chain as EIP-3085 describes a chain (the
+	// dev network has no block explorer: none is given).
+	add := calls()[3].Params
+	wantAdd := []map[string]any{{"chainId": dev, "chainName": r.dj.Chain.Network, "rpcUrls": []any{r.dj.Chain.RPCURL},
+		"nativeCurrency": map[string]any{"name": "ETH", "symbol": "ETH", "decimals": float64(18)}}}
+	if fmt.Sprint(add) != fmt.Sprint(wantAdd) {
+		t.Fatalf("wallet_addEthereumChain params %v, want %v", add, wantAdd)
+	}
+	if sw := calls()[2].Params; len(sw) != 1 || sw[0]["chainId"] != dev {
+		t.Fatalf("wallet_switchEthereumChain params %v", sw)
+	}
+	r.shot(t, "1-other-chain-add-refused")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page after a refused network")
+
+	// The wallet knows the dev chain and says it switched, but stays on mainnet.
+	w.onOtherChain("0x1", false, true)
+	w.mu.Lock()
+	w.known[dev] = true
+	w.mu.Unlock()
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	want := strings.ReplaceAll(chainMsg.Replace(checkoutpage.Messages["wallet_wrong_chain"]), "{got}", "1")
+	if msg := r.walletMsg(t, want); msg != want {
+		t.Fatalf("#wallet-msg %q, want %q", msg, want)
+	}
+	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "eth_chainId", "wallet_switchEthereumChain", "eth_chainId"}) {
+		t.Fatalf("wallet calls: %v", m)
+	}
+	noSend("a wallet stuck on another chain")
+	r.shot(t, "2-other-chain-not-switched")
+
+	// The user accepts the dev chain: the wallet adds it and switches, and the page pays there.
+	w.onOtherChain("0x1", false, false)
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	r.walletMsg(t, checkoutpage.Messages["wallet_sent"])
+	if m := w.methods(); !slices.Equal(m, []string{"eth_requestAccounts", "eth_chainId", "wallet_switchEthereumChain", "wallet_addEthereumChain",
+		"eth_chainId", "eth_sendTransaction"}) {
+		t.Fatalf("wallet calls: %v", m)
+	}
+	c := calls()
+	w.mu.Lock()
+	sent := slices.Clone(w.sent)
+	w.mu.Unlock()
+	if txChain := c[len(c)-1].Params[0]["chainId"]; txChain != dev || len(sent) != 1 || sent[0].ChainId().Cmp(big.NewInt(r.dj.Chain.ChainID)) != 0 {
+		t.Fatalf("eth_sendTransaction with chainId %v, %d sent", txChain, len(sent))
+	}
+	wei, err := rampway.ParseUnits(cp.Amount, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tx := sent[0]; *tx.To() != common.HexToAddress(cp.Address) || tx.Value().Cmp(wei) != 0 {
+		t.Fatalf("the page asked for to=%s value=%s, want %s ETH to %s", tx.To(), tx.Value(), cp.Amount, cp.Address)
+	}
+	r.shot(t, "3-other-chain-added-and-paid")
+	r.watch(t, nil)
+	r.paidView(t, r.j.get(t, cp.OrderID), "ETH")
+}
+
+// A partial payment: the page says what is missing and from then on asks for exactly that,
+// everywhere (amount, copy button, EIP-681 link, QR code, wallet button), live and after a
+// reload; the rest, paid with the wallet button, completes the order, and the success view
+// keeps the amount paid and both payments' transactions. Paid in the demo token: its link
+// is a transfer() call whose amount changes.
+func TestBrowserUnderpaid(t *testing.T) {
+	r := newBrowserRun(t)
+	w := installWallet(t, r)
+	cp := r.buy(t, "buy-token")
+	o := r.j.get(t, cp.OrderID)
+	whole := browsertest.Eval[asked](t, r.ctx, askedJS)
+	total, err := rampway.ParseUnits(cp.Amount, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := new(big.Int).Div(total, big.NewInt(2))
+	rest := rampway.FormatUnits(new(big.Int).Sub(total, half), 6)
+	r.shot(t, "1-waiting-for-payment")
+
+	r.j.pay(t, o, rampway.FormatUnits(half, 6))
+	browsertest.WaitFor(t, r.ctx, "the page to say UNDERPAID", `document.getElementById("status").dataset.state`, 30*time.Second,
+		func(s string) bool { return s == "UNDERPAID" })
+	live := r.asks(t, o, rest, true)
+	if live.QRSrc == whole.QRSrc || live.Href == whole.Href {
+		t.Fatalf("the QR code or the link still asks for the whole amount")
+	}
+	status := browsertest.Eval[string](t, r.ctx, `document.getElementById("status").textContent`)
+	if want := strings.NewReplacer("{missing}", rest, "{symbol}", "DUSD").Replace(checkoutpage.Messages["st_UNDERPAID"]); status != want {
+		t.Fatalf("status %q, want %q", status, want)
+	}
+	paidNow := browsertest.Eval[string](t, r.ctx, `document.getElementById("paid").hidden ? "" : document.getElementById("paid-amount").textContent`)
+	if paidNow != rampway.FormatUnits(half, 6) {
+		t.Fatalf("the page says %q was paid, want %s", paidNow, rampway.FormatUnits(half, 6))
+	}
+	r.shot(t, "2-underpaid-live")
+
+	// A reload asks for the rest too (server side), also on a phone.
+	r.do(t, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile), chromedp.Reload())
+	browsertest.WaitFor(t, r.ctx, "the reloaded page", `document.readyState !== "loading" && document.getElementById("status") ?
+	  document.getElementById("status").dataset.state : ""`, 15*time.Second,
+		func(s string) bool { return s == "UNDERPAID" })
+	r.asks(t, o, rest, true)
+	r.shot(t, "3-underpaid-reloaded-360px")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page of an underpaid order")
+	if sw := browsertest.Eval[int](t, r.ctx, `document.documentElement.scrollWidth`); sw > 360 {
+		t.Errorf("the underpaid page is %d px wide at 360 px: it scrolls sideways", sw)
+	}
+
+	// The wallet button pays the rest, exactly.
+	r.do(t, chromedp.Click(chromedp.ID("wallet")))
+	r.walletMsg(t, checkoutpage.Messages["wallet_sent"])
+	w.mu.Lock()
+	tx := w.sent[len(w.sent)-1]
+	w.mu.Unlock()
+	restUnits, _ := rampway.ParseUnits(rest, 6)
+	wantData := append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4],
+		append(common.LeftPadBytes(common.HexToAddress(cp.Address).Bytes(), 32), common.LeftPadBytes(restUnits.Bytes(), 32)...)...)
+	if *tx.To() != common.HexToAddress(r.dj.Contracts.Token) || !slices.Equal(tx.Data(), wantData) {
+		t.Fatalf("the wallet button asked for to=%s data=%x, want a transfer of %s DUSD to %s", tx.To(), tx.Data(), rest, cp.Address)
+	}
+	r.watch(t, map[string]string{"DEPOSIT_PROCESSING": "4-rest-seen-360px"})
+	o = r.j.get(t, cp.OrderID)
+	if o["crypto_amount_received"] != cp.Amount {
+		t.Fatalf("received %v of %s", o["crypto_amount_received"], cp.Amount)
+	}
+	p := r.paidView(t, o, "DUSD")
+	if len(p.Payments) != 2 {
+		t.Fatalf("payments on the page: %v, want the half and the rest", p.Payments)
+	}
+	r.shot(t, "5-success-360px")
+	browsertest.CheckAccessibility(t, r.ctx, "the checkout page at SUCCESS after two payments")
+	if sw := browsertest.Eval[int](t, r.ctx, `document.documentElement.scrollWidth`); sw > 360 {
+		t.Errorf("the success page is %d px wide at 360 px: it scrolls sideways", sw)
+	}
 }
 
 // Cancel from the checkout page: back at the store, which says CANCELLED.
@@ -521,7 +851,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	if len(gaps) > 0 {
 		t.Errorf("focus outlines contrast less than 3:1 with the background (WCAG 1.4.11): %s", strings.Join(gaps, ", "))
 	}
-	want := []string{`button.copy "Copy"`, `button.copy "Copy"`, `a#uri`, `button#wallet "Pay with a browser wallet"`, `button.link "Cancel and return to the shop"`}
+	want := []string{`button#copy-amount "Copy"`, `button.copy "Copy"`, `a#uri "` + checkoutpage.Messages["open_wallet"] + `"`, `button#wallet "Pay with a browser wallet"`, `button.link "Cancel and return to the shop"`}
 	for i, w := range want {
 		if i >= len(got) || !strings.HasPrefix(got[i], w) {
 			t.Fatalf("Tab order: %v, want %v", got, want)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rampway/rampway"
 )
 
 // The hosted checkout page over plain HTTP (the browser tests drive it in Chromium).
@@ -31,6 +33,16 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(page, o["deposit_address"].(string)) || !strings.Contains(page, o["crypto_amount"].(string)) ||
 		!strings.Contains(page, "ethereum:"+o["deposit_address"].(string)+"@1337?value=") || !strings.Contains(page, "Demo Store") {
 		t.Fatalf("page: %d\n%s", res.StatusCode, page)
+	}
+	// The payment link is the EIP-681 URI itself, not html/template's "#ZgotmplZ" (a link
+	// that opens no wallet).
+	wei, err := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uri := "ethereum:" + o["deposit_address"].(string) + "@1337?value=" + wei.String(); !strings.Contains(page, `<a id="uri" href="`+uri+`">`) ||
+		strings.Contains(page, "ZgotmplZ") {
+		t.Fatalf("no link to %s in the page:\n%s", uri, page)
 	}
 	csp := res.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") ||
