@@ -84,26 +84,6 @@ type WatchedDeposit struct {
 	Token   common.Address
 }
 
-// AfterCredit says where an order goes once a confirmed transfer is credited to it (with
-// CryptoReceived already including it), and the failure reason to record, if any. ok is
-// false when the order stays where it is: the credit is then no transition, and the store
-// records the transfer's EventDepositSuccess with the order's status as both From and To
-// (DepositStore.ConfirmTransfer).
-func AfterCredit(o *Order) (to OrderStatus, reason string, ok bool) {
-	switch o.Status {
-	case StatusDepositProcessing, StatusUnderpaid:
-		if o.CryptoReceived.Cmp(o.CryptoAmount) >= 0 {
-			return StatusDepositSuccess, "", true
-		}
-		if o.Status == StatusDepositProcessing {
-			return StatusUnderpaid, "", true
-		}
-	case StatusExpired:
-		return StatusRefundPending, "paid after the order expired", true
-	}
-	return "", "", false
-}
-
 // Excess returns the part of a confirmed transfer of amount that order o does not need (o as
 // it is before the credit), and why it is refunded: beyond the price while o waits for
 // payment, or all of it once o no longer takes payments (expired, paid in full, closed).

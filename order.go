@@ -3,7 +3,6 @@ package rampway
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"slices"
 	"time"
@@ -41,15 +40,6 @@ const (
 	StatusRefunded                OrderStatus = "REFUNDED"
 )
 
-// Transition is one allowed step of an order and the webhook event it emits.
-type Transition struct {
-	From, To OrderStatus
-	Event    string
-	// Then is a second event the step emits after Event ("" for none): reaching SUCCESS is
-	// both the last step's success and the order's.
-	Then string
-}
-
 // Webhook event names.
 const (
 	EventDepositProcessing       = "order.deposit.processing"
@@ -67,71 +57,6 @@ const (
 	EventRefundPending           = "order.refund.pending"
 	EventRefunded                = "order.refund.success"
 )
-
-// common ends shared by the areas.
-var refundPath = []Transition{
-	{StatusFailed, StatusRefundPending, EventRefundPending, ""},
-	{StatusExpired, StatusRefundPending, EventRefundPending, ""}, // paid after expiry: refunded, never executed
-	{StatusRefundPending, StatusRefunded, EventRefunded, ""},
-}
-
-// transitions are every allowed step, per area. Nothing else may happen to an order.
-var transitions = map[Area][]Transition{
-	AreaMint: append([]Transition{
-		{StatusCreated, StatusDepositProcessing, EventDepositProcessing, ""},     // a payment is seen
-		{StatusCreated, StatusExpired, EventDepositFailure, ""},                  // nothing paid in time
-		{StatusCreated, StatusCancelled, EventCancelled, ""},                     // the user cancelled
-		{StatusDepositProcessing, StatusCreated, EventDepositFailure, ""},        // a reorg dropped the only payment
-		{StatusDepositProcessing, StatusUnderpaid, EventDepositSuccess, ""},      // confirmed, but short
-		{StatusDepositProcessing, StatusDepositSuccess, EventDepositSuccess, ""}, // paid in full, confirmed
-		{StatusUnderpaid, StatusDepositProcessing, EventDepositProcessing, ""},   // a top-up is seen
-		{StatusUnderpaid, StatusDepositSuccess, EventDepositSuccess, ""},         // a top-up confirmed
-		{StatusUnderpaid, StatusFailed, EventDepositFailure, ""},                 // expired underpaid: refund
-		{StatusDepositSuccess, StatusSmartContractProcessing, EventSmartContractProcessing, ""},
-		{StatusDepositSuccess, StatusFailed, EventSmartContractFailure, ""}, // cannot be executed
-		{StatusSmartContractProcessing, StatusSuccess, EventSmartContractSuccess, EventSuccess},
-		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure, ""}, // reverted
-	}, refundPath...),
-	AreaNFTRamp: append([]Transition{
-		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing, ""},
-		{StatusCreated, StatusExpired, EventOnrampFailure, ""},
-		{StatusCreated, StatusCancelled, EventCancelled, ""},
-		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure, ""}, // declined: the user may try again
-		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess, ""},
-		{StatusOnrampSuccess, StatusSmartContractProcessing, EventSmartContractProcessing, ""},
-		{StatusOnrampSuccess, StatusFailed, EventSmartContractFailure, ""},
-		{StatusSmartContractProcessing, StatusSuccess, EventSmartContractSuccess, EventSuccess},
-		{StatusSmartContractProcessing, StatusFailed, EventSmartContractFailure, ""},
-	}, refundPath...),
-	AreaDeposit: append([]Transition{
-		{StatusCreated, StatusOnrampProcessing, EventOnrampProcessing, ""},
-		{StatusCreated, StatusExpired, EventOnrampFailure, ""},
-		{StatusCreated, StatusCancelled, EventCancelled, ""},
-		{StatusOnrampProcessing, StatusCreated, EventOnrampFailure, ""},
-		{StatusOnrampProcessing, StatusOnrampSuccess, EventOnrampSuccess, ""},
-		{StatusOnrampSuccess, StatusDepositProcessing, EventDepositProcessing, ""}, // transfer to the merchant submitted
-		{StatusOnrampSuccess, StatusFailed, EventDepositFailure, ""},
-		{StatusDepositProcessing, StatusSuccess, EventDepositSuccess, EventSuccess},
-		{StatusDepositProcessing, StatusFailed, EventDepositFailure, ""},
-	}, refundPath...),
-}
-
-// NextStep returns the transition from -> to in the area, or an ECONFLICT error when the
-// state machine does not allow it.
-func NextStep(area Area, from, to OrderStatus) (Transition, error) {
-	ts, ok := transitions[area]
-	if !ok {
-		return Transition{}, fmt.Errorf("unknown area %q", area)
-	}
-	i := slices.IndexFunc(ts, func(t Transition) bool { return t.From == from && t.To == to })
-	if i < 0 {
-		return Transition{}, Errorf(ECONFLICT, "an order in %s cannot move from %s to %s", area, from, to)
-	}
-	return ts[i], nil
-}
-
-// Transitions returns the allowed steps of an area (for docs and tests).
-func Transitions(area Area) []Transition { return slices.Clone(transitions[area]) }
 
 // OrderStatuses are all the order states.
 var OrderStatuses = []OrderStatus{StatusCreated, StatusDepositProcessing, StatusUnderpaid, StatusDepositSuccess,
@@ -248,10 +173,11 @@ type OrderStore interface {
 	Order(ctx context.Context, id string) (*Order, error)
 	// Orders lists orders by filter, newest first.
 	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
-	// Transition moves an order to status to, applying change to it first when change is not
-	// nil, and records the transition's event, all in one transaction. ECONFLICT if the state
-	// machine does not allow the step from the order's current status; ENOTFOUND.
-	Transition(ctx context.Context, id string, to OrderStatus, at time.Time, change func(*Order)) (*Order, error)
+	// Apply applies a cause to an order in one transaction: the order locked, what the domain
+	// decides (rampway.Apply) written with its events, their webhook deliveries and its refund
+	// records. It returns the order after it. ECONFLICT when the order's state does not take
+	// the cause (rampway.Apply); ENOTFOUND.
+	Apply(ctx context.Context, id string, c Cause, at time.Time) (*Order, error)
 	// OrderEvents returns an order's events, oldest first.
 	OrderEvents(ctx context.Context, orderID string) ([]*OrderEvent, error)
 	// DueOrders returns up to limit orders in one of statuses whose expiry is before t,

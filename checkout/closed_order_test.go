@@ -158,7 +158,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	buyer := newRecipient()
 	sold := e.unpaidOrder(e.native, buyer, 1)
 	cancelled := e.unpaidOrder(e.native, newRecipient(), 1)
-	if _, err := e.store.Transition(ctx, cancelled.ID, rampway.StatusCancelled, time.Now(), nil); err != nil {
+	if _, err := e.store.Apply(ctx, cancelled.ID, rampway.Cancelled{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 
@@ -302,14 +302,14 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 }
 
 // A payment to a closed order that a reorganisation takes away before it is confirmed leaves
-// nothing behind; if the new branch has it too, it is credited once, with its one event.
+// nothing behind.
 func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	e := newWatchEnv(t)
 	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
-	if _, err := e.store.Transition(t.Context(), o.ID, rampway.StatusCancelled, time.Now(), nil); err != nil {
+	if _, err := e.store.Apply(t.Context(), o.ID, rampway.Cancelled{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	parent, _ := e.client.HeaderByNumber(t.Context(), nil)
@@ -321,6 +321,7 @@ func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	if err := e.chain.Fork(parent.Hash()); err != nil {
 		t.Fatal(err)
 	}
+	e.replaceLast() // the new branch surely lacks the payment
 	for range 3 {
 		e.mine()
 	}
@@ -345,19 +346,7 @@ func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	if len(transfers) != 1 {
 		t.Fatalf("transfers %v, want the one payment", states)
 	}
-	switch transfers[0].Status {
-	case rampway.TransferDropped: // the payment is gone: nothing was recorded for it
-		if got.CryptoReceived.Sign() != 0 || len(events) != 2 || len(refunds) != 0 {
-			t.Fatalf("a dropped payment left %s received, %d events, %d refunds", got.CryptoReceived, len(events), len(refunds))
-		}
-	case rampway.TransferConfirmed: // the node put it in the new branch: credited once
-		last := events[len(events)-1]
-		if got.CryptoReceived.Int64() != 1e15 || len(events) != 3 || last.Name != rampway.EventDepositSuccess || last.From != rampway.StatusCancelled ||
-			last.To != rampway.StatusCancelled || len(refunds) != 1 || refunds[0].Amount.Int64() != 1e15 {
-			t.Fatalf("a payment confirmed in the new branch: %s received, events %d (last %s %s>%s), refunds %+v", got.CryptoReceived, len(events),
-				last.Name, last.From, last.To, refunds)
-		}
-	default:
-		t.Fatalf("the payment is still %s", transfers[0].Status)
+	if transfers[0].Status != rampway.TransferDropped || got.CryptoReceived.Sign() != 0 || len(events) != 2 || len(refunds) != 0 {
+		t.Fatalf("a dropped payment: %s, left %s received, %d events, %d refunds", transfers[0].Status, got.CryptoReceived, len(events), len(refunds))
 	}
 }

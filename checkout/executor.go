@@ -35,7 +35,7 @@ type ExecClient interface {
 type ExecutorStore interface {
 	rampway.ExecutionStore
 	PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error)
-	Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error)
+	Apply(ctx context.Context, id string, c rampway.Cause, at time.Time) (*rampway.Order, error)
 }
 
 // ExecutorConfig tunes an executor.
@@ -328,7 +328,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 
 // fail ends a paid order that cannot be executed: FAILED, with its refund record.
 func (x *Executor) fail(ctx context.Context, o *rampway.Order, reason string) error {
-	_, err := x.store.Transition(ctx, o.ID, rampway.StatusFailed, x.at(), func(o *rampway.Order) { o.FailureReason = reason })
+	_, err := x.store.Apply(ctx, o.ID, rampway.ExecutionRefused{Reason: reason}, x.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil
 	}

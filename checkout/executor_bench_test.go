@@ -33,6 +33,7 @@ import (
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/storetest"
 )
 
 const (
@@ -178,7 +179,11 @@ func x200Round(b *testing.B, round string, store *sqlstore.Store) x200Result {
 	b.StartTimer()
 	time.Sleep(x200Poll) // the watcher notices H
 	for _, o := range orders {
-		if _, err := store.Transition(ctx, o.ID, rampway.StatusDepositSuccess, time.Now().UTC().Truncate(time.Microsecond), nil); err != nil {
+		ts, err := store.OrderTransfers(ctx, o.ID)
+		if err != nil || len(ts) != 1 {
+			b.Fatalf("payments of %s: %v, %v", o.ID, ts, err)
+		}
+		if err := store.ConfirmTransfer(ctx, ts[0].Network, ts[0].TxHash, ts[0].LogIndex, time.Now().UTC().Truncate(time.Microsecond)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -371,9 +376,7 @@ func (e *x200Env) processingOrders(b *testing.B) []*rampway.Order {
 		if err := e.store.CreateOrder(ctx, o); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := e.store.Transition(ctx, o.ID, rampway.StatusDepositProcessing, now, func(o *rampway.Order) { o.CryptoReceived = amount }); err != nil {
-			b.Fatal(err)
-		}
+		storetest.Seen(b, e.store, o, amount) // DEPOSIT_PROCESSING
 		out[i] = o
 	}
 	return out

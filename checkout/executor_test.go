@@ -26,6 +26,7 @@ import (
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/storetest"
 )
 
 type execEnv struct {
@@ -97,12 +98,7 @@ func (e *execEnv) register(name, payable string) *rampway.ContractFunction {
 func (e *execEnv) paidOrder(f *rampway.ContractFunction, to common.Address, quantity int64) *rampway.Order {
 	e.t.Helper()
 	o := e.unpaidOrder(f, to, quantity)
-	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
-		if _, err := e.store.Transition(e.t.Context(), o.ID, s, o.CreatedAt, func(o *rampway.Order) { o.CryptoReceived = o.CryptoAmount }); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-	return o
+	return storetest.Drive(e.t, e.store, o.ID, rampway.StatusDepositSuccess)
 }
 
 // unpaidOrder stores a new order (CREATED) of f minting quantity to `to`: the price plus 1000

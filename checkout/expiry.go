@@ -26,15 +26,7 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 			return moved, err
 		}
 		for _, o := range due {
-			to, change := rampway.StatusExpired, func(*rampway.Order) {}
-			if o.Status == rampway.StatusUnderpaid {
-				to = rampway.StatusFailed
-				change = func(o *rampway.Order) {
-					o.FailureReason = fmt.Sprintf("underpaid: %s of %s %s received before the order expired",
-						rampway.FormatUnits(o.CryptoReceived, o.Asset.Decimals), rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), o.Asset.Symbol)
-				}
-			}
-			_, err := s.store.Transition(ctx, o.ID, to, now, change)
+			_, err := s.store.Apply(ctx, o.ID, rampway.Expired{}, now)
 			switch rampway.ErrorCode(err) {
 			case "":
 				moved++

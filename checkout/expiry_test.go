@@ -11,6 +11,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/storetest"
 )
 
 func TestExpireDue(t *testing.T) {
@@ -32,14 +33,8 @@ func TestExpireDue(t *testing.T) {
 	short := mk(t0.Add(time.Minute))
 	paying := mk(t0.Add(time.Minute))
 	later := mk(t0.Add(time.Hour))
-	for _, step := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusUnderpaid} {
-		if _, err := store.Transition(t.Context(), short.ID, step, t0, func(o *rampway.Order) { o.CryptoReceived = big.NewInt(4e15) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := store.Transition(t.Context(), paying.ID, rampway.StatusDepositProcessing, t0, nil); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Pay(t, store, short, big.NewInt(4e15))      // UNDERPAID
+	storetest.Seen(t, store, paying, paying.CryptoAmount) // DEPOSIT_PROCESSING
 
 	clock := t0.Add(2 * time.Minute)
 	svc := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, func() time.Time { return clock })

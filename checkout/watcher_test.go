@@ -5,11 +5,13 @@ import (
 	"crypto/ecdsa"
 	"log/slog"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -126,7 +128,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	over := e.order(eth, 1e16)
 	token := e.order(dusd, 10_000_000)
 	late := e.order(eth, 1e16)
-	if _, err := e.store.Transition(t.Context(), late.ID, rampway.StatusExpired, time.Now(), nil); err != nil {
+	if _, err := e.store.Apply(t.Context(), late.ID, rampway.Expired{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	other := e.order(eth, 1e16) // receives the token instead of ETH: not a payment of its asset
@@ -207,8 +209,10 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	}
 }
 
-// A payment whose block is reorganised away is dropped (the order goes back to CREATED); seen
-// again in the new branch, it is credited once.
+// A payment whose block is reorganised away, and that the new branch does not have, is
+// dropped: the order goes back to CREATED with order.deposit.dropped, and paid again, it
+// completes. The new branch surely lacks the payment: the payer's nonce is taken there by
+// another transaction (a replacement, as a wallet's "cancel" sends).
 func TestWatcherReorg(t *testing.T) {
 	e := newWatchEnv(t)
 	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
@@ -225,32 +229,93 @@ func TestWatcherReorg(t *testing.T) {
 	if err := e.chain.Fork(parent.Hash()); err != nil {
 		t.Fatal(err)
 	}
+	e.replaceLast()
 	for range 3 {
 		e.mine()
 	}
 	step()
 	step()
 	events, _ := e.store.OrderEvents(t.Context(), o.ID)
-	status, received := e.status(o)
-	t.Logf("after the reorg: %s, %s received, %d events", status, received, len(events))
-	switch status {
-	case rampway.StatusCreated: // the payment is gone
-		if received != "0" || events[len(events)-1].Name != rampway.EventDepositFailure {
-			t.Fatalf("dropped payment: received %s, last event %s", received, events[len(events)-1].Name)
+	e.want(o, rampway.StatusCreated, "0")
+	if last := events[len(events)-1]; last.Name != rampway.EventDepositDropped || last.From != rampway.StatusDepositProcessing || last.To != rampway.StatusCreated {
+		t.Fatalf("the dropped payment's event: %+v", last)
+	}
+	// Paid again, it completes.
+	e.pay(o, 1e16)
+	e.mine()
+	step()
+	e.mine()
+	step()
+	e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
+}
+
+// A top-up whose block is reorganised away: the order, credited for its first payment, goes
+// back to UNDERPAID with order.deposit.dropped (not order.deposit.success).
+func TestWatcherReorgDropsTopUp(t *testing.T) {
+	e := newWatchEnv(t)
+	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	step := stepper(t, w)
+	step()
+	o := e.order(e.net.Native, 1e16)
+	e.pay(o, 4e15)
+	e.mine()
+	step()
+	e.mine()
+	step()
+	e.want(o, rampway.StatusUnderpaid, "4000000000000000")
+	parent, _ := e.client.HeaderByNumber(t.Context(), nil)
+	e.pay(o, 6e15) // the top-up
+	e.mine()
+	step()
+	e.want(o, rampway.StatusDepositProcessing, "4000000000000000")
+	if err := e.chain.Fork(parent.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	e.replaceLast()
+	for range 3 {
+		e.mine()
+	}
+	step()
+	step()
+	e.want(o, rampway.StatusUnderpaid, "4000000000000000")
+	events, _ := e.store.OrderEvents(t.Context(), o.ID)
+	var names []string
+	for _, ev := range events {
+		names = append(names, ev.Name+":"+string(ev.From)+">"+string(ev.To))
+	}
+	want := []string{"order.created:>CREATED", "order.deposit.processing:CREATED>DEPOSIT_PROCESSING", "order.deposit.success:DEPOSIT_PROCESSING>UNDERPAID",
+		"order.deposit.processing:UNDERPAID>DEPOSIT_PROCESSING", "order.deposit.dropped:DEPOSIT_PROCESSING>UNDERPAID"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("events %v, want %v", names, want)
+	}
+}
+
+// replaceLast takes the nonce of the payer's last transaction with another (a transfer of
+// nothing to itself, with ten times the tip): once the node has put the last transaction back
+// in its pool after a reorganisation, it is replaced there; the next block has the
+// replacement.
+func (e *watchEnv) replaceLast() {
+	e.t.Helper()
+	ctx := context.Background()
+	payer := crypto.PubkeyToAddress(e.payer.PublicKey)
+	// The node puts a reorganised block's transactions back in its pool in the background.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if n, err := e.client.PendingNonceAt(ctx, payer); err == nil && n == e.nonce {
+			break
 		}
-		// Paid again, it completes.
-		e.pay(o, 1e16)
-		e.mine()
-		step()
-		e.mine()
-		step()
-		e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
-	case rampway.StatusDepositSuccess, rampway.StatusDepositProcessing: // the node put the payment in the new branch
-		e.mine()
-		step()
-		e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
-	default:
-		t.Fatalf("after the reorg the order is %s", status)
+	}
+	head, err := e.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	tip := big.NewInt(1e10)
+	tx, err := types.SignNewTx(e.payer, types.LatestSignerForChainID(e.chain.ChainID()), &types.DynamicFeeTx{ChainID: e.chain.ChainID(),
+		Nonce: e.nonce - 1, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), tip), Gas: 21_000, To: &payer})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.client.SendTransaction(ctx, tx); err != nil {
+		e.t.Fatal(err)
 	}
 }
 

@@ -40,7 +40,7 @@ type Store interface {
 	Merchant(ctx context.Context, id string) (*rampway.Merchant, error)
 	ContractFunction(ctx context.Context, id string) (*rampway.ContractFunction, error)
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
-	Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error)
+	Apply(ctx context.Context, id string, c rampway.Cause, at time.Time) (*rampway.Order, error)
 	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
 }
 
@@ -648,7 +648,7 @@ func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if o.Status == rampway.StatusCreated {
-		got, err := h.store.Transition(r.Context(), o.ID, rampway.StatusCancelled, h.at(), nil)
+		got, err := h.store.Apply(r.Context(), o.ID, rampway.Cancelled{}, h.at())
 		switch {
 		case err == nil:
 			o = got

@@ -11,16 +11,15 @@ import (
 	"github.com/rampway/rampway"
 )
 
-// paid moves a new order to DEPOSIT_SUCCESS with amount received.
+// paid stores a new order of amount and pays it in full: DEPOSIT_SUCCESS.
 func paid(t *testing.T, s rampway.Store, merchantID string, amount *big.Int) *rampway.Order {
 	t.Helper()
-	o := mustOrder(t, s, merchantID, now())
-	for _, to := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
-		if _, err := s.Transition(t.Context(), o.ID, to, now(), func(o *rampway.Order) { o.CryptoReceived = amount }); err != nil {
-			t.Fatal(err)
-		}
+	o := orderAt(merchantID, now(), uint32(transferSeq.Add(1)))
+	o.CryptoAmount = new(big.Int).Set(amount)
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatal(err)
 	}
-	return o
+	return Drive(t, s, o.ID, rampway.StatusDepositSuccess)
 }
 
 // fakeSign signs n transactions from first as sign functions do (the call last).
@@ -179,9 +178,9 @@ func testRefunds(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	ctx := t.Context()
 	m := mustMerchant(t, s, "acme")
-	o := mustOrder(t, s, m.ID, now())
+	o := orderAt(m.ID, now(), 7)
 	o.CryptoAmount = big.NewInt(1000)
-	if _, err := s.Transition(ctx, o.ID, rampway.StatusDepositProcessing, now(), func(x *rampway.Order) { x.CryptoAmount = o.CryptoAmount }); err != nil {
+	if err := s.CreateOrder(ctx, o); err != nil {
 		t.Fatal(err)
 	}
 	payer := common.HexToAddress("0x00000000000000000000000000000000000000cc")
@@ -213,7 +212,7 @@ func testRefunds(t *testing.T, open Opener) {
 		}
 	}
 	// Failing now refunds the price (the excess is already owed), once.
-	if _, err := s.Transition(ctx, o.ID, rampway.StatusFailed, now(), func(x *rampway.Order) { x.FailureReason = "cannot execute" }); err != nil {
+	if _, err := s.Apply(ctx, o.ID, rampway.ExecutionRefused{Reason: "cannot execute"}, now()); err != nil {
 		t.Fatal(err)
 	}
 	refunds, _ = s.Refunds(ctx, o.ID)

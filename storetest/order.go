@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -128,31 +129,28 @@ func testOrders(t *testing.T, open Opener) {
 
 func testTransitions(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
-	m := mustMerchant(t, s, "acme")
+	m := hookedMerchant(t, s, "acme")
 	o := mustOrder(t, s, m.ID, now())
 	at := now().Add(time.Second)
-	got, err := s.Transition(t.Context(), o.ID, rampway.StatusDepositProcessing, at, func(o *rampway.Order) {
-		o.CryptoReceived = big.NewInt(5)
-		o.ID, o.MerchantID = "ord_hijack", "mch_hijack" // identity never changes
-	})
+	// What the domain decides is what is stored: the order, its events, its refunds.
+	got, err := s.Apply(t.Context(), o.ID, rampway.Expired{}, at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != rampway.StatusDepositProcessing || got.CryptoReceived.Int64() != 5 || !got.UpdatedAt.Equal(at) || got.ID != o.ID {
-		t.Fatalf("after transition: %+v", got)
+	if got.Status != rampway.StatusExpired || !got.UpdatedAt.Equal(at) || got.ID != o.ID {
+		t.Fatalf("after the cause: %+v", got)
 	}
 	stored, _ := s.Order(t.Context(), o.ID)
-	if stored.MerchantID != m.ID || stored.CryptoReceived.Int64() != 5 || stored.Status != rampway.StatusDepositProcessing {
+	if stored.MerchantID != m.ID || stored.Status != rampway.StatusExpired || !stored.UpdatedAt.Equal(at) {
 		t.Fatalf("stored %+v", stored)
 	}
-	// A step the state machine forbids changes nothing and records nothing.
-	_, err = s.Transition(t.Context(), o.ID, rampway.StatusSuccess, now(), func(o *rampway.Order) { o.FailureReason = "x" })
+	// A cause the order's state does not take changes nothing and records nothing.
+	_, err = s.Apply(t.Context(), o.ID, rampway.Cancelled{}, now())
 	wantCode(t, err, rampway.ECONFLICT)
-	_, err = s.Transition(t.Context(), "ord_nope", rampway.StatusExpired, now(), nil)
+	_, err = s.Apply(t.Context(), "ord_nope", rampway.Expired{}, now())
 	wantCode(t, err, rampway.ENOTFOUND)
-	if _, err := s.Transition(t.Context(), o.ID, rampway.StatusDepositSuccess, now(), nil); err != nil {
-		t.Fatal(err)
-	}
+	// A payment after expiry: credited, refunded, REFUND_PENDING, with both its events.
+	Pay(t, s, o, big.NewInt(5))
 	events, err := s.OrderEvents(t.Context(), o.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -161,35 +159,39 @@ func testTransitions(t *testing.T, open Opener) {
 	for _, e := range events {
 		names = append(names, fmt.Sprintf("%s:%s>%s", e.Name, e.From, e.To))
 	}
-	wantEvents := "[order.created:>CREATED order.deposit.processing:CREATED>DEPOSIT_PROCESSING order.deposit.success:DEPOSIT_PROCESSING>DEPOSIT_SUCCESS]"
+	wantEvents := "[order.created:>CREATED order.deposit.failure:CREATED>EXPIRED order.deposit.success:EXPIRED>REFUND_PENDING " +
+		"order.refund.pending:EXPIRED>REFUND_PENDING]"
 	if fmt.Sprint(names) != wantEvents {
 		t.Fatalf("events %v, want %s", names, wantEvents)
 	}
-	if got, _ := s.Order(t.Context(), o.ID); got.FailureReason != "" {
-		t.Fatal("a refused transition changed the order")
+	got, _ = s.Order(t.Context(), o.ID)
+	refunds, err := s.Refunds(t.Context(), o.ID)
+	if err != nil || len(refunds) != 1 || refunds[0].Amount.Int64() != 5 || refunds[0].To != Payer || got.CryptoReceived.Int64() != 5 ||
+		got.FailureReason != "paid after the order expired" {
+		t.Fatalf("order %+v, refunds %+v, %v", got, refunds, err)
+	}
+	// The deliveries carry the bodies the domain rendered (the last one lists the refund).
+	ds, err := s.Deliveries(t.Context(), o.ID)
+	if err != nil || len(ds) != 4 || !strings.Contains(string(ds[3].Body), `"reason":"paid after the order expired"`) {
+		t.Fatalf("deliveries %+v, %v", ds, err)
 	}
 }
 
-// Two workers racing to move the same order: exactly one wins.
+// Workers racing to move the same order: exactly one wins.
 func testConcurrentTransition(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	m := mustMerchant(t, s, "acme")
 	o := mustOrder(t, s, m.ID, now())
-	o2 := mustOrder(t, s, m.ID, now())
-	for _, id := range []string{o.ID, o2.ID} {
-		if _, err := s.Transition(t.Context(), id, rampway.StatusDepositProcessing, now(), nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Transition(t.Context(), id, rampway.StatusDepositSuccess, now(), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const n = 8
 	var wg sync.WaitGroup
 	results := make(chan error, n)
-	for range n {
+	for i := range n {
 		wg.Go(func() {
-			_, err := s.Transition(context.Background(), o.ID, rampway.StatusSmartContractProcessing, now(), nil)
+			var c rampway.Cause = rampway.Cancelled{}
+			if i%2 == 1 {
+				c = rampway.Expired{}
+			}
+			_, err := s.Apply(context.Background(), o.ID, c, now())
 			results <- err
 		})
 	}
@@ -206,11 +208,11 @@ func testConcurrentTransition(t *testing.T, open Opener) {
 		}
 	}
 	if wins != 1 {
-		t.Fatalf("%d workers moved the order to SMARTCONTRACT_PROCESSING, want exactly 1", wins)
+		t.Fatalf("%d workers moved the order on, want exactly 1", wins)
 	}
 	events, _ := s.OrderEvents(t.Context(), o.ID)
-	if len(events) != 4 {
-		t.Fatalf("%d events, want 4", len(events))
+	if len(events) != 2 {
+		t.Fatalf("%d events, want 2", len(events))
 	}
 }
 
@@ -248,9 +250,7 @@ func testDueOrders(t *testing.T, open Opener) {
 	o1 := mustOrder(t, s, m.ID, base)                  // expires at base+30m
 	o2 := mustOrder(t, s, m.ID, base.Add(time.Minute)) // base+31m
 	o3 := mustOrder(t, s, m.ID, base.Add(time.Hour))   // base+90m
-	if _, err := s.Transition(t.Context(), o2.ID, rampway.StatusDepositProcessing, now(), nil); err != nil {
-		t.Fatal(err)
-	}
+	Drive(t, s, o2.ID, rampway.StatusDepositProcessing)
 	due, err := s.DueOrders(t.Context(), []rampway.OrderStatus{rampway.StatusCreated}, base.Add(40*time.Minute), 10)
 	if err != nil || len(due) != 1 || due[0].ID != o1.ID {
 		t.Fatalf("due CREATED = %v, %v; want only %s", due, err, o1.ID)
@@ -282,21 +282,12 @@ func testPaidOrders(t *testing.T, open Opener) {
 		}
 		orders = append(orders, o)
 	}
-	pay := func(o *rampway.Order, at time.Time) {
-		t.Helper()
-		for _, to := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess} {
-			if _, err := s.Transition(ctx, o.ID, to, at, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	pay(orders[3], base.Add(time.Minute)) // paid first, waits longest
-	pay(orders[1], base.Add(2*time.Minute))
-	pay(orders[0], base.Add(3*time.Minute)) // then executing: no longer waiting
-	if _, err := s.Transition(ctx, orders[0].ID, rampway.StatusSmartContractProcessing, base.Add(4*time.Minute), nil); err != nil {
-		t.Fatal(err)
-	}
-	pay(orders[4], base.Add(time.Minute)) // another network
+	pay := func(o *rampway.Order) { t.Helper(); Drive(t, s, o.ID, rampway.StatusDepositSuccess) }
+	pay(orders[3]) // paid first, waits longest
+	pay(orders[1])
+	pay(orders[0]) // then executing: no longer waiting
+	Drive(t, s, orders[0].ID, rampway.StatusSmartContractProcessing)
+	pay(orders[4]) // another network
 	ids := func(os []*rampway.Order) (out []string) {
 		for _, o := range os {
 			out = append(out, o.ID)

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"math/big"
 	"sync"
 	"testing"
 	"time"
@@ -33,9 +34,7 @@ func testDeliveryClaims(t *testing.T, open Opener) {
 	a, b := hookedMerchant(t, s, "a"), hookedMerchant(t, s, "b")
 	base := now()
 	oa := mustOrder(t, s, a.ID, base)
-	if _, err := s.Transition(ctx, oa.ID, rampway.StatusDepositProcessing, base.Add(time.Millisecond), nil); err != nil {
-		t.Fatal(err)
-	}
+	SeenAt(t, s, oa, big.NewInt(1), base.Add(time.Millisecond))
 	ob := mustOrder(t, s, b.ID, base.Add(2*time.Millisecond))
 	at := base.Add(time.Second)
 	const lease = 30 * time.Second

@@ -71,10 +71,8 @@ func (e *env) order(m *rampway.Merchant, steps int) *rampway.Order {
 	if err := e.store.CreateOrder(e.t.Context(), o); err != nil {
 		e.t.Fatal(err)
 	}
-	for _, s := range []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess}[:steps] {
-		if _, err := e.store.Transition(e.t.Context(), o.ID, s, time.Now().UTC(), func(o *rampway.Order) { o.CryptoReceived = big.NewInt(1e16) }); err != nil {
-			e.t.Fatal(err)
-		}
+	if steps > 0 {
+		storetest.Drive(e.t, e.store, o.ID, []rampway.OrderStatus{rampway.StatusDepositProcessing, rampway.StatusDepositSuccess}[steps-1])
 	}
 	return o
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -94,9 +93,7 @@ func (s *Store) RecordTransfer(ctx context.Context, t *rampway.InboundTransfer, 
 		if err != nil {
 			return err
 		}
-		if o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid {
-			_, err = s.transitionTx(ctx, tx, o, rampway.StatusDepositProcessing, at, nil)
-		}
+		_, err = s.applyTx(ctx, tx, o, rampway.PaymentSeen{Transfer: t}, at)
 		return err
 	})
 	return recorded, err
@@ -145,27 +142,7 @@ func (s *Store) ConfirmTransfer(ctx context.Context, network string, txHash comm
 		if err != nil {
 			return err
 		}
-		if excess, reason := rampway.Excess(o, t.Amount); excess.Sign() > 0 {
-			if err := s.insertRefund(ctx, tx, &rampway.Refund{OrderID: o.ID, Cause: fmt.Sprintf("transfer:%s:%d", t.TxHash.Hex(), t.LogIndex),
-				Network: o.Network, Token: t.Token, To: t.From, Amount: excess, Reason: reason, CreatedAt: at}); err != nil {
-				return err
-			}
-		}
-		o.CryptoReceived = new(big.Int).Add(o.CryptoReceived, t.Amount)
-		to, reason, ok := rampway.AfterCredit(o)
-		if !ok {
-			// Credited, and the status stays: no transition, but the transfer's event all the
-			// same, once, as the transfer is confirmed once.
-			if err := s.updateOrder(ctx, tx, o, at); err != nil {
-				return err
-			}
-			return s.insertStatusEvent(ctx, tx, o, rampway.EventDepositSuccess, at)
-		}
-		_, err = s.transitionTx(ctx, tx, o, to, at, func(o *rampway.Order) {
-			if reason != "" {
-				o.FailureReason = reason
-			}
-		})
+		_, err = s.applyTx(ctx, tx, o, rampway.PaymentConfirmed{Transfer: t}, at)
 		return err
 	})
 }
@@ -181,21 +158,10 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 			return err
 		}
 		o, err := s.lockOrder(ctx, tx, t.OrderID)
-		if err != nil || o.Status != rampway.StatusDepositProcessing {
+		if err != nil {
 			return err
 		}
-		var inFlight int
-		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM inbound_transfers WHERE order_id = $1 AND status = 'seen'`), o.ID).Scan(&inFlight); err != nil {
-			return fmt.Errorf("count transfers: %w", err)
-		}
-		if inFlight > 0 {
-			return nil
-		}
-		back := rampway.StatusCreated
-		if o.CryptoReceived.Sign() > 0 {
-			back = rampway.StatusUnderpaid
-		}
-		_, err = s.transitionTx(ctx, tx, o, back, at, nil)
+		_, err = s.applyTx(ctx, tx, o, rampway.PaymentDropped{Transfer: t}, at)
 		return err
 	})
 }

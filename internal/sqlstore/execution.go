@@ -96,8 +96,8 @@ func (s *Store) StartExecution(ctx context.Context, orderID, network string, wal
 		if err != nil {
 			return err
 		}
-		if o.Status != rampway.StatusDepositSuccess {
-			return rampway.Errorf(rampway.ECONFLICT, "order %s is %s, not DEPOSIT_SUCCESS", orderID, o.Status)
+		if !rampway.Takes(o, rampway.CauseExecutionStarted) {
+			return rampway.Errorf(rampway.ECONFLICT, "order %s is %s: it takes no execution", orderID, o.Status)
 		}
 		var txs []*rampway.ChainTx
 		err = s.reserveNonces(ctx, tx, network, wallet, chainNonce, func(first uint64) (int, error) {
@@ -134,7 +134,7 @@ func (s *Store) StartExecution(ctx context.Context, orderID, network string, wal
 				return err
 			}
 		}
-		if _, err := s.transitionTx(ctx, tx, o, rampway.StatusSmartContractProcessing, at, func(o *rampway.Order) { o.ExecutionTxHash = call.Hash.Hex() }); err != nil {
+		if _, err := s.applyTx(ctx, tx, o, rampway.ExecutionStarted{TxHash: call.Hash}, at); err != nil {
 			return err
 		}
 		out = e
@@ -163,9 +163,9 @@ func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, re
 		if e.Status != rampway.ExecutionSent {
 			return nil
 		}
-		status, to := rampway.ExecutionSucceeded, rampway.StatusSuccess
+		status := rampway.ExecutionSucceeded
 		if !ok {
-			status, to = rampway.ExecutionFailed, rampway.StatusFailed
+			status = rampway.ExecutionFailed
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE executions SET status = $1, tx_hash = $2, updated_at = $3 WHERE order_id = $4`),
 			status, callHash.Hex(), s.t(at), orderID); err != nil {
@@ -178,12 +178,11 @@ func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, re
 		if err != nil {
 			return err
 		}
-		_, err = s.transitionTx(ctx, tx, o, to, at, func(o *rampway.Order) {
-			o.ExecutionTxHash = callHash.Hex()
-			if !ok {
-				o.FailureReason = reason
-			}
-		})
+		var c rampway.Cause = rampway.ExecutionMined{TxHash: callHash}
+		if !ok {
+			c = rampway.ExecutionReverted{TxHash: callHash, Reason: reason}
+		}
+		_, err = s.applyTx(ctx, tx, o, c, at)
 		return err
 	})
 }

@@ -164,21 +164,40 @@ func (s *Store) ReserveDepositIndexes(ctx context.Context, n int) ([]uint32, err
 	return out, nil
 }
 
-// insertEvent records an event of order o (as it is after the event) and its webhook delivery.
+// insertEvent records an event of order o (as it is after the event) and its webhook delivery,
+// whose body it renders.
 func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, o *rampway.Order) error {
-	var seq int64
-	err := tx.QueryRowContext(ctx, s.q(insertEvents.get(1)+` RETURNING seq`), s.eventArgs(e)...).Scan(&seq)
+	seq, err := s.insertEventRow(ctx, tx, e)
 	if err != nil {
-		return fmt.Errorf("insert order event: %w", err)
+		return err
 	}
 	return s.insertDelivery(ctx, tx, e, seq, o)
+}
+
+// insertRenderedEvent records an event the domain decided (rampway.Apply), with the body it
+// rendered, and its webhook delivery.
+func (s *Store) insertRenderedEvent(ctx context.Context, tx *sql.Tx, e *rampway.RenderedEvent, o *rampway.Order) error {
+	seq, err := s.insertEventRow(ctx, tx, e.OrderEvent)
+	if err != nil {
+		return err
+	}
+	return s.insertDeliveryBody(ctx, tx, e.OrderEvent, seq, o, e.Body)
+}
+
+// insertEventRow records an event and returns its place among all events.
+func (s *Store) insertEventRow(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent) (int64, error) {
+	var seq int64
+	if err := tx.QueryRowContext(ctx, s.q(insertEvents.get(1)+` RETURNING seq`), s.eventArgs(e)...).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("insert order event: %w", err)
+	}
+	return seq, nil
 }
 
 // insertStatusEvent records, inside tx, an event of the locked order o that is not a
 // transition: o keeps its status, which is the event's From and To. Its webhook delivery goes
 // with it as a transition's does (insertEvent). Such events are the hosted page's
 // (RecordOrderEvent) and the order.deposit.success of a transfer credited to an order that it
-// does not move (ConfirmTransfer); a change of status goes through transitionTx only.
+// does not move (ConfirmTransfer); every change an order's causes make goes through applyTx.
 func (s *Store) insertStatusEvent(ctx context.Context, tx *sql.Tx, o *rampway.Order, name string, at time.Time) error {
 	return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: o.ID, MerchantID: o.MerchantID,
 		Name: name, From: o.Status, To: o.Status, CreatedAt: at}, o)
@@ -482,60 +501,11 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 	return s.queryOrders(ctx, "list orders", s.q(q), args...)
 }
 
-// Transition implements rampway.OrderStore: the one way an order's status changes.
-func (s *Store) Transition(ctx context.Context, id string, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
-	var out *rampway.Order
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		o, err := s.lockOrder(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		out, err = s.transitionTx(ctx, tx, o, to, at, change)
-		return err
-	})
-	return out, err
-}
-
 // lockOrder reads an order for update inside tx.
 func (s *Store) lockOrder(ctx context.Context, tx *sql.Tx, id string) (*rampway.Order, error) {
 	o, err := scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
 	if err != nil {
 		return nil, notFound(err, "order")
-	}
-	return o, nil
-}
-
-// transitionTx moves a locked order to status to inside tx: it asks the state machine,
-// applies change, writes the order and records the event.
-func (s *Store) transitionTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, to rampway.OrderStatus, at time.Time, change func(*rampway.Order)) (*rampway.Order, error) {
-	id, merchantID, area, created := o.ID, o.MerchantID, o.Area, o.CreatedAt
-	step, err := rampway.NextStep(o.Area, o.Status, to)
-	if err != nil {
-		return nil, err
-	}
-	if change != nil {
-		change(o)
-	}
-	// Identity and creation facts never change.
-	o.ID, o.MerchantID, o.Area, o.CreatedAt, o.Status = id, merchantID, area, created, to
-	if err := s.updateOrder(ctx, tx, o, at); err != nil {
-		return nil, err
-	}
-	if to == rampway.StatusFailed {
-		// What the order was paid is owed back: recorded with the failure, never forgotten,
-		// and before the event, whose context lists it.
-		if err := s.refundFailed(ctx, tx, o, at); err != nil {
-			return nil, err
-		}
-	}
-	for _, name := range []string{step.Event, step.Then} {
-		if name == "" {
-			continue
-		}
-		if err := s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: id, MerchantID: o.MerchantID,
-			Name: name, From: step.From, To: step.To, CreatedAt: at}, o); err != nil {
-			return nil, err
-		}
 	}
 	return o, nil
 }

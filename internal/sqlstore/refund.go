@@ -3,10 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"math/big"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -26,7 +23,6 @@ func (s *Store) insertRefund(ctx context.Context, tx *sql.Tx, r *rampway.Refund)
 	if r.To != (common.Address{}) {
 		to = r.To.Hex()
 	}
-	r.ID, r.Status = rampway.NewID(rampway.PrefixRefund, r.CreatedAt), rampway.RefundPending
 	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO refunds (`+refundColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
 		ON CONFLICT (order_id, cause) DO NOTHING`),
 		r.ID, r.OrderID, r.Cause, r.Network, token, to, bigText(r.Amount), r.Reason, r.Status, s.t(r.CreatedAt))
@@ -34,30 +30,6 @@ func (s *Store) insertRefund(ctx context.Context, tx *sql.Tx, r *rampway.Refund)
 		return fmt.Errorf("insert refund: %w", err)
 	}
 	return nil
-}
-
-// refundFailed records, for an order that has just failed, what it was paid up to its price
-// (an excess was already recorded with the transfer that brought it), owed to its first payer.
-func (s *Store) refundFailed(ctx context.Context, tx *sql.Tx, o *rampway.Order, at time.Time) error {
-	if o.CryptoReceived == nil || o.CryptoReceived.Sign() <= 0 || o.CryptoAmount == nil {
-		return nil
-	}
-	amount := o.CryptoReceived
-	if amount.Cmp(o.CryptoAmount) > 0 {
-		amount = o.CryptoAmount
-	}
-	var from string
-	err := tx.QueryRowContext(ctx, s.q(`SELECT from_address FROM inbound_transfers WHERE order_id = $1 AND status = 'confirmed'
-		ORDER BY block_number, tx_hash, log_index LIMIT 1`), o.ID).Scan(&from)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("refund payer: %w", err)
-	}
-	reason := o.FailureReason
-	if reason == "" {
-		reason = "order failed"
-	}
-	return s.insertRefund(ctx, tx, &rampway.Refund{OrderID: o.ID, Cause: "failed", Network: o.Network, Token: o.Asset.Contract,
-		To: addressOrZero(from), Amount: new(big.Int).Set(amount), Reason: reason, CreatedAt: at})
 }
 
 func addressOrZero(s string) common.Address {

@@ -62,8 +62,27 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 	if err != nil {
 		return fmt.Errorf("event body: %w", err)
 	}
+	return s.writeDelivery(ctx, tx, e, seq, o, url, body)
+}
+
+// insertDeliveryBody writes an event's webhook delivery with its body already rendered, when
+// the order has somewhere to send it (as insertDelivery).
+func (s *Store) insertDeliveryBody(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, body []byte) error {
+	targets, err := s.deliveryTargets(ctx, tx, []*rampway.Order{o})
+	if err != nil {
+		return err
+	}
+	url, ok := targets[o.ID]
+	if !ok {
+		return nil
+	}
+	return s.writeDelivery(ctx, tx, e, seq, o, url, body)
+}
+
+// writeDelivery inserts a delivery row.
+func (s *Store) writeDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, url string, body []byte) error {
 	at := s.t(e.CreatedAt)
-	_, err = tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at)
+	_, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at)
 	if err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}

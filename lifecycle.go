@@ -1,0 +1,358 @@
+package rampway
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// This file holds every rule that moves an order: what each cause does to an order in each
+// state (Apply), and the table of the steps it may take (Rules), from which
+// docs/order-states.md is checked. The stores only commit what Apply decides.
+
+// A Cause is what happened to an order: a payment seen, confirmed or dropped by a
+// reorganisation, an execution sent, mined, reverted or refused before it was sent, the
+// order's time running out, the user cancelling. Apply decides what it does.
+type Cause interface {
+	// Kind names the cause in the rule table, errors and docs ("payment_confirmed").
+	Kind() CauseKind
+}
+
+// CauseKind names a kind of Cause.
+type CauseKind string
+
+// The kinds of causes.
+const (
+	CausePaymentSeen       CauseKind = "payment_seen"
+	CausePaymentConfirmed  CauseKind = "payment_confirmed"
+	CausePaymentDropped    CauseKind = "payment_dropped"
+	CauseExecutionStarted  CauseKind = "execution_started"
+	CauseExecutionMined    CauseKind = "execution_mined"
+	CauseExecutionReverted CauseKind = "execution_reverted"
+	CauseExecutionRefused  CauseKind = "execution_refused"
+	CauseExpired           CauseKind = "expired"
+	CauseCancelled         CauseKind = "cancelled"
+)
+
+// PaymentSeen: a payment to the order's deposit address is in a block (not yet confirmed), or
+// one a reorganisation dropped is seen again.
+type PaymentSeen struct{ Transfer *InboundTransfer }
+
+// PaymentConfirmed: a seen payment's block is deep enough in the canonical chain; it is
+// credited, once.
+type PaymentConfirmed struct{ Transfer *InboundTransfer }
+
+// PaymentDropped: a seen payment's block left the canonical chain.
+type PaymentDropped struct{ Transfer *InboundTransfer }
+
+// ExecutionStarted: the order's call (after its approvals) is signed, stored and on its way.
+type ExecutionStarted struct{ TxHash common.Hash }
+
+// ExecutionMined: the call's receipt is successful and deep enough. TxHash is the one mined
+// (a re-priced transaction has another hash than the first).
+type ExecutionMined struct{ TxHash common.Hash }
+
+// ExecutionReverted: the call was mined and reverted (or ran out of gas).
+type ExecutionReverted struct {
+	TxHash common.Hash
+	Reason string
+}
+
+// ExecutionRefused: the call cannot be made (its pre-flight reverts, a function no longer
+// active): nothing was sent.
+type ExecutionRefused struct{ Reason string }
+
+// Expired: the order's time is up.
+type Expired struct{}
+
+// Cancelled: the user cancelled on the hosted page.
+type Cancelled struct{}
+
+// Kind implements Cause.
+func (PaymentSeen) Kind() CauseKind { return CausePaymentSeen }
+
+// Kind implements Cause.
+func (PaymentConfirmed) Kind() CauseKind { return CausePaymentConfirmed }
+
+// Kind implements Cause.
+func (PaymentDropped) Kind() CauseKind { return CausePaymentDropped }
+
+// Kind implements Cause.
+func (ExecutionStarted) Kind() CauseKind { return CauseExecutionStarted }
+
+// Kind implements Cause.
+func (ExecutionMined) Kind() CauseKind { return CauseExecutionMined }
+
+// Kind implements Cause.
+func (ExecutionReverted) Kind() CauseKind { return CauseExecutionReverted }
+
+// Kind implements Cause.
+func (ExecutionRefused) Kind() CauseKind { return CauseExecutionRefused }
+
+// Kind implements Cause.
+func (Expired) Kind() CauseKind { return CauseExpired }
+
+// Kind implements Cause.
+func (Cancelled) Kind() CauseKind { return CauseCancelled }
+
+// Rule is one step an order may take: a cause in state From moves it to To (To == From for a
+// cause that changes the order but not its state) and emits Events, in order.
+type Rule struct {
+	From   OrderStatus
+	Cause  CauseKind
+	To     OrderStatus
+	Events []string
+}
+
+// EventDepositDropped is the event of a payment a reorganisation removed from the chain
+// before it was confirmed: the order goes back to waiting for it (CREATED, or UNDERPAID when
+// an earlier payment was credited).
+const EventDepositDropped = "order.deposit.dropped"
+
+// stays are the states in which a confirmed payment is credited (and, all of it, recorded for
+// refund) without moving the order: it takes no payment any more.
+var stays = []OrderStatus{StatusDepositSuccess, StatusSmartContractProcessing, StatusSuccess, StatusFailed,
+	StatusCancelled, StatusRefundPending, StatusRefunded}
+
+// rules are every step of each area. Nothing else happens to an order. Areas B and C add
+// theirs with the fiat causes.
+var rules = map[Area][]Rule{
+	AreaMint: append([]Rule{
+		{StatusCreated, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}},
+		{StatusUnderpaid, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}}, // a top-up
+		{StatusDepositProcessing, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
+		{StatusDepositProcessing, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}}, // credited, but short
+		{StatusUnderpaid, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
+		{StatusUnderpaid, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}},
+		// A payment after expiry is credited and refunded, never executed.
+		{StatusExpired, CausePaymentConfirmed, StatusRefundPending, []string{EventDepositSuccess, EventRefundPending}},
+		{StatusDepositProcessing, CausePaymentDropped, StatusCreated, []string{EventDepositDropped}},
+		{StatusDepositProcessing, CausePaymentDropped, StatusUnderpaid, []string{EventDepositDropped}},
+		{StatusCreated, CauseExpired, StatusExpired, []string{EventDepositFailure}},
+		{StatusUnderpaid, CauseExpired, StatusFailed, []string{EventDepositFailure}}, // what came in is refunded
+		{StatusCreated, CauseCancelled, StatusCancelled, []string{EventCancelled}},
+		{StatusDepositSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
+		{StatusDepositSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
+		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
+	}, staysCredited()...),
+}
+
+// staysCredited are the rules of a payment confirmed in a state that takes none any more.
+func staysCredited() []Rule {
+	out := make([]Rule, 0, len(stays))
+	for _, s := range stays {
+		out = append(out, Rule{s, CausePaymentConfirmed, s, []string{EventDepositSuccess}})
+	}
+	return out
+}
+
+// Rules returns the steps of an area (for docs and tests).
+func Rules(area Area) []Rule { return slices.Clone(rules[area]) }
+
+// rule returns the area's rule for cause from from to to.
+func rule(area Area, from OrderStatus, cause CauseKind, to OrderStatus) (Rule, bool) {
+	i := slices.IndexFunc(rules[area], func(r Rule) bool { return r.From == from && r.Cause == cause && r.To == to })
+	if i < 0 {
+		return Rule{}, false
+	}
+	return rules[area][i], true
+}
+
+// Takes reports whether an order in o's state takes a cause of kind k at all (a store asks it
+// before work that only such a cause can conclude, like signing an execution).
+func Takes(o *Order, k CauseKind) bool {
+	return slices.ContainsFunc(rules[o.Area], func(r Rule) bool { return r.From == o.Status && r.Cause == k })
+}
+
+// Facts is what Apply reads of an order besides the order itself, as stored with the cause's
+// own record already made (a payment seen is among Transfers, a dropped one has its status
+// "dropped"): its payments, oldest first (block, transaction, log index), and its refund
+// records, oldest first.
+type Facts struct {
+	Transfers []*InboundTransfer
+	Refunds   []*Refund
+}
+
+// Outcome is what a cause does to an order: the order to write (nil when it is not changed),
+// the events to record (each with its webhook body, rendered from the order as written),
+// the refund records to add, and whether the executor has an order to execute now.
+type Outcome struct {
+	Order       *Order
+	Events      []*RenderedEvent
+	Refunds     []*Refund
+	WakeExecute bool
+}
+
+// RenderedEvent is an event with the body its webhook deliveries carry.
+type RenderedEvent struct {
+	*OrderEvent
+	Body []byte
+}
+
+// Apply decides what cause does to order o, given its facts, at time at. It changes nothing it
+// is given: the order in the Outcome is a copy. A cause that does not apply to the order's
+// state (an expiry of an order paid meanwhile, a cancel of a paid one) is an ECONFLICT error;
+// a cause that applies but changes nothing (a payment seen for an order being executed) is an
+// empty Outcome.
+func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
+	n := o.clone()
+	n.UpdatedAt = at
+	out := &Outcome{}
+	to := o.Status
+	switch c := c.(type) {
+	case PaymentSeen:
+		if o.Status != StatusCreated && o.Status != StatusUnderpaid {
+			return out, nil // paying more, or too late: credited and refunded once confirmed
+		}
+		to = StatusDepositProcessing
+	case PaymentConfirmed:
+		t := c.Transfer
+		if excess, reason := Excess(n, t.Amount); excess.Sign() > 0 {
+			out.Refunds = append(out.Refunds, &Refund{OrderID: o.ID, Cause: fmt.Sprintf("transfer:%s:%d", t.TxHash.Hex(), t.LogIndex),
+				Network: o.Network, Token: t.Token, To: t.From, Amount: excess, Reason: reason})
+		}
+		n.CryptoReceived = new(big.Int).Add(n.CryptoReceived, t.Amount)
+		switch o.Status {
+		case StatusDepositProcessing, StatusUnderpaid:
+			if n.CryptoReceived.Cmp(n.CryptoAmount) >= 0 {
+				to = StatusDepositSuccess
+				out.WakeExecute = true
+			} else {
+				to = StatusUnderpaid
+			}
+		case StatusExpired:
+			to = StatusRefundPending
+			n.FailureReason = "paid after the order expired"
+		}
+	case PaymentDropped:
+		if o.Status != StatusDepositProcessing || slices.ContainsFunc(f.Transfers, func(t *InboundTransfer) bool { return t.Status == TransferSeen }) {
+			return out, nil // another payment is still in flight, or the order had moved on
+		}
+		to = StatusCreated
+		if n.CryptoReceived.Sign() > 0 {
+			to = StatusUnderpaid
+		}
+	case ExecutionStarted:
+		to = StatusSmartContractProcessing
+		n.ExecutionTxHash = c.TxHash.Hex()
+	case ExecutionMined:
+		to = StatusSuccess
+		n.ExecutionTxHash = c.TxHash.Hex()
+	case ExecutionReverted:
+		to = StatusFailed
+		n.ExecutionTxHash, n.FailureReason = c.TxHash.Hex(), c.Reason
+	case ExecutionRefused:
+		to = StatusFailed
+		n.FailureReason = c.Reason
+	case Expired:
+		switch o.Status {
+		case StatusCreated:
+			to = StatusExpired
+		case StatusUnderpaid:
+			to = StatusFailed
+			n.FailureReason = fmt.Sprintf("underpaid: %s of %s %s received before the order expired",
+				FormatUnits(n.CryptoReceived, o.Asset.Decimals), FormatUnits(o.CryptoAmount, o.Asset.Decimals), o.Asset.Symbol)
+		}
+	case Cancelled:
+		to = StatusCancelled
+	default:
+		return nil, fmt.Errorf("apply: unknown cause %T", c)
+	}
+	r, ok := rule(o.Area, o.Status, c.Kind(), to)
+	if !ok {
+		if to == o.Status {
+			return nil, Errorf(ECONFLICT, "an order in %s that is %s does not take %s", o.Area, o.Status, c.Kind())
+		}
+		return nil, Errorf(ECONFLICT, "an order in %s cannot move from %s to %s (%s)", o.Area, o.Status, to, c.Kind())
+	}
+	n.Status = to
+	if to == StatusFailed && o.Status != StatusFailed {
+		if rf := failedRefund(n, f); rf != nil {
+			out.Refunds = append(out.Refunds, rf)
+		}
+	}
+	// A refund is recorded once per cause: one the order already has is not made again.
+	out.Refunds = slices.DeleteFunc(out.Refunds, func(r *Refund) bool {
+		return slices.ContainsFunc(f.Refunds, func(old *Refund) bool { return old.Cause == r.Cause })
+	})
+	for _, rf := range out.Refunds {
+		rf.ID, rf.Status, rf.CreatedAt = NewID(PrefixRefund, at), RefundPending, at
+	}
+	out.Order = n
+	refunds := append(slices.Clone(f.Refunds), out.Refunds...)
+	txs := depositTxs(f.Transfers)
+	for _, name := range r.Events {
+		e := &OrderEvent{ID: NewID(PrefixEvent, at), OrderID: n.ID, MerchantID: n.MerchantID, Name: name, From: o.Status, To: to, CreatedAt: at}
+		body, err := EventBody(e, n, txs, refunds)
+		if err != nil {
+			return nil, fmt.Errorf("apply: event body: %w", err)
+		}
+		out.Events = append(out.Events, &RenderedEvent{OrderEvent: e, Body: body})
+	}
+	return out, nil
+}
+
+// failedRefund is the refund of what a failed order was paid, up to its price (an excess was
+// recorded with the payment that brought it), owed to its first payer; nil when nothing came in.
+func failedRefund(o *Order, f Facts) *Refund {
+	if o.CryptoReceived == nil || o.CryptoReceived.Sign() <= 0 || o.CryptoAmount == nil {
+		return nil
+	}
+	amount := new(big.Int).Set(o.CryptoReceived)
+	if amount.Cmp(o.CryptoAmount) > 0 {
+		amount.Set(o.CryptoAmount)
+	}
+	var payer common.Address
+	for _, t := range sortedTransfers(f.Transfers) {
+		if t.Status == TransferConfirmed {
+			payer = t.From
+			break
+		}
+	}
+	reason := o.FailureReason
+	if reason == "" {
+		reason = "order failed"
+	}
+	return &Refund{OrderID: o.ID, Cause: "failed", Network: o.Network, Token: o.Asset.Contract, To: payer, Amount: amount, Reason: reason}
+}
+
+// depositTxs are the hashes of an order's payments still on chain, oldest first.
+func depositTxs(ts []*InboundTransfer) []string {
+	out := []string{}
+	for _, t := range sortedTransfers(ts) {
+		if t.Status != TransferDropped {
+			out = append(out, t.TxHash.Hex())
+		}
+	}
+	return out
+}
+
+// sortedTransfers orders transfers by block, transaction and log index (a copy).
+func sortedTransfers(ts []*InboundTransfer) []*InboundTransfer {
+	out := slices.Clone(ts)
+	slices.SortStableFunc(out, func(a, b *InboundTransfer) int {
+		return cmp.Or(cmp.Compare(a.BlockNumber, b.BlockNumber), cmp.Compare(a.TxHash.Hex(), b.TxHash.Hex()), cmp.Compare(a.LogIndex, b.LogIndex))
+	})
+	return out
+}
+
+// clone is a copy of o whose amounts and maps can be changed without changing o's.
+func (o *Order) clone() *Order {
+	n := *o
+	for _, p := range []**big.Int{&n.CryptoAmount, &n.CryptoReceived, &n.PaymentValue, &n.NetworkFee, &n.ServiceFee} {
+		if *p != nil {
+			*p = new(big.Int).Set(*p)
+		}
+	}
+	if n.CryptoReceived == nil {
+		n.CryptoReceived = new(big.Int)
+	}
+	n.User = maps.Clone(o.User)
+	return &n
+}
