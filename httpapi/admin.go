@@ -26,14 +26,28 @@ type MerchantView struct {
 	ServiceFeeBPS *int64 `json:"service_fee_bps"`
 	CreatedAt     string `json:"created_at"`
 	UpdatedAt     string `json:"updated_at"`
+	// Warning, when present, says what about the merchant keeps it from working as its fields
+	// suggest: a webhook URL without a webhook secret (NoWebhookSecretWarning).
+	Warning string `json:"warning,omitempty"`
+}
+
+// NoWebhookSecretWarning is the Warning of a merchant with a webhook URL and no webhook secret,
+// for its id: deliveries are signed, so none is sent for it.
+func NoWebhookSecretWarning(merchantID string) string {
+	return "webhook_url is set but the merchant has no webhook secret: no webhooks will be sent until one is set " +
+		"(POST /merchants/" + merchantID + "/webhook-secret on the admin API, or rampway admin webhook-secret rotate " + merchantID + ")"
 }
 
 // NewMerchantView returns m's admin view; the webhook secret itself is never shown.
 func NewMerchantView(m *rampway.Merchant) MerchantView {
-	return MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
+	v := MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
 		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
 		PreviousSecretExpiresAt: timePtr(previousUntil(m)), ServiceFeeBPS: m.ServiceFeeBPS,
 		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
+	if m.WebhookURL != "" && m.WebhookSecret == "" {
+		v.Warning = NoWebhookSecretWarning(m.ID)
+	}
+	return v
 }
 
 // APIKeyView is an API key in the admin API. APIKey is set only in the response that issues it.

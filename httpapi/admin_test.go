@@ -235,3 +235,51 @@ func TestAdminMerchantServiceFee(t *testing.T) {
 		}
 	}
 }
+
+// A merchant with a webhook URL and no webhook secret gets no webhooks: every answer that shows
+// it says so in warning, until a secret is set (or the URL removed).
+func TestAdminMerchantWebhookWarning(t *testing.T) {
+	e := newEnv(t)
+	hasWarning := func(r resp) bool {
+		t.Helper()
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(r.body, &raw); err != nil {
+			t.Fatalf("%s: %v", r.body, err)
+		}
+		_, ok := raw["warning"]
+		return ok
+	}
+	r := e.admin(http.MethodPost, "/merchants", map[string]string{"name": "Hooked", "webhook_url": "https://shop.example/hook"})
+	m := decode[MerchantView](t, r, 201)
+	want := NoWebhookSecretWarning(m.MerchantID)
+	if m.Warning != want || !strings.Contains(want, "POST /merchants/"+m.MerchantID+"/webhook-secret") || !strings.Contains(want, "no webhooks") {
+		t.Fatalf("create: warning %q, want %q", m.Warning, want)
+	}
+	base := "/merchants/" + m.MerchantID
+	if g := decode[MerchantView](t, e.admin(http.MethodGet, base, nil), 200); g.Warning != want {
+		t.Fatalf("get: warning %q", g.Warning)
+	}
+	list := decode[ListView[MerchantView]](t, e.admin(http.MethodGet, "/merchants", nil), 200)
+	for _, v := range list.Data {
+		if (v.MerchantID == m.MerchantID) != (v.Warning != "") {
+			t.Fatalf("list: %+v", v)
+		}
+	}
+	// Without a URL, or with a secret, nothing to warn of: no warning field at all.
+	if r := e.admin(http.MethodPost, "/merchants", map[string]string{"name": "Quiet"}); hasWarning(r) {
+		t.Fatalf("created without a webhook_url: %s", r.body)
+	}
+	decode[WebhookSecretView](t, e.admin(http.MethodPost, base+"/webhook-secret", nil), 201)
+	if r := e.admin(http.MethodGet, base, nil); hasWarning(r) {
+		t.Fatalf("with a secret: %s", r.body)
+	}
+	// Setting the URL of a merchant without a secret warns too.
+	q := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]string{"name": "Later"}), 201)
+	upd := decode[MerchantView](t, e.admin(http.MethodPatch, "/merchants/"+q.MerchantID, map[string]string{"webhook_url": "https://later.example/hook"}), 200)
+	if upd.Warning != NoWebhookSecretWarning(q.MerchantID) {
+		t.Fatalf("update: warning %q", upd.Warning)
+	}
+	if r := e.admin(http.MethodPatch, "/merchants/"+q.MerchantID, map[string]string{"webhook_url": ""}); r.status != 200 || hasWarning(r) {
+		t.Fatalf("URL removed: %d %s", r.status, r.body)
+	}
+}

@@ -28,7 +28,8 @@ import (
 const adminUsage = `Usage: rampway admin (--config FILE | --data-dir DIR) COMMAND [ARGS]
 
 Works directly on the configured database (or a 'rampway dev' data directory) and prints
-JSON, the same objects the admin HTTP API returns.
+JSON, the same objects the admin HTTP API returns. Warnings in them (a merchant with a
+webhook URL and no webhook secret gets no webhooks) are also printed on stderr.
 
 Commands:
   merchants create --name NAME [--webhook-url URL] [--service-fee-bps N]
@@ -57,7 +58,9 @@ Commands:
                                         sends the event again (same eventId and body)
 `
 
-func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+// runAdmin runs an admin command: its JSON goes to stdout, warnings (a merchant that gets no
+// webhooks, say) to stderr as well, where a person at a terminal sees them.
+func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fset := flag.NewFlagSet("admin", flag.ContinueOnError)
 	fset.SetOutput(stdout)
 	fset.Usage = func() { fmt.Fprint(stdout, adminUsage) }
@@ -126,7 +129,31 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	for _, w := range adminWarnings(out) {
+		fmt.Fprintln(stderr, "rampway: warning:", w)
+	}
+	return nil
+}
+
+// adminWarnings are the warnings of an admin command's output: each merchant's in it.
+func adminWarnings(out any) []string {
+	var ms []httpapi.MerchantView
+	switch v := out.(type) {
+	case httpapi.MerchantView:
+		ms = []httpapi.MerchantView{v}
+	case httpapi.ListView[httpapi.MerchantView]:
+		ms = v.Data
+	}
+	var ws []string
+	for _, m := range ms {
+		if m.Warning != "" {
+			ws = append(ws, "merchant "+m.MerchantID+": "+m.Warning)
+		}
+	}
+	return ws
 }
 
 // readDevState reads an existing dev data directory's secrets.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -9,18 +10,81 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/rampway/rampway/client"
 )
 
 // demoStore is the dev server's tiny shop at /: a newcomer's first minute. Its server side is a
 // merchant like any other: it creates orders through the merchant API, over HTTP, with the demo
-// merchant's key, sends the buyer to gateway_url, and shows the order's status on return.
+// merchant's key, sends the buyer to gateway_url, and shows the order's status on return. It
+// is also the demo merchant's webhook receiver (demoWebhookPath): it verifies each delivery with
+// the client package, as a merchant's server in Go would, logs it and shows the last ones.
 type demoStore struct {
 	base   string // the dev server's own address
 	dj     devJSON
 	client *http.Client
 	log    *slog.Logger
+	hooks  http.Handler // the webhook receiver
+
+	mu     sync.Mutex
+	events []demoEvent // the last demoEventsKept verified events, oldest first
+}
+
+// demoWebhookPath is the demo store's webhook receiver, the demo merchant's webhook_url.
+const demoWebhookPath = "/demo/webhooks"
+
+// demoEventsKept is how many received events the demo store keeps to show.
+const demoEventsKept = 50
+
+// demoEvent is a webhook event the demo store received and verified.
+type demoEvent struct {
+	EventID    string `json:"event_id"`
+	EventName  string `json:"event_name"`
+	OrderID    string `json:"order_id"`
+	Status     string `json:"status"`
+	ReceivedAt string `json:"received_at"`
+}
+
+// newDemoStore returns the demo store of the dev server at base, whose dev.json is dj.
+func newDemoStore(base string, dj devJSON, httpClient *http.Client, log *slog.Logger) *demoStore {
+	d := &demoStore{base: base, dj: dj, client: httpClient, log: log}
+	// The secret is the one dev.json gives the merchant's server: rotating it through the admin
+	// API leaves the store refusing deliveries until rampway dev restarts (which sets it back).
+	v := &client.Verifier{Secrets: []string{dj.Merchant.WebhookSecret}, Seen: client.NewMemoryDeduper(0)}
+	d.hooks = client.WebhookHandler(v, d.record)
+	return d
+}
+
+// record keeps a verified event and logs it.
+func (d *demoStore) record(_ context.Context, ev *client.Event) error {
+	e := demoEvent{EventID: ev.ID, EventName: ev.Name, ReceivedAt: time.Now().UTC().Format(time.RFC3339Nano)}
+	if o, err := ev.Order(); err == nil {
+		e.OrderID, e.Status = o.OrderID, string(o.Status)
+	}
+	d.mu.Lock()
+	d.events = append(d.events, e)
+	if len(d.events) > demoEventsKept {
+		d.events = slices.Delete(d.events, 0, len(d.events)-demoEventsKept)
+	}
+	d.mu.Unlock()
+	d.log.Info("demo store: webhook received and verified", "event_id", e.EventID, "event", e.EventName, "order_id", e.OrderID, "status", e.Status)
+	return nil
+}
+
+// recent returns the last n events received, newest first (all of them when n is 0).
+func (d *demoStore) recent(n int) []demoEvent {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := slices.Clone(d.events)
+	slices.Reverse(out)
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
 }
 
 var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
@@ -49,6 +113,13 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="token">
     <p><button id="buy-token" type="submit" class="primary">Mint a demo NFT (pay in the demo token)</button></p></form>
   <p class="note">Pay from any wallet pointed at <code>{{.RPC}}</code> (chain id {{.ChainID}}), or with the payer key in dev.json.</p>
+  <section aria-labelledby="hooks">
+    <h2 id="hooks">Webhooks received</h2>
+    <p class="note">The store's server receives the demo merchant's webhooks at <code>{{.Hook}}</code> and verifies their signature with the Go client package (<a href="{{.Hook}}">as JSON</a>).</p>
+    {{if .Events}}<ol id="webhook-events" reversed>
+    {{range .Events}}<li><code>{{.EventName}}</code>{{if .OrderID}} for order <code>{{.OrderID}}</code>{{end}}{{if .Status}} ({{.Status}}){{end}} at {{.ReceivedAt}}</li>
+    {{end}}</ol>{{else}}<p id="webhook-events">None yet: buy something.</p>{{end}}
+  </section>
 </main>
 </body>
 </html>
@@ -61,7 +132,8 @@ func (d *demoStore) render(w http.ResponseWriter, ret *demoReturn, msg string, c
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	_ = demoPage.Execute(w, map[string]any{"Return": ret, "Error": msg, "RPC": d.dj.Chain.RPCURL, "ChainID": d.dj.Chain.ChainID})
+	_ = demoPage.Execute(w, map[string]any{"Return": ret, "Error": msg, "RPC": d.dj.Chain.RPCURL, "ChainID": d.dj.Chain.ChainID,
+		"Hook": d.base + demoWebhookPath, "Events": d.recent(10)})
 }
 
 func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +144,12 @@ func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.buy(w, r)
 	case r.Method == http.MethodGet && r.URL.Path == "/demo/return":
 		d.back(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == demoWebhookPath:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": d.recent(0)})
+	case r.URL.Path == demoWebhookPath:
+		d.hooks.ServeHTTP(w, r) // POST; any other method is 405
 	default:
 		http.NotFound(w, r)
 	}

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -277,11 +278,11 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		a.close()
 		return err
 	}
-	a.home.set(&demoStore{base: base, dj: dj, client: &http.Client{Timeout: 30 * time.Second}, log: log.With("component", "demo-store")})
+	a.home.set(newDemoStore(base, dj, &http.Client{Timeout: 30 * time.Second}, log.With("component", "demo-store")))
 	// dev.json says "ready"; it goes when the server does.
 	defer os.Remove(devJSONPath)
-	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
-		base, devJSONPath, state.MerchantID, state.APIKey, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
+	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
+		base, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.serve(ctx)
 }
 
@@ -326,7 +327,7 @@ func devNetworkConfig(rpcURL, token string) config.Network {
 
 // prepareDev makes sure the demo merchant and its functions exist and returns dev.json.
 func prepareDev(ctx context.Context, a *app, ch *devchain.Chain, st *devState, keys *devKeys, base string) (devJSON, error) {
-	if err := ensureDemoMerchant(ctx, a.merchants, st); err != nil {
+	if err := ensureDemoMerchant(ctx, a.merchants, st, base+demoWebhookPath); err != nil {
 		return devJSON{}, err
 	}
 	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
@@ -469,20 +470,29 @@ func devSecret() string {
 }
 
 // ensureDemoMerchant makes sure the demo merchant exists with a working API key and webhook
-// secret, repairing what is missing (a first run, a revoked key, a cleared secret).
-func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState) error {
+// secret, repairing what is missing (a first run, a revoked key, a cleared secret), and that
+// its webhook URL is the demo store's receiver, hookURL: set when it has none or when it is an
+// earlier run's (another port); a URL of the developer's own is kept.
+func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState, hookURL string) error {
 	m, err := svc.Get(ctx, st.MerchantID)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
-		m, err = svc.Create(ctx, merchant.CreateParams{Name: "Demo Store"})
+		m, err = svc.Create(ctx, merchant.CreateParams{Name: "Demo Store", WebhookURL: hookURL})
 		st.APIKey, st.WebhookSecret = "", ""
 	}
 	if err != nil {
 		return fmt.Errorf("dev: demo merchant: %w", err)
 	}
 	st.MerchantID = m.ID
+	var fix merchant.UpdateParams
 	if m.Status != rampway.MerchantActive {
 		active := string(rampway.MerchantActive)
-		if _, err := svc.Update(ctx, m.ID, merchant.UpdateParams{Status: &active}); err != nil {
+		fix.Status = &active
+	}
+	if m.WebhookURL != hookURL && (m.WebhookURL == "" || isDemoWebhookURL(m.WebhookURL)) {
+		fix.WebhookURL = &hookURL
+	}
+	if fix.Status != nil || fix.WebhookURL != nil {
+		if _, err := svc.Update(ctx, m.ID, fix); err != nil {
 			return fmt.Errorf("dev: demo merchant: %w", err)
 		}
 	}
@@ -500,6 +510,13 @@ func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState
 		}
 	}
 	return nil
+}
+
+// isDemoWebhookURL reports whether raw is a demo store's webhook receiver (of any run: the
+// port changes with --addr).
+func isDemoWebhookURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.Scheme == "http" && u.Path == demoWebhookPath && u.RawQuery == ""
 }
 
 // saveJSON writes v to path atomically (readers see the old file or the whole new one), 0600.

@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "dev":
 		return runDev(ctx, rest, getenv, stdout)
 	case "admin":
-		return runAdmin(ctx, rest, getenv, stdout)
+		return runAdmin(ctx, rest, getenv, stdout, os.Stderr)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout)
 	case "version", "--version":
