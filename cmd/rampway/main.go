@@ -1,5 +1,6 @@
 // Command rampway is the rampway payment gateway: one binary for the API server (serve), a
-// self-contained development environment (dev), onboarding (admin) and schema migrations.
+// self-contained development environment (dev), onboarding (admin), schema migrations and the
+// generation of production keys (keys).
 package main
 
 import (
@@ -38,6 +39,9 @@ Usage:
   rampway admin (--config FILE | --data-dir D) COMMAND ...
                                      onboard merchants (rampway admin help)
   rampway migrate --config FILE      apply database migrations
+  rampway keys new [--keystore-dir D] [--json]
+                                     generate the keys and secrets of a production
+                                     serve, and say where each goes (rampway keys help)
   rampway version                    print the version
 `
 
@@ -57,6 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runAdmin(ctx, rest, getenv, stdout, os.Stderr)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout)
+	case "keys":
+		return runKeys(ctx, rest, getenv, stdout)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "rampway", version)
 		return nil
