@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -50,7 +51,29 @@ type Watcher struct {
 	// every watchReload, and between reloads completed with the orders created meanwhile.
 	watched map[common.Address]rampway.WatchedDeposit
 	fullAt  time.Time
+	// behindGrace is how long the chain's head may stay below the cursor before it is
+	// reported (SetBehindGrace); lag is what Step last saw of that, for Ping.
+	behindGrace time.Duration
+	lag         chainLag
 }
+
+// chainLag is a chain's head seen below the watcher's cursor: the node lost blocks the
+// database has recorded (a node restored or restarted without its last blocks), or lags.
+type chainLag struct {
+	mu             sync.Mutex
+	since          time.Time // first seen behind; zero while it is not
+	head, recorded uint64
+	reported       time.Time // last logged; zero until the grace is over
+}
+
+const (
+	// DefaultBehindGrace is how long a chain's head may stay below the block the watcher has
+	// recorded before the watcher logs an error and Ping fails: a node behind a load balancer
+	// can answer from a replica a block or two late, and catch up.
+	DefaultBehindGrace = time.Minute
+	// behindRepeat is how often the error is logged again while the chain stays behind.
+	behindRepeat = 5 * time.Minute
+)
 
 const (
 	// watchReload is how often the watched set is read in full (it drops orders that no longer
@@ -95,7 +118,56 @@ func NewWatcher(store rampway.DepositStore, net *rampway.Network, client WatchCl
 	if now == nil {
 		now = time.Now
 	}
-	return &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}}
+	return &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}, behindGrace: DefaultBehindGrace}
+}
+
+// SetBehindGrace sets how long the chain's head may stay below the block the watcher has
+// recorded before it is reported (DefaultBehindGrace unless set); zero reports it at the first
+// step that sees it, for a chain that cannot lag (the dev chain, which mines its own blocks).
+// Call it before Run.
+func (w *Watcher) SetBehindGrace(d time.Duration) { w.behindGrace = max(d, 0) }
+
+// noteHead compares the chain's head with the block the watcher has recorded. A head below it
+// means the chain lost blocks the database knows (payments seen in them, calls mined there)
+// or its node lags: nothing on this network goes on until the head passes the recorded block
+// again. Once that has lasted behindGrace it is logged as an error (again every behindRepeat)
+// and Ping fails; when the head catches up, that is logged too.
+func (w *Watcher) noteHead(head, recorded uint64) {
+	l := &w.lag
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if head >= recorded {
+		if !l.reported.IsZero() {
+			w.log.Info("chain head caught up with the block rampway has recorded", "network", w.net.Name, "head", head, "recorded", recorded)
+		}
+		l.since, l.reported = time.Time{}, time.Time{}
+		return
+	}
+	now := w.now()
+	if l.since.IsZero() {
+		l.since = now
+	}
+	l.head, l.recorded = head, recorded
+	if now.Sub(l.since) < w.behindGrace || (!l.reported.IsZero() && now.Sub(l.reported) < behindRepeat) {
+		return
+	}
+	l.reported = now
+	w.log.Error("chain head is behind the block rampway has recorded: the node lost blocks (a chain restored or restarted without its last blocks) or lags; payments and executions on this network wait until it passes the recorded block",
+		"network", w.net.Name, "head", head, "recorded", recorded, "behind_since", l.since.UTC().Format(time.RFC3339))
+}
+
+// Ping fails, for /readyz, while the chain's head has been below the block the watcher has
+// recorded for longer than the grace (see noteHead), naming the network and both heights.
+func (w *Watcher) Ping(context.Context) error {
+	l := &w.lag
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reported.IsZero() {
+		return nil
+	}
+	return rampway.Errorf(rampway.EUNAVAILABLE,
+		"Network %s: the chain's head is block %d, behind block %d that rampway has recorded (the node lost blocks or lags); payments and executions on %s wait until it passes block %d",
+		w.net.Name, l.head, l.recorded, w.net.Name, l.recorded)
 }
 
 func (w *Watcher) at() time.Time { return w.now().UTC().Truncate(time.Microsecond) }
@@ -116,7 +188,9 @@ func (w *Watcher) Step(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !ok {
+	if ok {
+		w.noteHead(head, cur)
+	} else {
 		start := head
 		if start > 0 {
 			start--

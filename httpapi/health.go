@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -19,6 +21,20 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "not ready", "error", err)
 		return rampway.Errorf(rampway.EUNAVAILABLE, "Database is not reachable")
+	}
+	var why []string
+	for _, c := range s.ready {
+		if err := c.Ping(ctx); err != nil {
+			s.log.WarnContext(ctx, "not ready", "error", err)
+			msg := "A dependency is not ready"
+			if e := (*rampway.Error)(nil); errors.As(err, &e) {
+				msg = e.Message
+			}
+			why = append(why, msg)
+		}
+	}
+	if len(why) > 0 {
+		return rampway.Errorf(rampway.EUNAVAILABLE, "%s", strings.Join(why, "; "))
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	return nil

@@ -46,8 +46,11 @@ type Deps struct {
 	// Idempotency remembers POST answers by Idempotency-Key; nil turns the header off.
 	Idempotency rampway.IdempotencyStore
 	// DB is checked by /readyz.
-	DB  Pinger
-	Log *slog.Logger
+	DB Pinger
+	// Ready are further checks of /readyz, after DB: each that fails makes it answer 503 with
+	// its *rampway.Error's message (the chains' watchers: a head below the recorded block).
+	Ready []Pinger
+	Log   *slog.Logger
 	// Metrics receives the HTTP metrics and is served on /metrics.
 	Metrics *prometheus.Registry
 	// Page is the hosted checkout page (a checkoutpage.Handler, possibly wrapped), served on
@@ -65,6 +68,7 @@ type Server struct {
 	checkout  *checkout.Service
 	idem      rampway.IdempotencyStore
 	db        Pinger
+	ready     []Pinger
 	log       *slog.Logger
 	metrics   *metrics
 	registry  *prometheus.Registry
@@ -77,7 +81,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

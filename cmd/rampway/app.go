@@ -168,6 +168,9 @@ type app struct {
 	checkout  *checkout.Service
 	// signer is the hot wallet; nil when this instance only serves the API.
 	signer chain.Signer
+	// watchers are the networks' deposit watchers, in network order: serve runs them, and
+	// /readyz asks them whether a chain's head is behind the block they have recorded.
+	watchers []*checkout.Watcher
 	// home serves / once dev mode sets it (the demo store); 404 until then and in production.
 	home lateHandler
 	srv  *http.Server
@@ -207,6 +210,19 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
 	}, a.store, a.functions, chains{a.networks}, pricing.Static(cfg.PriceTable()), deriver, nil)
+	// A chain whose head stays below the block the database has recorded (a node that lost
+	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
+	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
+	var ready []httpapi.Pinger
+	for _, n := range a.networks.List() {
+		cl, _ := a.networks.Client(n.Name)
+		w := checkout.NewWatcher(a.store, n, cl, log.With("worker", "watcher"), nil)
+		if cfg.Mode == config.ModeDev {
+			w.SetBehindGrace(0)
+		}
+		a.watchers = append(a.watchers, w)
+		ready = append(ready, w)
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.store, log))
 	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
@@ -219,7 +235,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		AdminToken:   cfg.Admin.Token,
 		Version:      version,
 		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
-	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Log: log, Metrics: reg,
+	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Ready: ready, Log: log, Metrics: reg,
 		Home: &a.home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
@@ -268,9 +284,9 @@ func (a *app) serve(ctx context.Context) error {
 	if a.signer == nil && len(a.networks.List()) > 0 {
 		a.log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
-	for _, n := range a.networks.List() {
+	for i, n := range a.networks.List() {
 		cl, _ := a.networks.Client(n.Name)
-		w := checkout.NewWatcher(a.store, n, cl, a.log.With("worker", "watcher"), nil)
+		w := a.watchers[i]
 		if a.signer != nil {
 			x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
 				a.signer, a.log.With("worker", "executor"), nil)
