@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -163,6 +164,9 @@ var (
 )
 
 func runDev(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "pay" {
+		return runDevPay(ctx, args[1:], stdout)
+	}
 	fset := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fset.SetOutput(stdout)
 	addr := fset.String("addr", "127.0.0.1:8080", "HTTP listen address (port 0 picks a free one)")
@@ -224,14 +228,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	cfg.HTTP.RateLimit = config.RateLimit{}
 	log := newLogger(cfg, stdout)
 
-	ch, err := devchain.Start(ctx, devchain.Config{
-		RPCAddr: *rpcAddr, BlockTime: *blockTime, Deployer: keys.deployer, Logger: log.With("component", "devchain"),
-		DataDir: filepath.Join(*dataDir, devChainDir),
-		Fund: []devchain.Funding{
-			{Address: crypto.PubkeyToAddress(keys.payer.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
-			{Address: crypto.PubkeyToAddress(keys.hotWallet.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
-		},
-	})
+	ch, err := devchain.Start(ctx, devChainConfig(keys, *dataDir, *rpcAddr, *blockTime, log.With("component", "devchain")))
 	if err != nil {
 		return fmt.Errorf("dev: embedded chain: %w", err)
 	}
@@ -286,6 +283,19 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	return a.serve(ctx)
 }
 
+// devChainConfig is the embedded chain of the dev directory dataDir, made from its keys (the
+// same keys open the same chain again).
+func devChainConfig(keys *devKeys, dataDir, rpcAddr string, blockTime time.Duration, log *slog.Logger) devchain.Config {
+	return devchain.Config{
+		RPCAddr: rpcAddr, BlockTime: blockTime, Deployer: keys.deployer, Logger: log,
+		DataDir: filepath.Join(dataDir, devChainDir),
+		Fund: []devchain.Funding{
+			{Address: crypto.PubkeyToAddress(keys.payer.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
+			{Address: crypto.PubkeyToAddress(keys.hotWallet.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
+		},
+	}
+}
+
 // devPrices are the dev chain's assets at fixed prices (the price feed says the same of ETH).
 var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
 
@@ -314,13 +324,20 @@ func (st *devState) depositXPub() (string, error) {
 	return s.XPub()
 }
 
+// devMinETH is the dev network's smallest ETH payment. It stays below the smallest network
+// fee the dev chain can quote, so that the free mint (whose user pays the network fee only)
+// is allowed at any time: an idle chain's base fee decays to 7 wei (EIP-1559's floor, where
+// the 1/8 step rounds to zero) and the tip go-ethereum suggests never falls below its miner's
+// 0.001 gwei, so 300,000 gas costs at least 0.0000003 ETH.
+const devMinETH = "0.0000001"
+
 // devNetworkConfig is the dev network as configuration (so it goes through the same
 // validation and start-up checks as a production network).
 func devNetworkConfig(rpcURL, token string) config.Network {
 	dec := int(devchain.TokenDecimals)
 	return config.Network{
 		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
-		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: "0.000001", MaxAmount: "100"},
+		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: devMinETH, MaxAmount: "100"},
 		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: token, Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
 	}
 }

@@ -36,6 +36,9 @@ Usage:
   rampway dev [--addr A] [--rpc-addr R] [--block-time T] [--data-dir D]
                                      run everything locally on SQLite and an embedded
                                      chain; writes D/dev.json (rampway dev --help)
+  rampway dev pay [--data-dir D] [--amount A] ORDER_ID
+                                     pay an order of a running rampway dev from its
+                                     payer wallet (what is due, or A)
   rampway admin (--config FILE | --data-dir D) COMMAND ...
                                      onboard merchants (rampway admin help)
   rampway migrate --config FILE      apply database migrations
