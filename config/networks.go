@@ -27,7 +27,10 @@ type Network struct {
 	RPCURLs       []string `yaml:"rpc_urls"`
 	Confirmations int      `yaml:"confirmations"`
 	ExplorerURL   string   `yaml:"explorer_url"`
-	Native        Asset    `yaml:"native"`
+	// PublicRPCURL is a public JSON-RPC endpoint (no provider key) the checkout page offers a
+	// browser wallet that does not know the network (wallet_addEthereumChain); optional.
+	PublicRPCURL string `yaml:"public_rpc_url"`
+	Native       Asset  `yaml:"native"`
 	Tokens        []Asset  `yaml:"tokens"`
 }
 
@@ -89,6 +92,13 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 		if n.ExplorerURL != "" {
 			if u, err := url.Parse(n.ExplorerURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 				bad(p+".explorer_url", "must be an http(s) URL")
+			}
+		}
+		if n.PublicRPCURL != "" {
+			// It is handed to browsers: a URL with credentials or a ${VAR} (a provider key) is not public.
+			if u, err := url.Parse(n.PublicRPCURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") ||
+				u.User != nil || strings.Contains(n.PublicRPCURL, "${") {
+				bad(p+".public_rpc_url", "must be an http(s) URL without credentials or ${VAR}: it is shown to browsers")
 			}
 		}
 		symbols := map[string]bool{}

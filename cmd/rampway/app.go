@@ -236,7 +236,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 		Version:      version,
 		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 	}, httpapi.Deps{Merchants: a.merchants, Functions: a.functions, Checkout: a.checkout, Idempotency: a.store, DB: a.store, Ready: ready, Log: log, Metrics: reg,
-		Home: &a.home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil), streams)})
+		Home: &a.home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.store, a.checkout, chains{a.networks}, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -401,4 +401,16 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fmt.Fprintf(stdout, "applied %d migration(s) to %s in %s; schema is up to date\n", n, cfg.Database.Driver, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// publicRPCURLs are the networks' public RPC URLs (public_rpc_url), by network name, for the
+// checkout page to offer wallets.
+func publicRPCURLs(nets []config.Network) map[string]string {
+	out := map[string]string{}
+	for _, n := range nets {
+		if n.PublicRPCURL != "" {
+			out[n.Name] = n.PublicRPCURL
+		}
+	}
+	return out
 }
