@@ -29,9 +29,9 @@ type Network struct {
 	ExplorerURL   string   `yaml:"explorer_url"`
 	// PublicRPCURL is a public JSON-RPC endpoint (no provider key) the checkout page offers a
 	// browser wallet that does not know the network (wallet_addEthereumChain); optional.
-	PublicRPCURL string `yaml:"public_rpc_url"`
-	Native       Asset  `yaml:"native"`
-	Tokens        []Asset  `yaml:"tokens"`
+	PublicRPCURL string  `yaml:"public_rpc_url"`
+	Native       Asset   `yaml:"native"`
+	Tokens       []Asset `yaml:"tokens"`
 }
 
 // Asset configures a coin or token. Amounts are decimal strings in whole units ("0.01").
