@@ -68,6 +68,12 @@ type Store interface {
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
 }
 
+// Cancel is the user's cancel on the hosted page: the order is CANCELLED when its state takes
+// a cancel (unpaid); ECONFLICT when it no longer does (a payment came first).
+func (s *Service) Cancel(ctx context.Context, orderID string) (*rampway.Order, error) {
+	return s.store.Apply(ctx, orderID, rampway.Cancelled{}, s.now().UTC().Truncate(time.Microsecond))
+}
+
 // Service is the checkout use cases.
 type Service struct {
 	cfg       Config

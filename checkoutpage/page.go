@@ -40,13 +40,16 @@ type Store interface {
 	Merchant(ctx context.Context, id string) (*rampway.Merchant, error)
 	ContractFunction(ctx context.Context, id string) (*rampway.ContractFunction, error)
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
-	Apply(ctx context.Context, id string, c rampway.Cause, at time.Time) (*rampway.Order, error)
 	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
 }
 
-// Hasher checks gateway hashes (checkout.Service).
-type Hasher interface {
+// Checkout is the use cases the page calls (checkout.Service): the gateway hash check and the
+// user's cancel.
+type Checkout interface {
 	CheckHash(orderID, hash string) bool
+	// Cancel cancels an order for its user; ECONFLICT when its state no longer takes a cancel
+	// (a payment came first).
+	Cancel(ctx context.Context, orderID string) (*rampway.Order, error)
 }
 
 // Chains gives networks and their heads (for confirmations).
@@ -77,7 +80,7 @@ type Config struct {
 type Handler struct {
 	cfg    Config
 	store  Store
-	hash   Hasher
+	hash   Checkout
 	chains Chains
 	log    *slog.Logger
 	now    func() time.Time
@@ -89,7 +92,7 @@ type Handler struct {
 }
 
 // New returns the page handler. now is the clock (time.Now when nil).
-func New(cfg Config, store Store, hash Hasher, chains Chains, log *slog.Logger, now func() time.Time) *Handler {
+func New(cfg Config, store Store, hash Checkout, chains Chains, log *slog.Logger, now func() time.Time) *Handler {
 	if cfg.ReturnAfter <= 0 {
 		cfg.ReturnAfter = 5 * time.Second
 	}
@@ -503,7 +506,7 @@ func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error)
 		missing.SetInt64(0)
 	}
 	st := &Status{Status: string(o.Status), Received: rampway.FormatUnits(received, d), Missing: rampway.FormatUnits(missing, d),
-		MissingUnits: missing.String(), Final: final(o.Status), Cancellable: o.Status == rampway.StatusCreated, ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
+		MissingUnits: missing.String(), Final: final(o.Status), Cancellable: rampway.Takes(o, rampway.CauseCancelled), ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
 	net, _ := h.chains.Network(o.Network)
 	if net != nil {
 		st.Required = max(net.Confirmations, 1)
@@ -647,8 +650,8 @@ func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 	if o == nil {
 		return
 	}
-	if o.Status == rampway.StatusCreated {
-		got, err := h.store.Apply(r.Context(), o.ID, rampway.Cancelled{}, h.at())
+	if rampway.Takes(o, rampway.CauseCancelled) {
+		got, err := h.hash.Cancel(r.Context(), o.ID)
 		switch {
 		case err == nil:
 			o = got

@@ -24,6 +24,10 @@ type hashes struct{}
 
 func (hashes) CheckHash(id, hash string) bool { return hash == "h-"+id }
 
+func (hashes) Cancel(context.Context, string) (*rampway.Order, error) {
+	return nil, rampway.Errorf(rampway.ECONFLICT, "not in this benchmark")
+}
+
 type nets struct{ n *rampway.Network }
 
 func (c nets) Network(string) (*rampway.Network, bool)      { return c.n, true }

@@ -93,6 +93,10 @@ type anyHash struct{}
 
 func (anyHash) CheckHash(string, string) bool { return true }
 
+func (anyHash) Cancel(context.Context, string) (*rampway.Order, error) {
+	return nil, rampway.Errorf(rampway.EUNAVAILABLE, "no cancel in this test")
+}
+
 type oneNetwork struct{}
 
 func (oneNetwork) Network(string) (*rampway.Network, bool) {
