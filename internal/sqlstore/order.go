@@ -171,7 +171,7 @@ func (s *Store) insertEvent(ctx context.Context, tx *sql.Tx, e *rampway.OrderEve
 	if err != nil {
 		return err
 	}
-	return s.insertDelivery(ctx, tx, e, seq, o)
+	return s.insertDelivery(ctx, tx, e, seq, o, nil)
 }
 
 // insertRenderedEvent records an event the domain decided (rampway.Apply), with the body it
@@ -181,7 +181,7 @@ func (s *Store) insertRenderedEvent(ctx context.Context, tx *sql.Tx, e *rampway.
 	if err != nil {
 		return err
 	}
-	return s.insertDeliveryBody(ctx, tx, e.OrderEvent, seq, o, e.Body)
+	return s.insertDelivery(ctx, tx, e.OrderEvent, seq, o, e.Body)
 }
 
 // insertEventRow records an event and returns its place among all events.

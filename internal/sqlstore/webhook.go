@@ -33,8 +33,10 @@ func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query stri
 
 // insertDelivery writes, with an order event, its webhook delivery: to the order's webhook URL
 // or else its merchant's, signed later with the merchant's secret. Without a URL or a secret
-// nothing is sent (the order's creation said so), and nothing is written.
-func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order) error {
+// nothing is sent (the order's creation said so), and nothing is written. body is the event's
+// rendered body (rampway.Apply's), or nil to render it here from the order's payments and
+// refunds (the page's events, which are no cause's).
+func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, body []byte) error {
 	targets, err := s.deliveryTargets(ctx, tx, []*rampway.Order{o})
 	if err != nil {
 		return err
@@ -43,47 +45,27 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 	if !ok {
 		return nil
 	}
-	var (
-		txs     []string
-		refunds []*rampway.Refund
-	)
-	if e.Name != rampway.EventCreated { // a new order has no deposits and no refunds yet
-		var err error
-		txs, err = collect(ctx, tx, "event deposits", s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped'
-			ORDER BY block_number, tx_hash, log_index`), scanValue[string], o.ID)
-		if err != nil {
-			return err
+	if body == nil {
+		var (
+			txs     []string
+			refunds []*rampway.Refund
+		)
+		if e.Name != rampway.EventCreated { // a new order has no deposits and no refunds yet
+			txs, err = collect(ctx, tx, "event deposits", s.q(`SELECT tx_hash FROM inbound_transfers WHERE order_id = $1 AND status != 'dropped'
+				ORDER BY block_number, tx_hash, log_index`), scanValue[string], o.ID)
+			if err != nil {
+				return err
+			}
+			if refunds, err = s.refunds(ctx, tx, o.ID); err != nil {
+				return err
+			}
 		}
-		if refunds, err = s.refunds(ctx, tx, o.ID); err != nil {
-			return err
+		if body, err = rampway.EventBody(e, o, txs, refunds); err != nil {
+			return fmt.Errorf("event body: %w", err)
 		}
 	}
-	body, err := rampway.EventBody(e, o, txs, refunds)
-	if err != nil {
-		return fmt.Errorf("event body: %w", err)
-	}
-	return s.writeDelivery(ctx, tx, e, seq, o, url, body)
-}
-
-// insertDeliveryBody writes an event's webhook delivery with its body already rendered, when
-// the order has somewhere to send it (as insertDelivery).
-func (s *Store) insertDeliveryBody(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, body []byte) error {
-	targets, err := s.deliveryTargets(ctx, tx, []*rampway.Order{o})
-	if err != nil {
-		return err
-	}
-	url, ok := targets[o.ID]
-	if !ok {
-		return nil
-	}
-	return s.writeDelivery(ctx, tx, e, seq, o, url, body)
-}
-
-// writeDelivery inserts a delivery row.
-func (s *Store) writeDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, url string, body []byte) error {
 	at := s.t(e.CreatedAt)
-	_, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at)
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at); err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}
 	return nil
