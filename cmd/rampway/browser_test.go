@@ -207,7 +207,7 @@ func (r *browserRun) watch(t *testing.T, shots map[string]string) []string {
 // #order-status text.
 func (r *browserRun) backAtStore(t *testing.T, limit time.Duration) string {
 	t.Helper()
-	return browsertest.WaitFor(t, r.ctx, "the return to the demo store", `location.pathname === "/demo/return" && document.getElementById("order-status") ?
+	return browsertest.WaitFor(t, r.ctx, "the return to the demo store", `location.pathname === "/demo/return" && document.readyState === "complete" && document.getElementById("order-status") ?
 	  document.getElementById("order-status").textContent.replace(/\s+/g, " ").trim() : ""`, limit, func(s string) bool { return s != "" })
 }
 

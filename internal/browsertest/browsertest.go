@@ -279,9 +279,19 @@ func Screenshot(tb testing.TB, ctx context.Context, name string) {
 	dir := ScreenshotDir(tb)
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
-	if err != nil {
-		tb.Fatalf("screenshot %s: %v", name, err)
+	var png []byte
+	for {
+		var err error
+		png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
+		if err == nil {
+			break
+		}
+		// Right after a navigation the new page may not be laid out yet: Chromium answers
+		// "Cannot take screenshot with 0 width". That passes within a frame or two.
+		if !strings.Contains(err.Error(), "0 width") || ctx.Err() != nil {
+			tb.Fatalf("screenshot %s: %v", name, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		tb.Fatal(err)
