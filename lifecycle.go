@@ -126,6 +126,8 @@ var rules = map[Area][]Rule{
 		{StatusCreated, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}},
 		{StatusUnderpaid, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}}, // a top-up
 		{StatusDepositProcessing, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
+		{StatusCreated, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
+		{StatusCreated, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}},
 		{StatusDepositProcessing, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}}, // credited, but short
 		{StatusUnderpaid, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
 		{StatusUnderpaid, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}},
@@ -219,7 +221,9 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 		n.CryptoReceived = new(big.Int).Add(n.CryptoReceived, t.Amount)
 		switch o.Status {
-		case StatusDepositProcessing, StatusUnderpaid:
+		// CREATED: a payment confirmed without having been seen first (a watcher that found
+		// it already deep enough) is a payment all the same.
+		case StatusCreated, StatusDepositProcessing, StatusUnderpaid:
 			if n.CryptoReceived.Cmp(n.CryptoAmount) >= 0 {
 				to = StatusDepositSuccess
 				out.WakeExecute = true
