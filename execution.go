@@ -65,11 +65,14 @@ type Execution struct {
 // ExecutionStore keeps executions and the transactions rampway signs. Nonces are assigned
 // here, per (network, wallet), so that several instances never hand out the same one.
 type ExecutionStore interface {
-	// StartExecution reserves nonces of (network, wallet) (never below chainNonce), has sign
-	// build the transactions with consecutive nonces from the first one it is given (the call
-	// last), and in one transaction stores them and moves the order from DEPOSIT_SUCCESS to
-	// SMARTCONTRACT_PROCESSING with the call's hash. An order is started at most once:
-	// ECONFLICT otherwise, and then nothing is stored.
+	// StartExecution has sign build the transactions with consecutive nonces of (network,
+	// wallet) from the first one it is given (the wallet's next, never below chainNonce; the
+	// call last), outside any database transaction (a remote signer holds no lock), then in one
+	// transaction claims those nonces, stores the transactions and applies the execution's
+	// start to the order (DEPOSIT_SUCCESS to SMARTCONTRACT_PROCESSING with the call's hash). A
+	// nonce taken meanwhile by another instance has sign sign again with the next ones; only
+	// the stored signature is ever broadcast. An order is started at most once: ECONFLICT
+	// otherwise, and then nothing is stored and no nonce used.
 	StartExecution(ctx context.Context, orderID, network string, wallet common.Address, chainNonce uint64,
 		sign func(firstNonce uint64) ([]*ChainTx, error), at time.Time) (*Execution, error)
 	// Execution returns an order's execution and its transactions. ENOTFOUND.

@@ -46,13 +46,16 @@ type SweepStore interface {
 	// StartSweep stores sw, claims the unclaimed confirmed transfers of its address and asset,
 	// and stores its first transaction (from wallet: the hot wallet's gas for a token sweep,
 	// else the deposit address's transfer), signed by sign with the wallet's next nonce, in one
-	// transaction. sign nil stores a skipped sweep. ECONFLICT when nothing is left to claim.
+	// transaction. sign runs before that transaction, outside any (and again, with the next
+	// nonce, when another instance took the nonce meanwhile), as StartExecution's does. sign nil
+	// stores a skipped sweep. ECONFLICT when nothing is left to claim.
 	StartSweep(ctx context.Context, sw *Sweep, wallet common.Address, chainNonce uint64, kind string,
 		sign func(nonce uint64) (*ChainTx, error), at time.Time) error
 	// FundedSweeps returns a network's sweeps whose gas arrived.
 	FundedSweeps(ctx context.Context, network string) ([]*Sweep, error)
 	// SendSweep stores a funded sweep's transfer, signed by sign with the deposit address's next
-	// nonce, with its amount, and marks it sent.
+	// nonce (outside any database transaction, as StartSweep's), with its amount, and marks it
+	// sent.
 	SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(nonce uint64) (*ChainTx, error), at time.Time) error
 	// FinishSweepTx settles a sweep's transaction mined deep enough: the gas (funding ->
 	// funded) or the transfer (sent -> done), or failed when it reverted.

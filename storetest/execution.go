@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"sync"
 	"testing"
@@ -128,6 +129,33 @@ func testExecutions(t *testing.T, open Opener) {
 	}
 	_, _, err = s.Execution(ctx, "ord_unknown")
 	wantCode(t, err, rampway.ENOTFOUND)
+
+	// Signing holds no database lock: a signer that takes its time (a remote one) does not
+	// block the store, here so much that another execution of the same wallet starts while it
+	// signs (on SQLite a write inside a write transaction would wait out its busy timeout, on
+	// PostgreSQL the nonce row's lock would wait forever). That one takes the nonce; the slow
+	// one's claim finds it moved and it signs again with the next.
+	w2 := common.HexToAddress("0x00000000000000000000000000000000000000ab")
+	d, e := paid(t, s, m.ID, big.NewInt(100)), paid(t, s, m.ID, big.NewInt(100))
+	var firsts []uint64
+	var ee *rampway.Execution
+	ed, err := s.StartExecution(ctx, d.ID, "devnet", w2, 0, func(first uint64) ([]*rampway.ChainTx, error) {
+		firsts = append(firsts, first)
+		if ee == nil {
+			var err error
+			if ee, err = s.StartExecution(ctx, e.ID, "devnet", w2, 0, fakeSign(w2, 1, 0xe0), now()); err != nil {
+				return nil, err
+			}
+		}
+		return fakeSign(w2, 1, 0xd0+byte(len(firsts)))(first)
+	}, now())
+	if err != nil || ee == nil || ee.Nonce != 0 || ed.Nonce != 1 || fmt.Sprint(firsts) != "[0 1]" {
+		t.Fatalf("execution signed while another started: %+v (signed from %v), the other %+v, %v; want 1 then 0", ed, firsts, ee, err)
+	}
+	_, dtxs, err := s.Execution(ctx, d.ID)
+	if err != nil || len(dtxs) != 1 || dtxs[0].Hash != ed.TxHash || dtxs[0].Nonce != 1 {
+		t.Fatalf("d's stored transactions %+v, %v: only the signature made with nonce 1", dtxs, err)
+	}
 }
 
 // Many workers starting executions at once never share a nonce.

@@ -61,9 +61,64 @@ func (s *Store) queryChainTxs(ctx context.Context, q querier, what, query string
 	return collect(ctx, q, what, s.q(query), scanChainTx, args...)
 }
 
-// reserveNonces returns the next nonce of (network, wallet), at least chainNonce, and moves
-// the counter n further. The row stays locked until tx ends.
-func (s *Store) reserveNonces(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce uint64, n func(first uint64) (int, error)) error {
+// errNonceMoved is a claim's answer when the nonce its transactions were signed with is no
+// longer the wallet's next (another instance took it meanwhile): they are signed again.
+var errNonceMoved = errors.New("the wallet's next nonce moved")
+
+// signTries bounds how often a signature is made again because its nonce moved.
+const signTries = 8
+
+// signThenClaim is how every transaction rampway signs gets its nonces without a signer ever
+// signing inside a database transaction (a remote signer must not hold the nonce row's lock
+// across a network call), and without a gap: it reads the wallet's next nonce (no lock, never
+// below chainNonce), has sign sign from it outside any transaction (sign returns how many
+// consecutive nonces it used), then in one transaction claims those nonces, only while they
+// are still the wallet's next, and has write store what was signed. The counter moves only in
+// the transaction that stores the signed transactions, so a crash anywhere leaves no nonce
+// reserved and unused. A nonce taken meanwhile makes it sign again.
+func (s *Store) signThenClaim(ctx context.Context, network string, wallet common.Address, chainNonce uint64,
+	sign func(first uint64) (int, error), write func(tx *sql.Tx) error) error {
+	for try := 1; ; try++ {
+		first, err := s.nextNonce(ctx, network, wallet, chainNonce)
+		if err != nil {
+			return err
+		}
+		n, err := sign(first)
+		if err != nil {
+			return err
+		}
+		err = s.tx(ctx, func(tx *sql.Tx) error {
+			if err := s.claimNonces(ctx, tx, network, wallet, chainNonce, first, n); err != nil {
+				return err
+			}
+			return write(tx)
+		})
+		if !errors.Is(err, errNonceMoved) {
+			return err
+		}
+		if try == signTries {
+			return rampway.Errorf(rampway.ECONFLICT, "the next nonce of %s on %s kept moving while signing", wallet.Hex(), network)
+		}
+	}
+}
+
+// nextNonce reads the next nonce of (network, wallet), at least chainNonce, without a lock.
+func (s *Store) nextNonce(ctx context.Context, network string, wallet common.Address, chainNonce uint64) (uint64, error) {
+	var next int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`), network, wallet.Hex()).Scan(&next)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return chainNonce, nil
+	case err != nil:
+		return 0, fmt.Errorf("nonce: %w", err)
+	}
+	return max(uint64(next), chainNonce), nil // below chainNonce: the wallet was used outside rampway
+}
+
+// claimNonces moves the counter of (network, wallet) past first+n-1, inside tx, if first is
+// still its next nonce (at least chainNonce); errNonceMoved otherwise. The row stays locked
+// until tx ends.
+func (s *Store) claimNonces(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce, first uint64, n int) error {
 	// The first use of a wallet inserts its row; a racing first use waits for it (PostgreSQL's
 	// ON CONFLICT waits for the other insert to commit), so both then lock the same row.
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO wallet_nonces (network, wallet, next) VALUES ($1, $2, $3) ON CONFLICT (network, wallet) DO NOTHING`),
@@ -74,49 +129,53 @@ func (s *Store) reserveNonces(ctx context.Context, tx *sql.Tx, network string, w
 	if err := tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&next); err != nil {
 		return fmt.Errorf("nonce: %w", err)
 	}
-	if uint64(next) < chainNonce {
-		next = int64(chainNonce) // the wallet was used outside rampway
+	if max(uint64(next), chainNonce) != first {
+		return errNonceMoved
 	}
-	used, err := n(uint64(next))
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, s.q(`UPDATE wallet_nonces SET next = $1 WHERE network = $2 AND wallet = $3`), next+int64(used), network, wallet.Hex()); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE wallet_nonces SET next = $1 WHERE network = $2 AND wallet = $3`), int64(first)+int64(n), network, wallet.Hex()); err != nil {
 		return fmt.Errorf("nonce: %w", err)
 	}
 	return nil
 }
 
-// StartExecution implements rampway.ExecutionStore.
+// StartExecution implements rampway.ExecutionStore: its transactions are signed outside any
+// database transaction (signThenClaim).
 func (s *Store) StartExecution(ctx context.Context, orderID, network string, wallet common.Address, chainNonce uint64,
 	sign func(uint64) ([]*rampway.ChainTx, error), at time.Time) (*rampway.Execution, error) {
-	var out *rampway.Execution
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	// Nothing is signed for an order that takes no execution (a cheap look first; the claim's
+	// transaction looks again under the order's lock).
+	o, err := s.Order(ctx, orderID)
+	if err != nil {
+		return nil, err
+	}
+	if !rampway.Takes(o, rampway.CauseExecutionStarted) {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s is %s: it takes no execution", orderID, o.Status)
+	}
+	var (
+		txs []*rampway.ChainTx
+		out *rampway.Execution
+	)
+	err = s.signThenClaim(ctx, network, wallet, chainNonce, func(first uint64) (int, error) {
+		var err error
+		if txs, err = sign(first); err != nil {
+			return 0, err
+		}
+		if len(txs) == 0 {
+			return 0, errors.New("start execution: nothing signed")
+		}
+		for i, t := range txs {
+			if t.Nonce != first+uint64(i) || t.Wallet != wallet || t.Network != network {
+				return 0, fmt.Errorf("start execution: transaction %d is not nonce %d of %s on %s", i, first+uint64(i), wallet.Hex(), network)
+			}
+		}
+		return len(txs), nil
+	}, func(tx *sql.Tx) error {
 		o, err := s.lockOrder(ctx, tx, orderID)
 		if err != nil {
 			return err
 		}
 		if !rampway.Takes(o, rampway.CauseExecutionStarted) {
 			return rampway.Errorf(rampway.ECONFLICT, "order %s is %s: it takes no execution", orderID, o.Status)
-		}
-		var txs []*rampway.ChainTx
-		err = s.reserveNonces(ctx, tx, network, wallet, chainNonce, func(first uint64) (int, error) {
-			var err error
-			if txs, err = sign(first); err != nil {
-				return 0, err
-			}
-			for i, t := range txs {
-				if t.Nonce != first+uint64(i) || t.Wallet != wallet || t.Network != network {
-					return 0, fmt.Errorf("start execution: transaction %d is not nonce %d of %s on %s", i, first+uint64(i), wallet.Hex(), network)
-				}
-			}
-			return len(txs), nil
-		})
-		if err != nil {
-			return err
-		}
-		if len(txs) == 0 {
-			return errors.New("start execution: nothing signed")
 		}
 		call := txs[len(txs)-1]
 		e := &rampway.Execution{OrderID: orderID, Network: network, Wallet: wallet, Nonce: call.Nonce, TxHash: call.Hash,

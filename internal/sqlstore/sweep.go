@@ -57,11 +57,13 @@ func (s *Store) SweepCandidates(ctx context.Context, network string, limit int) 
 		}, network, limit)
 }
 
-// signOne reserves one nonce of wallet, signs with it and stores the transaction for ref.
-func (s *Store) signOne(ctx context.Context, tx *sql.Tx, network string, wallet common.Address, chainNonce uint64, kind, ref string,
-	sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+// signOne has sign sign one transaction of wallet outside any database transaction, then
+// claims its nonce and, in the claim's transaction, has write do its part and stores the
+// transaction for ref (signThenClaim).
+func (s *Store) signOne(ctx context.Context, network string, wallet common.Address, chainNonce uint64, kind, ref string,
+	sign func(uint64) (*rampway.ChainTx, error), write func(tx *sql.Tx) error, at time.Time) error {
 	var signed *rampway.ChainTx
-	err := s.reserveNonces(ctx, tx, network, wallet, chainNonce, func(first uint64) (int, error) {
+	return s.signThenClaim(ctx, network, wallet, chainNonce, func(first uint64) (int, error) {
 		var err error
 		if signed, err = sign(first); err != nil {
 			return 0, err
@@ -70,30 +72,32 @@ func (s *Store) signOne(ctx context.Context, tx *sql.Tx, network string, wallet 
 			return 0, fmt.Errorf("sweep: the transaction is not nonce %d of %s on %s", first, wallet.Hex(), network)
 		}
 		return 1, nil
+	}, func(tx *sql.Tx) error {
+		if err := write(tx); err != nil {
+			return err
+		}
+		signed.Kind, signed.Ref, signed.Status, signed.CreatedAt = kind, ref, rampway.TxPending, at
+		return s.insertChainTx(ctx, tx, signed)
 	})
-	if err != nil {
-		return err
-	}
-	signed.Kind, signed.Ref, signed.Status, signed.CreatedAt = kind, ref, rampway.TxPending, at
-	return s.insertChainTx(ctx, tx, signed)
 }
 
-// StartSweep implements rampway.SweepStore.
+// StartSweep implements rampway.SweepStore: a transaction to sign is signed outside any
+// database transaction (signOne), the sweep written with it.
 func (s *Store) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.Address, chainNonce uint64, kind string,
 	sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		w.ID, w.CreatedAt, w.UpdatedAt = rampway.NewID(rampway.PrefixSweep, at), at, at
-		switch {
-		case sign == nil:
-			w.Status = rampway.SweepSkipped
-		case kind == rampway.TxGas:
-			w.Status = rampway.SweepFunding
-		default:
-			w.Status = rampway.SweepSent
-		}
-		if w.Amount == nil {
-			w.Amount = new(big.Int)
-		}
+	w.ID, w.CreatedAt, w.UpdatedAt = rampway.NewID(rampway.PrefixSweep, at), at, at
+	switch {
+	case sign == nil:
+		w.Status = rampway.SweepSkipped
+	case kind == rampway.TxGas:
+		w.Status = rampway.SweepFunding
+	default:
+		w.Status = rampway.SweepSent
+	}
+	if w.Amount == nil {
+		w.Amount = new(big.Int)
+	}
+	write := func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO sweeps (`+sweepColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`),
 			w.ID, w.Network, w.Address.Hex(), int64(w.Index), tokenText(w.Token), bigText(w.Amount), w.Status, s.t(at)); err != nil {
 			return fmt.Errorf("insert sweep: %w", err)
@@ -107,11 +111,12 @@ func (s *Store) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return rampway.Errorf(rampway.ECONFLICT, "nothing left to sweep at %s", w.Address.Hex())
 		}
-		if sign == nil {
-			return nil
-		}
-		return s.signOne(ctx, tx, w.Network, wallet, chainNonce, kind, w.ID, sign, at)
-	})
+		return nil
+	}
+	if sign == nil {
+		return s.tx(ctx, write)
+	}
+	return s.signOne(ctx, w.Network, wallet, chainNonce, kind, w.ID, sign, write, at)
 }
 
 // FundedSweeps implements rampway.SweepStore.
@@ -140,9 +145,17 @@ func (s *Store) setSweep(ctx context.Context, tx *sql.Tx, w *rampway.Sweep, stat
 	return nil
 }
 
-// SendSweep implements rampway.SweepStore.
+// SendSweep implements rampway.SweepStore: the sweep's transaction is signed outside any
+// database transaction (signOne).
 func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	w, err := scanSweep(s.db.QueryRowContext(ctx, s.q(`SELECT `+sweepColumns+` FROM sweeps WHERE id = $1`), id))
+	if err != nil {
+		return notFound(err, "sweep")
+	}
+	if w.Status != rampway.SweepFunded { // nothing signed for it (looked at again under its lock)
+		return rampway.Errorf(rampway.ECONFLICT, "sweep %s is %s, not funded", id, w.Status)
+	}
+	return s.signOne(ctx, w.Network, w.Address, chainNonce, rampway.TxSweep, w.ID, sign, func(tx *sql.Tx) error {
 		w, err := s.lockSweep(ctx, tx, id)
 		if err != nil {
 			return err
@@ -151,11 +164,8 @@ func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chain
 			return rampway.Errorf(rampway.ECONFLICT, "sweep %s is %s, not funded", id, w.Status)
 		}
 		w.Amount = amount
-		if err := s.setSweep(ctx, tx, w, rampway.SweepSent, at); err != nil {
-			return err
-		}
-		return s.signOne(ctx, tx, w.Network, w.Address, chainNonce, rampway.TxSweep, w.ID, sign, at)
-	})
+		return s.setSweep(ctx, tx, w, rampway.SweepSent, at)
+	}, at)
 }
 
 // FinishSweepTx implements rampway.SweepStore.
