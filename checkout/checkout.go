@@ -1,4 +1,6 @@
-// Package checkout is the use cases of the merchant API: quotes, orders and their lookup.
+// Package checkout is the request-time use cases: quotes, orders and their lookup, the
+// user's cancel, webhook logs, and the expiry of unpaid orders. The chain workers are in
+// package chainwork.
 package checkout
 
 import (

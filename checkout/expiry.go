@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/loop"
 )
 
 // expiryBatch bounds one pass's read.
@@ -43,7 +44,7 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 
 // RunExpiry calls ExpireDue every interval until ctx ends.
 func (s *Service) RunExpiry(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	runEvery(ctx, interval, log, "expire orders", func(ctx context.Context) error {
+	loop.Every(ctx, interval, log, "expire orders", func(ctx context.Context) error {
 		n, err := s.ExpireDue(ctx)
 		if n > 0 {
 			log.Info("orders expired", "count", n)

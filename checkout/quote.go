@@ -11,16 +11,12 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/pricing"
 )
-
-// approveGas is what the approve before a token-paid call costs at most.
-const approveGas = 60_000
 
 // PaymentParams is contractExecution.payment.
 type PaymentParams struct {
@@ -243,7 +239,7 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 	perGas := new(big.Int).Add(fd.tip, fd.baseFee)
 	gas := q.GasLimit
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		gas += approveGas * uint64(len(approvals(pa, q.Function.Contract, q.Value)))
+		gas += chain.ApproveGas * uint64(len(chain.Approvals(pa, q.Function.Contract, q.Value)))
 	}
 	feeWei := new(big.Int).Mul(perGas, new(big.Int).SetUint64(gas))
 	if q.NetworkFee, err = pricing.Convert(ctx, s.prices, feeWei, q.Network.Native, q.Asset); err != nil {
@@ -270,7 +266,7 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []byte) (string, error) {
 	to := q.Function.Contract
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, append(approvals(pa, to, q.Value),
+		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, append(chain.Approvals(pa, to, q.Value),
 			chain.Call{To: to, Value: new(big.Int), Data: calldata, Gas: q.GasLimit}))
 		switch {
 		case errors.Is(err, chain.ErrSimulateUnsupported):
@@ -290,25 +286,10 @@ func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []by
 		// and logs tell the operator).
 		return fmt.Sprintf("the service's wallet on %s cannot pay the call's value and gas at the moment", q.Network.Name), nil
 	}
-	if reason, reverted := revertOf(err); reverted {
+	if reason, reverted := chain.RevertOf(err); reverted {
 		return reason, nil
 	}
 	return "", unavailable(q.Network.Name, err)
-}
-
-// revertOf tells a call that the EVM refused (a revert, with its reason, or out of gas) from a
-// node that could not be asked.
-func revertOf(err error) (string, bool) {
-	if err == nil {
-		return "", false
-	}
-	var de rpc.DataError
-	msg := err.Error()
-	if errors.As(err, &de) || strings.HasPrefix(msg, "execution reverted") || strings.Contains(msg, "out of gas") ||
-		strings.Contains(msg, "gas required exceeds") {
-		return msg, true
-	}
-	return "", false
 }
 
 func unavailable(network string, err error) error {

@@ -38,6 +38,7 @@ import (
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
@@ -329,9 +330,9 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	}
 	for _, n := range s.networks.List() {
 		c, _ := s.networks.Client(n.Name)
-		w := checkout.NewWatcher(s.store, n, c, log.With("worker", "watcher"), nil)
+		w := chainwork.NewWatcher(s.store, n, c, log.With("worker", "watcher"), nil)
 		s.workers.Go(func() { w.Run(wctx, watchPoll) })
-		x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks)}, s.store, functions, n, c,
+		x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks)}, s.store, functions, n, c,
 			hotSigner, log.With("worker", "executor"), nil)
 		s.workers.Go(func() { x.Run(wctx, watchPoll) })
 	}

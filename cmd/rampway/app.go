@@ -21,6 +21,7 @@ import (
 
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/config"
@@ -170,7 +171,7 @@ type app struct {
 	signer chain.Signer
 	// watchers are the networks' deposit watchers, in network order: serve runs them, and
 	// /readyz asks them whether a chain's head is behind the block they have recorded.
-	watchers []*checkout.Watcher
+	watchers []*chainwork.Watcher
 	// home serves / once dev mode sets it (the demo store); 404 until then and in production.
 	home lateHandler
 	srv  *http.Server
@@ -216,7 +217,7 @@ func startApp(ctx context.Context, cfg config.Config, log *slog.Logger, dial ...
 	var ready []httpapi.Pinger
 	for _, n := range a.networks.List() {
 		cl, _ := a.networks.Client(n.Name)
-		w := checkout.NewWatcher(a.store, n, cl, log.With("worker", "watcher"), nil)
+		w := chainwork.NewWatcher(a.store, n, cl, log.With("worker", "watcher"), nil)
 		if cfg.Mode == config.ModeDev {
 			w.SetBehindGrace(0)
 		}
@@ -288,7 +289,7 @@ func (a *app) serve(ctx context.Context) error {
 		cl, _ := a.networks.Client(n.Name)
 		w := a.watchers[i]
 		if a.signer != nil {
-			x := checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
+			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, a.functions, n, cl,
 				a.signer, a.log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
 			workers.Go(func() { x.Run(wctx, watchPoll) })
@@ -300,7 +301,7 @@ func (a *app) serve(ctx context.Context) error {
 	} else if keys != nil && a.signer != nil {
 		for _, n := range a.networks.List() {
 			cl, _ := a.networks.Client(n.Name)
-			sw := checkout.NewSweeper(checkout.SweeperConfig{Treasury: common.HexToAddress(a.cfg.Checkout.TreasuryAddress),
+			sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(a.cfg.Checkout.TreasuryAddress),
 				RepriceAfter: uint64(a.cfg.Checkout.ExecutorRepriceBlocks)}, a.store, n, cl, a.signer, keys, a.log.With("worker", "sweeper"), nil)
 			workers.Go(func() { sw.Run(wctx, sweepPoll) })
 		}

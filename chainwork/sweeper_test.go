@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"log/slog"
@@ -14,7 +14,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chain/hd"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 )
 
 // depositOrder stores an order paying to deposit address index of keys.
@@ -78,7 +78,7 @@ func TestSweeper(t *testing.T) {
 	e.send(eth, dust.DepositAddress, big.NewInt(1000))
 
 	log := slog.New(slog.DiscardHandler)
-	w := checkout.NewWatcher(e.store, e.net, e.client, log, nil)
+	w := chainwork.NewWatcher(e.store, e.net, e.client, log, nil)
 	if err := w.Step(t.Context()); err != nil { // starts at the head
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestSweeper(t *testing.T) {
 		t.Fatal(err)
 	}
 	treasury := newRecipient()
-	sw := checkout.NewSweeper(checkout.SweeperConfig{Treasury: treasury}, e.store, e.net, e.client, e.hot, keys, log, nil)
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, e.client, e.hot, keys, log, nil)
 	for range 4 {
 		if err := sw.Step(t.Context()); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"cmp"
@@ -27,7 +27,7 @@ import (
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
@@ -156,7 +156,7 @@ func x200Round(b *testing.B, round string, store *sqlstore.Store) x200Result {
 	probe := &x200Probe{ops: map[string]*x200Op{}, sentNonces: map[uint64]bool{}, finished: map[string]bool{}, want: len(orders), done: make(chan struct{})}
 	client, _ := e.nets.Client(e.net.Name) // the app's executor gets the same client
 	timed := &x200Store{Store: store, p: probe}
-	x := checkout.NewExecutor(checkout.ExecutorConfig{}, timed, contract.NewRegistry(timed, e.nets, nil), e.net,
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, timed, contract.NewRegistry(timed, e.nets, nil), e.net,
 		&x200Client{Client: client, p: probe}, &x200Signer{Signer: e.hot, p: probe}, slog.New(slog.DiscardHandler), nil)
 	xctx, stop := context.WithCancel(ctx)
 	var running sync.WaitGroup
@@ -480,7 +480,7 @@ type x200Client struct {
 	p *x200Probe
 }
 
-var _ checkout.ExecClient = (*x200Client)(nil)
+var _ chainwork.ExecClient = (*x200Client)(nil)
 
 func (c *x200Client) BlockNumber(ctx context.Context) (uint64, error) {
 	defer c.p.time("eth_blockNumber", time.Now())
@@ -547,7 +547,7 @@ type x200Store struct {
 	p *x200Probe
 }
 
-var _ checkout.ExecutorStore = (*x200Store)(nil)
+var _ chainwork.ExecutorStore = (*x200Store)(nil)
 
 func (s *x200Store) PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error) {
 	defer s.p.time("PaidOrders", time.Now())

@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 )
 
 // syncBuffer is a log destination safe for concurrent writes.
@@ -52,7 +52,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); clock = clock.Add(d) }
-	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.NewTextHandler(&logs, nil)), now)
+	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.NewTextHandler(&logs, nil)), now)
 	step := stepper(t, w)
 	errorLines := func() int { return strings.Count(logs.String(), "level=ERROR") }
 
@@ -60,7 +60,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	if err := w.Ping(t.Context()); err != nil || errorLines() != 0 {
 		t.Fatalf("behind for less than the grace: Ping %v, log:\n%s", err, logs.String())
 	}
-	advance(checkout.DefaultBehindGrace)
+	advance(chainwork.DefaultBehindGrace)
 	step()
 	err = w.Ping(t.Context())
 	want := fmt.Sprintf("Network devnet: the chain's head is block %d, behind block %d that rampway has recorded", head, recorded)
@@ -94,7 +94,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	if err := e.store.SetWatchCursor(t.Context(), "devnet", head+100, common.HexToHash("0x1234"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w = checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w = chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	w.SetBehindGrace(0)
 	if err := w.Ping(t.Context()); err != nil {
 		t.Fatalf("Ping before any step = %v", err)

@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
@@ -80,7 +80,7 @@ type watchBenchEnv struct {
 	payer   *ecdsa.PrivateKey
 	nonce   uint64
 	mid     string
-	watcher *checkout.Watcher
+	watcher *chainwork.Watcher
 	rpc     *watchBenchTransport
 
 	native, token []*rampway.Order // open orders by asset, in creation order
@@ -111,7 +111,7 @@ func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht}
-	e.watcher = checkout.NewWatcher(store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
+	e.watcher = chainwork.NewWatcher(store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
 	if err := e.watcher.Step(b.Context()); err != nil { // starts at the head
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
@@ -119,7 +119,7 @@ func (e *watchEnv) want(o *rampway.Order, status rampway.OrderStatus, received s
 
 func TestWatcherCreditsPayments(t *testing.T) {
 	e := newWatchEnv(t)
-	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step() // starts at the head
 	eth, dusd := e.net.Native, e.net.Tokens[0]
@@ -189,7 +189,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	if err := e.store.SetWatchCursor(t.Context(), "devnet", cur-5, back.Hash(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w2 := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w2 := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	for range 3 {
 		if err := w2.Step(t.Context()); err != nil {
 			t.Fatal(err)
@@ -215,7 +215,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 // another transaction (a replacement, as a wallet's "cancel" sends).
 func TestWatcherReorg(t *testing.T) {
 	e := newWatchEnv(t)
-	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
@@ -253,7 +253,7 @@ func TestWatcherReorg(t *testing.T) {
 // back to UNDERPAID with order.deposit.dropped (not order.deposit.success).
 func TestWatcherReorgDropsTopUp(t *testing.T) {
 	e := newWatchEnv(t)
-	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
@@ -320,7 +320,7 @@ func (e *watchEnv) replaceLast() {
 }
 
 // stepper returns a function that runs one step of w, failing the test on an error.
-func stepper(t *testing.T, w *checkout.Watcher) func() {
+func stepper(t *testing.T, w *chainwork.Watcher) func() {
 	return func() {
 		t.Helper()
 		if err := w.Step(t.Context()); err != nil {

@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/storetest"
@@ -127,14 +127,14 @@ func (e *execEnv) unpaidOrder(f *rampway.ContractFunction, to common.Address, qu
 	return o
 }
 
-func (e *execEnv) executor(client checkout.ExecClient) *checkout.Executor {
+func (e *execEnv) executor(client chainwork.ExecClient) *chainwork.Executor {
 	if client == nil {
 		client = e.client
 	}
-	return checkout.NewExecutor(checkout.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, client, e.hot, slog.New(slog.DiscardHandler), nil)
+	return chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, client, e.hot, slog.New(slog.DiscardHandler), nil)
 }
 
-func (e *execEnv) step(x *checkout.Executor) {
+func (e *execEnv) step(x *chainwork.Executor) {
 	e.t.Helper()
 	if err := x.Step(e.t.Context()); err != nil {
 		e.t.Fatal(err)
@@ -191,7 +191,7 @@ func (e *execEnv) capSupply(n int64) {
 // raceForLast pays two orders of f, one token each to r1 and r2, and steps x until both are
 // settled: with one token left, both pass the pre-flight and are sent, and one call reverts on
 // chain. It returns the order that SUCCEEDED first when there is one.
-func (e *execEnv) raceForLast(x *checkout.Executor, f *rampway.ContractFunction, r1, r2 common.Address) (won, lost *rampway.Order) {
+func (e *execEnv) raceForLast(x *chainwork.Executor, f *rampway.ContractFunction, r1, r2 common.Address) (won, lost *rampway.Order) {
 	e.t.Helper()
 	a, b := e.paidOrder(f, r1, 1), e.paidOrder(f, r2, 1)
 	e.step(x)
@@ -404,7 +404,7 @@ func TestExecutorWaitsForLiquidity(t *testing.T) {
 	e := newExecEnv(t)
 	poorKey, _ := crypto.GenerateKey()
 	o := e.paidOrder(e.native, newRecipient(), 1)
-	x := checkout.NewExecutor(checkout.ExecutorConfig{}, e.store, e.reg, e.net, e.client, chain.NewKeySigner(poorKey), slog.New(slog.DiscardHandler), nil)
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, e.store, e.reg, e.net, e.client, chain.NewKeySigner(poorKey), slog.New(slog.DiscardHandler), nil)
 	if err := x.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balance too low") {
 		t.Fatalf("step: %v, want the hot wallet's balance reported", err)
 	}

@@ -1,4 +1,4 @@
-package checkout
+package chainwork
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/internal/loop"
 )
 
 // tokenSweepGas is the gas limit of an ERC-20 transfer out of a deposit address.
@@ -85,7 +86,7 @@ func (w *Sweeper) at() time.Time { return w.now().UTC().Truncate(time.Microsecon
 
 // Run steps every poll until ctx ends.
 func (w *Sweeper) Run(ctx context.Context, poll time.Duration) {
-	runEvery(ctx, poll, w.log, "sweep step", w.Step)
+	loop.Every(ctx, poll, w.log, "sweep step", w.Step)
 }
 
 // signer is the key of the hot wallet or of a deposit address.
@@ -218,7 +219,7 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 		case native.Cmp(need) >= 0:
 			sign = func(n uint64) (*rampway.ChainTx, error) {
 				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
-					Value: new(big.Int), Data: erc20Call(selTransfer, w.cfg.Treasury, sw.Amount)})
+					Value: new(big.Int), Data: chain.ERC20Call(chain.SelTransfer, w.cfg.Treasury, sw.Amount)})
 			}
 		default:
 			// Gas for the transfer, from the hot wallet, with room for fees to double.
@@ -276,7 +277,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 	}
 	err = w.store.SendSweep(ctx, sw.ID, amount, nonce, func(n uint64) (*rampway.ChainTx, error) {
 		return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
-			Value: new(big.Int), Data: erc20Call(selTransfer, w.cfg.Treasury, amount)})
+			Value: new(big.Int), Data: chain.ERC20Call(chain.SelTransfer, w.cfg.Treasury, amount)})
 	}, w.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil
@@ -303,7 +304,7 @@ func (w *Sweeper) broadcastRef(ctx context.Context, ref string) error {
 
 // erc20Balance is who's balance of token.
 func erc20Balance(ctx context.Context, c ExecClient, token, who common.Address) (*big.Int, error) {
-	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(selBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(chain.SelBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("token balance: %w", err)
 	}

@@ -1,4 +1,4 @@
-package checkout
+package chainwork
 
 import (
 	"context"
@@ -176,7 +176,7 @@ func (x *Executor) revertReason(ctx context.Context, t *rampway.ChainTx, rec *ty
 	msg := ethereum.CallMsg{From: t.Wallet, To: tx.To(), Gas: tx.Gas(), Value: tx.Value(), Data: tx.Data()}
 	for _, at := range []*big.Int{new(big.Int).Sub(rec.BlockNumber, big.NewInt(1)), rec.BlockNumber} {
 		_, err := x.client.CallContract(ctx, msg, at)
-		if reason, reverted := revertOf(err); reverted {
+		if reason, reverted := chain.RevertOf(err); reverted {
 			return "the smart-contract call reverted: " + reason
 		}
 	}
@@ -249,8 +249,8 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	if token == nil {
 		value.Set(o.PaymentValue)
 	} else {
-		approve = approvals(*token, f.Contract, o.PaymentValue)
-		gas += approveGas * uint64(len(approve))
+		approve = chain.Approvals(*token, f.Contract, o.PaymentValue)
+		gas += chain.ApproveGas * uint64(len(approve))
 	}
 	// Our own liquidity pays: a shortfall is ours to fix, never the order's failure.
 	cost := new(big.Int).Add(value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas)))
@@ -347,7 +347,7 @@ func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o
 		if err == nil {
 			return "", nil
 		}
-		if reason, reverted := revertOf(err); reverted {
+		if reason, reverted := chain.RevertOf(err); reverted {
 			return reason, nil
 		}
 		return "", err
@@ -370,32 +370,4 @@ func (x *Executor) tokenBalance(ctx context.Context, token common.Address, liq *
 	}
 	liq.tokens[token] = b
 	return liq.tokens[token], nil
-}
-
-// ERC-20 selectors.
-var (
-	selApprove   = [4]byte{0x09, 0x5e, 0xa7, 0xb3} // approve(address,uint256)
-	selTransfer  = [4]byte{0xa9, 0x05, 0x9c, 0xbb} // transfer(address,uint256)
-	selBalanceOf = [4]byte{0x70, 0xa0, 0x82, 0x31} // balanceOf(address)
-)
-
-// erc20Call is the calldata of an ERC-20 (address, uint256) function.
-// approvals are the calls that let spender take amount of token from the hot wallet: an
-// approve, preceded by an approve of 0 for a token that refuses to change a non-zero
-// allowance (rampway.Asset.ApproveReset; a call that reverted leaves its allowance behind).
-// The hot wallet's transactions run in nonce order, so the 0 never cuts short an earlier
-// order's allowance: that order's call has run by then.
-func approvals(token rampway.Asset, spender common.Address, amount *big.Int) []chain.Call {
-	var out []chain.Call
-	if token.ApproveReset {
-		out = append(out, chain.Call{To: token.Contract, Value: new(big.Int), Data: erc20Call(selApprove, spender, new(big.Int)), Gas: approveGas})
-	}
-	return append(out, chain.Call{To: token.Contract, Value: new(big.Int), Data: erc20Call(selApprove, spender, amount), Gas: approveGas})
-}
-
-func erc20Call(sel [4]byte, addr common.Address, amount *big.Int) []byte {
-	out := make([]byte, 0, 68)
-	out = append(out, sel[:]...)
-	out = append(out, common.LeftPadBytes(addr.Bytes(), 32)...)
-	return append(out, common.LeftPadBytes(amount.Bytes(), 32)...)
 }

@@ -1,4 +1,4 @@
-package checkout
+package chain
 
 import (
 	"bytes"
@@ -24,12 +24,12 @@ func TestApprovals(t *testing.T) {
 		{usdc, []*big.Int{amount}},
 		{usdt, []*big.Int{new(big.Int), amount}},
 	} {
-		calls := approvals(tt.token, spender, amount)
+		calls := Approvals(tt.token, spender, amount)
 		if len(calls) != len(tt.want) {
 			t.Fatalf("%s: %d calls, want %d", tt.token.Symbol, len(calls), len(tt.want))
 		}
 		for i, c := range calls {
-			if want := erc20Call(selApprove, spender, tt.want[i]); c.To != tt.token.Contract || !bytes.Equal(c.Data, want) || c.Value.Sign() != 0 || c.Gas != approveGas {
+			if want := ERC20Call(SelApprove, spender, tt.want[i]); c.To != tt.token.Contract || !bytes.Equal(c.Data, want) || c.Value.Sign() != 0 || c.Gas != ApproveGas {
 				t.Fatalf("%s call %d: to %s data %x value %s gas %d; want approve(%s, %s) to the token", tt.token.Symbol, i, c.To, c.Data, c.Value, c.Gas, spender, tt.want[i])
 			}
 		}

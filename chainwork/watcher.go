@@ -1,4 +1,4 @@
-package checkout
+package chainwork
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/loop"
 )
 
 // transferTopic is keccak256("Transfer(address,address,uint256)"), ERC-20's Transfer event.
@@ -174,7 +175,7 @@ func (w *Watcher) at() time.Time { return w.now().UTC().Truncate(time.Microsecon
 
 // Run steps every poll until ctx ends.
 func (w *Watcher) Run(ctx context.Context, poll time.Duration) {
-	runEvery(ctx, poll, w.log.With("network", w.net.Name), "watch step", w.Step)
+	loop.Every(ctx, poll, w.log.With("network", w.net.Name), "watch step", w.Step)
 }
 
 // Step scans the blocks since the last step (at most watchBatch) and then confirms or drops

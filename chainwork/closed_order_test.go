@@ -1,4 +1,4 @@
-package checkout_test
+package chainwork_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/client"
 	"github.com/rampway/rampway/storetest"
 	"github.com/rampway/rampway/webhook"
@@ -146,8 +146,8 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	watched := *e.net
 	watched.Confirmations = 2 // a payment is seen a block before it is credited
 	log := slog.New(slog.DiscardHandler)
-	w := checkout.NewWatcher(e.store, &watched, e.client, log, nil)
-	watch := func(w *checkout.Watcher) {
+	w := chainwork.NewWatcher(e.store, &watched, e.client, log, nil)
+	watch := func(w *chainwork.Watcher) {
 		t.Helper()
 		if err := w.Step(ctx); err != nil {
 			t.Fatal(err)
@@ -250,7 +250,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	if err := e.store.SetWatchCursor(ctx, "devnet", cur-4, back.Hash(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w2 := checkout.NewWatcher(e.store, &watched, e.client, log, nil)
+	w2 := chainwork.NewWatcher(e.store, &watched, e.client, log, nil)
 	for range 3 {
 		watch(w2)
 		e.mine()
@@ -305,7 +305,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 // nothing behind.
 func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	e := newWatchEnv(t)
-	w := checkout.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)

@@ -1,0 +1,25 @@
+// Package loop runs the background workers' steps.
+package loop
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Every calls step at once and then every interval until ctx ends, logging its errors as
+// what. The background workers (expiry, watchers, executors, sweepers) all run this way.
+func Every(ctx context.Context, interval time.Duration, log *slog.Logger, what string, step func(context.Context) error) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := step(ctx); err != nil && ctx.Err() == nil {
+			log.Error(what, "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
