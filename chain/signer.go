@@ -12,14 +12,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/rampway/rampway"
 )
 
-// Signer signs the transactions of one account: the hot wallet. A KMS or a remote signer can
-// stand in for the in-memory key.
-type Signer interface {
-	Address() common.Address
-	SignTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error)
-}
+var _ rampway.Signer = (*KeySigner)(nil)
 
 // KeySigner signs with a private key held in memory.
 type KeySigner struct {
@@ -54,10 +50,10 @@ func LoadKeystore(path, passphrase string) (*KeySigner, error) {
 	return NewKeySigner(k.PrivateKey), nil
 }
 
-// Address implements Signer.
+// Address implements rampway.Signer.
 func (s *KeySigner) Address() common.Address { return s.addr }
 
-// SignTx implements Signer.
+// SignTx implements rampway.Signer.
 func (s *KeySigner) SignTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	return types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
 }

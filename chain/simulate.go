@@ -14,23 +14,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/rampway/rampway"
 )
 
 // ErrSimulateUnsupported is returned (wrapped: test with errors.Is) by Simulate when the node
 // does not serve eth_simulateV1, so that callers can fall back to eth_call.
 var ErrSimulateUnsupported = errors.New("the node does not support eth_simulateV1")
-
-// Call is one call of a simulated sequence.
-type Call struct {
-	To common.Address
-	// Value is the native coin sent with the call, in wei; nil sends none.
-	Value *big.Int
-	Data  []byte
-	// Gas is the call's gas limit; 0 lets the node choose (the rest of the simulated block's
-	// gas limit, capped by the node's RPC gas cap). Set it to check that a transaction with
-	// that gas limit would not run out of gas.
-	Gas uint64
-}
 
 // SimulateClient is the part of a node client that Simulate needs. *ethclient.Client is one.
 type SimulateClient interface {
@@ -83,7 +72,7 @@ const (
 //
 // err is only for transport and node problems; it wraps ErrSimulateUnsupported when the node
 // does not serve eth_simulateV1.
-func Simulate(ctx context.Context, c SimulateClient, from common.Address, calls []Call) (reason string, failed int, err error) {
+func Simulate(ctx context.Context, c SimulateClient, from common.Address, calls []rampway.Call) (reason string, failed int, err error) {
 	if len(calls) == 0 {
 		return "", -1, nil
 	}
@@ -101,7 +90,7 @@ func Simulate(ctx context.Context, c SimulateClient, from common.Address, calls 
 
 // simulate runs calls in one simulated block on top of block. A node answer saying that a call
 // is not a valid transaction comes back as invalid, not as err.
-func simulate(ctx context.Context, c SimulateClient, block *rpc.BlockNumberOrHash, from common.Address, calls []Call) (results []ethclient.SimulateCallResult, invalid rpc.Error, err error) {
+func simulate(ctx context.Context, c SimulateClient, block *rpc.BlockNumberOrHash, from common.Address, calls []rampway.Call) (results []ethclient.SimulateCallResult, invalid rpc.Error, err error) {
 	msgs := make([]ethereum.CallMsg, len(calls))
 	for i, call := range calls {
 		msgs[i] = ethereum.CallMsg{From: from, To: &call.To, Value: call.Value, Data: call.Data, Gas: call.Gas}
@@ -133,7 +122,7 @@ func simulate(ctx context.Context, c SimulateClient, block *rpc.BlockNumberOrHas
 // findInvalid finds which call made the node refuse the whole sequence as invalid, by
 // simulating ever shorter prefixes of it (a prefix is refused if and only if it holds the
 // call), all on the same block. A call that reverts before that call is reported instead.
-func findInvalid(ctx context.Context, c SimulateClient, from common.Address, calls []Call) (string, int, error) {
+func findInvalid(ctx context.Context, c SimulateClient, from common.Address, calls []rampway.Call) (string, int, error) {
 	head, err := c.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return "", -1, fmt.Errorf("simulate calls: read the latest block: %w", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
@@ -67,22 +68,22 @@ func mustSimChain(t *testing.T) *simChain {
 
 // Calls of the demo contracts.
 
-func (s *simChain) mint(n int64, value *big.Int) Call {
-	return Call{To: s.c.NFT, Value: value, Data: s.nft.PackMint(s.addr, big.NewInt(n))}
+func (s *simChain) mint(n int64, value *big.Int) rampway.Call {
+	return rampway.Call{To: s.c.NFT, Value: value, Data: s.nft.PackMint(s.addr, big.NewInt(n))}
 }
 
-func (s *simChain) paidMint(n int64) Call { return s.mint(n, simWei(n)) }
+func (s *simChain) paidMint(n int64) rampway.Call { return s.mint(n, simWei(n)) }
 
-func (s *simChain) freeMint(to common.Address, n int64) Call {
-	return Call{To: s.c.NFT, Data: s.nft.PackFreeMint(to, big.NewInt(n))}
+func (s *simChain) freeMint(to common.Address, n int64) rampway.Call {
+	return rampway.Call{To: s.c.NFT, Data: s.nft.PackFreeMint(to, big.NewInt(n))}
 }
 
-func (s *simChain) tokenMint(n int64) Call {
-	return Call{To: s.c.NFT, Data: s.nft.PackMintWithToken(s.addr, big.NewInt(n))}
+func (s *simChain) tokenMint(n int64) rampway.Call {
+	return rampway.Call{To: s.c.NFT, Data: s.nft.PackMintWithToken(s.addr, big.NewInt(n))}
 }
 
-func (s *simChain) approve(units int64) Call {
-	return Call{To: s.c.Token, Data: s.token.PackApprove(s.c.NFT, big.NewInt(units))}
+func (s *simChain) approve(units int64) rampway.Call {
+	return rampway.Call{To: s.c.Token, Data: s.token.PackApprove(s.c.NFT, big.NewInt(units))}
 }
 
 // simWei is the native price of n DemoNFTs.
@@ -131,24 +132,24 @@ func TestSimulate(t *testing.T) {
 	tests := []struct {
 		name   string
 		from   common.Address // the payer when zero
-		calls  []Call
+		calls  []rampway.Call
 		reason string
 		failed int
 	}{
 		{name: "no calls", failed: -1},
-		{name: "native mint paid exactly", calls: []Call{s.paidMint(2)}, failed: -1},
-		{name: "native mint underpaid", calls: []Call{s.mint(2, simWei(1))}, reason: simReasonWrongPayment, failed: 0},
-		{name: "native mint overpaid", calls: []Call{s.mint(1, simWei(2))}, reason: simReasonWrongPayment, failed: 0},
-		{name: "token mint without approve", calls: []Call{s.tokenMint(1)}, reason: simReasonNoAllowance, failed: 0},
-		{name: "approve then token mint", calls: []Call{s.approve(simTokens(1)), s.tokenMint(1)}, failed: -1},
-		{name: "token mint then approve", calls: []Call{s.tokenMint(1), s.approve(simTokens(1))}, reason: simReasonNoAllowance, failed: 0},
-		{name: "approve too little then token mint", calls: []Call{s.approve(simTokens(1)), s.tokenMint(2)}, reason: simReasonNoAllowance, failed: 1},
-		{name: "token mint beyond the token balance", calls: []Call{s.approve(simTokens(20)), s.tokenMint(20)}, reason: simReasonTokenBalance, failed: 1},
-		{name: "sold out", calls: []Call{s.freeMint(s.addr, devchain.NFTMaxSupply+1)}, reason: simReasonSoldOut, failed: 0},
+		{name: "native mint paid exactly", calls: []rampway.Call{s.paidMint(2)}, failed: -1},
+		{name: "native mint underpaid", calls: []rampway.Call{s.mint(2, simWei(1))}, reason: simReasonWrongPayment, failed: 0},
+		{name: "native mint overpaid", calls: []rampway.Call{s.mint(1, simWei(2))}, reason: simReasonWrongPayment, failed: 0},
+		{name: "token mint without approve", calls: []rampway.Call{s.tokenMint(1)}, reason: simReasonNoAllowance, failed: 0},
+		{name: "approve then token mint", calls: []rampway.Call{s.approve(simTokens(1)), s.tokenMint(1)}, failed: -1},
+		{name: "token mint then approve", calls: []rampway.Call{s.tokenMint(1), s.approve(simTokens(1))}, reason: simReasonNoAllowance, failed: 0},
+		{name: "approve too little then token mint", calls: []rampway.Call{s.approve(simTokens(1)), s.tokenMint(2)}, reason: simReasonNoAllowance, failed: 1},
+		{name: "token mint beyond the token balance", calls: []rampway.Call{s.approve(simTokens(20)), s.tokenMint(20)}, reason: simReasonTokenBalance, failed: 1},
+		{name: "sold out", calls: []rampway.Call{s.freeMint(s.addr, devchain.NFTMaxSupply+1)}, reason: simReasonSoldOut, failed: 0},
 		{
 			name: "sold out after the owner lowers the cap",
 			from: owner,
-			calls: []Call{
+			calls: []rampway.Call{
 				{To: s.c.NFT, Data: s.nft.PackSetMaxSupply(big.NewInt(2))},
 				s.freeMint(owner, 2),
 				s.freeMint(owner, 1),
@@ -157,30 +158,30 @@ func TestSimulate(t *testing.T) {
 		},
 		{
 			name:   "value above the balance",
-			calls:  []Call{s.paidMint(200)},
+			calls:  []rampway.Call{s.paidMint(200)},
 			reason: simInsufficientFunds(s.addr, big.NewInt(simPayerWei), simWei(200)), failed: 0,
 		},
 		{
 			name:   "balance spent by the calls before",
-			calls:  []Call{s.paidMint(60), s.paidMint(60)},
+			calls:  []rampway.Call{s.paidMint(60), s.paidMint(60)},
 			reason: simInsufficientFunds(s.addr, simWei(40), simWei(60)), failed: 1,
 		},
 		{
 			name:   "value above the balance after three good calls",
-			calls:  []Call{s.approve(simTokens(1)), s.tokenMint(1), s.paidMint(1), s.paidMint(100)},
+			calls:  []rampway.Call{s.approve(simTokens(1)), s.tokenMint(1), s.paidMint(1), s.paidMint(100)},
 			reason: simInsufficientFunds(s.addr, simWei(99), simWei(100)), failed: 3,
 		},
 		{
 			name:   "revert before a call above the balance",
-			calls:  []Call{s.paidMint(1), s.mint(1, simWei(2)), s.paidMint(200)},
+			calls:  []rampway.Call{s.paidMint(1), s.mint(1, simWei(2)), s.paidMint(200)},
 			reason: simReasonWrongPayment, failed: 1,
 		},
-		{name: "gas limit enough", calls: []Call{simWithGas(s.paidMint(1), 200_000)}, failed: -1},
-		{name: "gas limit too low", calls: []Call{s.paidMint(1), simWithGas(s.paidMint(1), 30_000)}, reason: "out of gas", failed: 1},
+		{name: "gas limit enough", calls: []rampway.Call{simWithGas(s.paidMint(1), 200_000)}, failed: -1},
+		{name: "gas limit too low", calls: []rampway.Call{s.paidMint(1), simWithGas(s.paidMint(1), 30_000)}, reason: "out of gas", failed: 1},
 		{
 			name: "gas limit below the intrinsic gas",
 			// The intrinsic gas depends on the calldata's zero bytes: mint to a fixed address.
-			calls:  []Call{s.paidMint(1), {To: s.c.NFT, Value: simWei(1), Data: s.nft.PackMint(bob, big.NewInt(1)), Gas: 1_000}},
+			calls:  []rampway.Call{s.paidMint(1), {To: s.c.NFT, Value: simWei(1), Data: s.nft.PackMint(bob, big.NewInt(1)), Gas: 1_000}},
 			reason: "intrinsic gas too low: have 1000, want 21356", failed: 1,
 		},
 	}
@@ -201,7 +202,7 @@ func TestSimulate(t *testing.T) {
 	}
 
 	t.Run("gas limit above the block's", func(t *testing.T) {
-		calls := []Call{s.paidMint(1), simWithGas(s.paidMint(1), 1<<40)}
+		calls := []rampway.Call{s.paidMint(1), simWithGas(s.paidMint(1), 1<<40)}
 		reason, failed, err := Simulate(t.Context(), s.ec, s.addr, calls)
 		if err != nil {
 			t.Fatal(err)
@@ -227,7 +228,7 @@ func TestSimulate(t *testing.T) {
 }
 
 // simWithGas returns c with the gas limit gas.
-func simWithGas(c Call, gas uint64) Call {
+func simWithGas(c rampway.Call, gas uint64) rampway.Call {
 	c.Gas = gas
 	return c
 }
@@ -236,7 +237,7 @@ func simWithGas(c Call, gas uint64) Call {
 // real lets a token mint alone succeed.
 func TestSimulateOnLatestBlock(t *testing.T) {
 	s := mustSimChain(t)
-	mint := []Call{s.tokenMint(1)}
+	mint := []rampway.Call{s.tokenMint(1)}
 	if reason, failed, err := Simulate(t.Context(), s.ec, s.addr, mint); err != nil || reason != simReasonNoAllowance || failed != 0 {
 		t.Fatalf("before approve: Simulate = %q, %d, %v; want %q, 0, nil", reason, failed, err, simReasonNoAllowance)
 	}
@@ -299,7 +300,7 @@ func simErrorServer(t *testing.T, code int, message string) *ethclient.Client {
 }
 
 func TestSimulateNodeErrors(t *testing.T) {
-	calls := []Call{{To: common.HexToAddress("0x01"), Data: []byte{1, 2, 3, 4}}}
+	calls := []rampway.Call{{To: common.HexToAddress("0x01"), Data: []byte{1, 2, 3, 4}}}
 	tests := []struct {
 		name        string
 		code        int

@@ -57,7 +57,7 @@ type Executor struct {
 	functions *contract.Registry
 	net       *rampway.Network
 	client    ExecClient
-	signer    chain.Signer
+	signer    rampway.Signer
 	log       *slog.Logger
 	now       func() time.Time
 	txs       *txFollower
@@ -66,7 +66,7 @@ type Executor struct {
 
 // NewExecutor returns an executor of net that signs with signer.
 func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Registry, net *rampway.Network, client ExecClient,
-	signer chain.Signer, log *slog.Logger, now func() time.Time) *Executor {
+	signer rampway.Signer, log *slog.Logger, now func() time.Time) *Executor {
 	if cfg.RepriceAfter == 0 {
 		cfg.RepriceAfter = 3
 	}
@@ -79,7 +79,7 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 	x := &Executor{cfg: cfg, store: store, functions: functions, net: net, client: client, signer: signer,
 		log: log.With("network", net.Name), now: now, wake: make(chan struct{}, 1)}
 	x.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxApprove, rampway.TxCall},
-		signer: func(w common.Address) chain.Signer {
+		signer: func(w common.Address) rampway.Signer {
 			if w == signer.Address() {
 				return signer
 			}
@@ -245,12 +245,12 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	}
 	value := new(big.Int)
 	gas := o.GasLimit
-	var approve []chain.Call
+	var approve []rampway.Call
 	if token == nil {
 		value.Set(o.PaymentValue)
 	} else {
-		approve = chain.Approvals(*token, f.Contract, o.PaymentValue)
-		gas += chain.ApproveGas * uint64(len(approve))
+		approve = rampway.Approvals(*token, f.Contract, o.PaymentValue)
+		gas += rampway.ApproveGas * uint64(len(approve))
 	}
 	// Our own liquidity pays: a shortfall is ours to fix, never the order's failure.
 	cost := new(big.Int).Add(value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas)))
@@ -340,7 +340,7 @@ func (x *Executor) fail(ctx context.Context, o *rampway.Order, reason string) er
 }
 
 // preflight says why the call would revert now (after approve, for a token-paid one), or "".
-func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o *rampway.Order, approve []chain.Call, data []byte) (string, error) {
+func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o *rampway.Order, approve []rampway.Call, data []byte) (string, error) {
 	from := x.signer.Address()
 	if len(approve) == 0 {
 		_, err := x.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &f.Contract, Gas: o.GasLimit, Value: o.PaymentValue, Data: data}, nil)
@@ -352,7 +352,7 @@ func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o
 		}
 		return "", err
 	}
-	reason, _, err := chain.Simulate(ctx, x.client, from, append(approve, chain.Call{To: f.Contract, Value: new(big.Int), Data: data, Gas: o.GasLimit}))
+	reason, _, err := chain.Simulate(ctx, x.client, from, append(approve, rampway.Call{To: f.Contract, Value: new(big.Int), Data: data, Gas: o.GasLimit}))
 	if errors.Is(err, chain.ErrSimulateUnsupported) {
 		return "", nil // the receipt will tell
 	}

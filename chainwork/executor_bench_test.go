@@ -598,7 +598,7 @@ func (s *x200Store) FinishExecution(ctx context.Context, orderID string, ok bool
 
 // x200Signer is the hot wallet, timed.
 type x200Signer struct {
-	chain.Signer
+	rampway.Signer
 	p *x200Probe
 }
 

@@ -51,7 +51,7 @@ type Sweeper struct {
 	store  SweeperStore
 	net    *rampway.Network
 	client ExecClient
-	hot    chain.Signer
+	hot    rampway.Signer
 	keys   DepositKeys
 	log    *slog.Logger
 	now    func() time.Time
@@ -62,7 +62,7 @@ type Sweeper struct {
 }
 
 // NewSweeper returns a sweeper of net.
-func NewSweeper(cfg SweeperConfig, store SweeperStore, net *rampway.Network, client ExecClient, hot chain.Signer, keys DepositKeys,
+func NewSweeper(cfg SweeperConfig, store SweeperStore, net *rampway.Network, client ExecClient, hot rampway.Signer, keys DepositKeys,
 	log *slog.Logger, now func() time.Time) *Sweeper {
 	if cfg.RepriceAfter == 0 {
 		cfg.RepriceAfter = 3
@@ -90,7 +90,7 @@ func (w *Sweeper) Run(ctx context.Context, poll time.Duration) {
 }
 
 // signer is the key of the hot wallet or of a deposit address.
-func (w *Sweeper) signer(addr common.Address) chain.Signer {
+func (w *Sweeper) signer(addr common.Address) rampway.Signer {
 	if addr == w.hot.Address() {
 		return w.hot
 	}
@@ -113,7 +113,7 @@ func (w *Sweeper) signer(addr common.Address) chain.Signer {
 }
 
 // depositSigner derives the key of deposit address addr at index, checking it is that address.
-func (w *Sweeper) depositSigner(addr common.Address, index uint32) (chain.Signer, error) {
+func (w *Sweeper) depositSigner(addr common.Address, index uint32) (rampway.Signer, error) {
 	k, err := w.keys.Key(index)
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (w *Sweeper) Step(ctx context.Context) error {
 }
 
 // signed signs a transaction of from and returns it as the store keeps it.
-func (w *Sweeper) signed(ctx context.Context, s chain.Signer, head uint64, tx *types.DynamicFeeTx) (*rampway.ChainTx, error) {
+func (w *Sweeper) signed(ctx context.Context, s rampway.Signer, head uint64, tx *types.DynamicFeeTx) (*rampway.ChainTx, error) {
 	tx.ChainID = w.net.ChainID
 	signed, err := s.SignTx(ctx, types.NewTx(tx), w.net.ChainID)
 	if err != nil {
@@ -219,7 +219,7 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 		case native.Cmp(need) >= 0:
 			sign = func(n uint64) (*rampway.ChainTx, error) {
 				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
-					Value: new(big.Int), Data: chain.ERC20Call(chain.SelTransfer, w.cfg.Treasury, sw.Amount)})
+					Value: new(big.Int), Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, sw.Amount)})
 			}
 		default:
 			// Gas for the transfer, from the hot wallet, with room for fees to double.
@@ -277,7 +277,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 	}
 	err = w.store.SendSweep(ctx, sw.ID, amount, nonce, func(n uint64) (*rampway.ChainTx, error) {
 		return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
-			Value: new(big.Int), Data: chain.ERC20Call(chain.SelTransfer, w.cfg.Treasury, amount)})
+			Value: new(big.Int), Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, amount)})
 	}, w.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil
@@ -304,7 +304,7 @@ func (w *Sweeper) broadcastRef(ctx context.Context, ref string) error {
 
 // erc20Balance is who's balance of token.
 func erc20Balance(ctx context.Context, c ExecClient, token, who common.Address) (*big.Int, error) {
-	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(chain.SelBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(rampway.SelBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("token balance: %w", err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain"
 )
 
 // txFollower sees the transactions rampway signed of some kinds through to the confirmation
@@ -28,7 +27,7 @@ type txFollower struct {
 	store  rampway.ExecutionStore
 	kinds  []string
 	// signer returns the key of a wallet, or nil when it is not here (no re-pricing then).
-	signer       func(common.Address) chain.Signer
+	signer       func(common.Address) rampway.Signer
 	settle       func(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error
 	repriceAfter uint64
 	log          *slog.Logger

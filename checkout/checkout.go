@@ -13,11 +13,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/contract"
@@ -28,9 +25,10 @@ import (
 type EVM interface {
 	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
-	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
-	// SimulateV1 runs a token-paid call after its approve (chain.Simulate).
-	SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error)
+	// Simulate runs calls in order from `from` on the latest state, sending nothing, and
+	// returns the reason the first failing call fails ("" when none does), or
+	// rampway.ErrInsufficientFunds when from cannot pay (chain.QuoteClient).
+	Simulate(ctx context.Context, from common.Address, calls []rampway.Call) (string, error)
 }
 
 // Chains gives the configured networks and their nodes.

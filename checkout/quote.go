@@ -10,10 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ethereum/go-ethereum"
-
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/pricing"
 )
@@ -239,7 +236,7 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 	perGas := new(big.Int).Add(fd.tip, fd.baseFee)
 	gas := q.GasLimit
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		gas += chain.ApproveGas * uint64(len(chain.Approvals(pa, q.Function.Contract, q.Value)))
+		gas += rampway.ApproveGas * uint64(len(rampway.Approvals(pa, q.Function.Contract, q.Value)))
 	}
 	feeWei := new(big.Int).Mul(perGas, new(big.Int).SetUint64(gas))
 	if q.NetworkFee, err = pricing.Convert(ctx, s.prices, feeWei, q.Network.Native, q.Asset); err != nil {
@@ -260,36 +257,26 @@ func (s *Service) price(ctx context.Context, q *Quote, evm EVM, feeBPS *int64) e
 	return nil
 }
 
-// simulate runs the call from the hot wallet at the gas limit and returns the revert reason,
-// or "" when it would succeed. A token-paid call is simulated after its approve
-// (eth_simulateV1); a node without eth_simulateV1 leaves it to the executor's pre-flight.
+// simulate runs the call from the hot wallet at the gas limit, a token-paid one after its
+// approve, and returns the revert reason, or "" when it would succeed.
 func (s *Service) simulate(ctx context.Context, evm EVM, q *Quote, calldata []byte) (string, error) {
 	to := q.Function.Contract
+	call := rampway.Call{To: to, Value: q.Value, Data: calldata, Gas: q.GasLimit}
+	var calls []rampway.Call
 	if pa, ok := q.Network.Asset(q.Function.PayableSymbol); ok && !pa.IsNative() {
-		reason, _, err := chain.Simulate(ctx, evm, s.cfg.HotWallet, append(chain.Approvals(pa, to, q.Value),
-			chain.Call{To: to, Value: new(big.Int), Data: calldata, Gas: q.GasLimit}))
-		switch {
-		case errors.Is(err, chain.ErrSimulateUnsupported):
-			return "", nil
-		case err != nil:
-			return "", unavailable(q.Network.Name, err)
-		}
-		return reason, nil
+		call.Value = new(big.Int)
+		calls = rampway.Approvals(pa, to, q.Value)
 	}
-	_, err := evm.CallContract(ctx, ethereum.CallMsg{From: s.cfg.HotWallet, To: &to, Gas: q.GasLimit, Value: q.Value, Data: calldata}, nil)
-	if err == nil {
-		return "", nil
-	}
-	if strings.Contains(err.Error(), "insufficient funds") {
-		// The node's message (an error with data, from some nodes) names the hot wallet and
-		// its balance: the operator's business, not the merchant's (the executor's pre-flight
-		// and logs tell the operator).
+	reason, err := evm.Simulate(ctx, s.cfg.HotWallet, append(calls, call))
+	switch {
+	case errors.Is(err, rampway.ErrInsufficientFunds):
+		// The operator's business, not the merchant's (the executor's pre-flight and logs
+		// tell the operator).
 		return fmt.Sprintf("the service's wallet on %s cannot pay the call's value and gas at the moment", q.Network.Name), nil
+	case err != nil:
+		return "", unavailable(q.Network.Name, err)
 	}
-	if reason, reverted := chain.RevertOf(err); reverted {
-		return reason, nil
-	}
-	return "", unavailable(q.Network.Name, err)
+	return reason, nil
 }
 
 func unavailable(network string, err error) error {

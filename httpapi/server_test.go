@@ -75,7 +75,7 @@ func (c testChains) Network(name string) (*rampway.Network, bool) {
 
 func (c testChains) EVM(name string) (checkout.EVM, bool) {
 	cl, ok := c.nets.Client(name)
-	return cl, ok
+	return chain.QuoteClient{Node: cl}, ok
 }
 
 // Head is the network's latest block (the checkout page counts confirmations with it).

@@ -175,6 +175,9 @@ func TestAutomineTransferOverRPC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ec.Close()
+	if !c.Automining() {
+		t.Fatal("no automining with the default BlockTime")
+	}
 
 	to := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
 	tx := mustSendTx(t, ec, payer, &to, big.NewInt(12345), nil, 21000)
@@ -213,15 +216,36 @@ func TestAutomineTransferOverRPC(t *testing.T) {
 }
 
 func TestNoRPCAndManualMining(t *testing.T) {
-	c := mustStart(t, t.Context(), devchain.Config{Deployer: mustKey(t, deployerHex), BlockTime: -1})
+	payer := mustKey(t, "")
+	c := mustStart(t, t.Context(), devchain.Config{Deployer: mustKey(t, deployerHex), BlockTime: -1,
+		Fund: []devchain.Funding{{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: ether(1)}}})
 	if c.RPCURL() != "" {
 		t.Errorf("RPCURL() = %q, want empty without RPCAddr", c.RPCURL())
+	}
+	// BlockTime < 0: no automining loop at all, so a transaction waits in the pool until Mine
+	// (checked on the chain's structure: waiting for a block that must not come proves nothing).
+	if c.Automining() {
+		t.Fatal("automining runs with BlockTime < 0")
 	}
 	before, err := c.Client().BlockNumber(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // nothing waits and BlockTime < 0: no block
+	to := common.HexToAddress("0x000000000000000000000000000000000000f00d")
+	tx := mustSendTx(t, c.Client(), payer, &to, big.NewInt(1), nil, 21000)
+	// The pool takes a transaction in the background: mine once it holds it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		n, err := c.Client().PendingNonceAt(t.Context(), crypto.PubkeyToAddress(payer.PublicKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > tx.Nonce() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("transaction %s not in the pool after 10 s", tx.Hash())
+		}
+	}
 	hash, err := c.Mine()
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +256,9 @@ func TestNoRPCAndManualMining(t *testing.T) {
 	}
 	if head.Hash() != hash || head.Number.Uint64() != before+1 {
 		t.Errorf("after Mine: head %d %s, want %d %s", head.Number, head.Hash(), before+1, hash)
+	}
+	if r, err := c.Client().TransactionReceipt(t.Context(), tx.Hash()); err != nil || r.BlockHash != hash {
+		t.Errorf("the waiting transaction is not in the block Mine made: %+v %v", r, err)
 	}
 }
 

@@ -218,7 +218,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	// uses (in process, eth_calls batched), or its own over HTTP (a what-if).
 	s.rpc = newRPCCounter(opt.rpcIdleConns, opt.rpcGzip)
 	devEVM, _ := s.networks.Client(devNetwork)
-	var evm checkout.EVM
+	var evm chain.QuoteNode
 	if opt.rpcHTTP {
 		rc, err := rpc.DialOptions(ctx, s.chain.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: s.rpc}))
 		if err != nil {
@@ -228,7 +228,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		devEVM, evm = s.evm, chain.NewBatchingClient(s.evm, chain.BatchesInFlightLoopback) // as chain.Dial's for a node on loopback
 	} else {
 		evm, _ = s.networks.Batching(devNetwork)
-		evm = countingEVM{EVM: evm, c: s.rpc}
+		evm = countingEVM{QuoteNode: evm, c: s.rpc}
 	}
 	if opt.noChain {
 		evm = &freeChain{Client: devEVM}
@@ -242,12 +242,12 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("stub node client: %w", err)
 		}
-		evm = stubSimulations{EVM: evm, calls: chain.NewBatchingClient(ethclient.NewClient(rc), chain.BatchesInFlightRemote)}
+		evm = stubSimulations{QuoteNode: evm, calls: chain.NewBatchingClient(ethclient.NewClient(rc), chain.BatchesInFlightRemote)}
 	}
 	svc := checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: true,
-	}, s.store, functions, benchChains{s.networks, evm}, pricing.Static(cfg.PriceTable()), deriver, nil)
+	}, s.store, functions, benchChains{s.networks, chain.QuoteClient{Node: evm}}, pricing.Static(cfg.PriceTable()), deriver, nil)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	bp := cfg.HTTP.BasePaths
@@ -387,7 +387,7 @@ func (stubEth) Call(ctx context.Context, args json.RawMessage, block json.RawMes
 
 // stubSimulations is the order path's chain client with its simulations sent to the stub node.
 type stubSimulations struct {
-	checkout.EVM
+	chain.QuoteNode
 	calls *chain.BatchingClient
 }
 
@@ -475,28 +475,28 @@ func (c benchChains) EVM(name string) (checkout.EVM, bool) {
 // countingEVM counts the order path's chain calls by JSON-RPC method when they go in
 // process (over HTTP, rpcCounter counts them as they are sent).
 type countingEVM struct {
-	checkout.EVM
+	chain.QuoteNode
 	c *rpcCounter
 }
 
 func (e countingEVM) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error) {
 	e.c.count("eth_getBlockByNumber")
-	return e.EVM.HeaderByNumber(ctx, number)
+	return e.QuoteNode.HeaderByNumber(ctx, number)
 }
 
 func (e countingEVM) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 	e.c.count("eth_maxPriorityFeePerGas")
-	return e.EVM.SuggestGasTipCap(ctx)
+	return e.QuoteNode.SuggestGasTipCap(ctx)
 }
 
 func (e countingEVM) CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error) {
 	e.c.count("eth_call")
-	return e.EVM.CallContract(ctx, msg, block)
+	return e.QuoteNode.CallContract(ctx, msg, block)
 }
 
 func (e countingEVM) SimulateV1(ctx context.Context, opts ethclient.SimulateOptions, block *rpc.BlockNumberOrHash) ([]ethclient.SimulateBlockResult, error) {
 	e.c.count("eth_simulateV1")
-	return e.EVM.SimulateV1(ctx, opts, block)
+	return e.QuoteNode.SimulateV1(ctx, opts, block)
 }
 
 func (c *rpcCounter) count(method string) {

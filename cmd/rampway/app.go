@@ -19,6 +19,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/chainwork"
@@ -109,12 +110,12 @@ func (c chains) EVM(name string) (checkout.EVM, bool) {
 	if !ok {
 		return nil, false
 	}
-	return cl, true
+	return chain.QuoteClient{Node: cl}, true
 }
 
 // hotWallet loads the hot wallet's key from the environment or its keystore file; nil when
 // neither is configured.
-func hotWallet(cfg config.Config) (chain.Signer, error) {
+func hotWallet(cfg config.Config) (rampway.Signer, error) {
 	var s *chain.KeySigner
 	var err error
 	switch {
@@ -168,7 +169,7 @@ type app struct {
 	functions *contract.Registry
 	checkout  *checkout.Service
 	// signer is the hot wallet; nil when this instance only serves the API.
-	signer chain.Signer
+	signer rampway.Signer
 	// watchers are the networks' deposit watchers, in network order: serve runs them, and
 	// /readyz asks them whether a chain's head is behind the block they have recorded.
 	watchers []*chainwork.Watcher

@@ -1,4 +1,4 @@
-package chain
+package rampway
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/rampway/rampway"
 )
 
 // A token-paid call is preceded by an approve of its value, and by an approve of 0 before
@@ -15,10 +13,10 @@ import (
 func TestApprovals(t *testing.T) {
 	spender := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	amount := big.NewInt(1_500_000)
-	usdc := rampway.Asset{Symbol: "USDC", Contract: common.HexToAddress("0x01"), Decimals: 6}
-	usdt := rampway.Asset{Symbol: "USDT", Contract: common.HexToAddress("0x02"), Decimals: 6, ApproveReset: true}
+	usdc := Asset{Symbol: "USDC", Contract: common.HexToAddress("0x01"), Decimals: 6}
+	usdt := Asset{Symbol: "USDT", Contract: common.HexToAddress("0x02"), Decimals: 6, ApproveReset: true}
 	for _, tt := range []struct {
-		token rampway.Asset
+		token Asset
 		want  []*big.Int // the approved amounts, in order
 	}{
 		{usdc, []*big.Int{amount}},
