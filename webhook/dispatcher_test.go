@@ -299,8 +299,50 @@ func TestPerMerchantShareWithQueue(t *testing.T) {
 	}
 }
 
+// clock is a dispatcher's clock that moves only when the test moves it.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// settle runs d's steps until one finds nothing due at d's clock with nothing in flight: d
+// then makes no attempt until its clock moves (or a delivery is added), a fact rather than a
+// quiet spell. Between steps Run, its context already ended, waits for the attempts in
+// flight (it returns once they are recorded) and gives the queued deliveries back.
+func settle(t *testing.T, d *webhook.Dispatcher) {
+	t.Helper()
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	for range 100 {
+		d.Run(ended)
+		n, err := d.Step(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+	}
+	t.Fatal("the dispatcher still starts attempts after 100 steps")
+}
+
 // An endpoint that keeps failing has its merchant's due deliveries paused (moved out of the due
-// range claims walk), while another merchant's go on; a success ends the pause.
+// range claims walk), while another merchant's go on; a success ends the pause. The
+// dispatcher's clock stands still unless the test moves it and the test runs its steps: no
+// attempt while paused is shown by a dispatcher with nothing due until the pause's end, on a
+// slow machine as on a fast one.
 func TestFailingEndpointIsPaused(t *testing.T) {
 	e := newEnv(t)
 	var failing atomic.Bool
@@ -323,34 +365,45 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 	for range 10 {
 		bOrders = append(bOrders, e.order(b, 0).ID)
 	}
-	start := time.Now()
-	// The pause is long enough (2 s) that it is still on when the checks below run, however
-	// slow the machine (a short one ended before them under -race on a busy machine, and a's
-	// deliveries went out again).
-	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 2, BreakAfter: 3, BreakFor: 2 * time.Second,
-		Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 10 * time.Second, GiveUpAfter: time.Hour}}, secrets{a.ID: {"a"}, b.ID: {"b"}})
+	clk := &clock{t: time.Now()}
+	start := clk.now()
+	const breakFor = 2 * time.Second
+	d := webhook.New(webhook.Config{Workers: 8, PerMerchant: 2, BreakAfter: 3, BreakFor: breakFor, AllowPrivate: true, UserAgent: "rampway/test",
+		Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 10 * time.Second, GiveUpAfter: time.Hour}},
+		e.store, secrets{a.ID: {"a"}, b.ID: {"b"}}, slog.New(slog.DiscardHandler), clk.now)
+	settle(t, d)
+	// b's deliveries all went out; a's paused after 3 failures (and the attempts in flight).
 	e.waitDelivered(bOrders, 10*time.Second)
-	// Paused after 3 failures (and the attempts already in flight): a's other deliveries wait.
-	time.Sleep(100 * time.Millisecond)
-	if n := badHits.Load(); n > 3+2*2 {
-		t.Fatalf("%d attempts to the failing endpoint within %s, want the pause after 3 (and those in flight)", n, time.Since(start))
+	if n := goodHits.Load(); n != 10 {
+		t.Fatalf("%d deliveries to the working endpoint, want 10", n)
 	}
-	paused := 0
+	hits := badHits.Load()
+	if hits < 3 || hits > 3+2*2 {
+		t.Fatalf("%d attempts to the failing endpoint, want the pause after 3 (and those in flight)", hits)
+	}
 	for _, id := range aOrders {
 		ds, err := e.store.Deliveries(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ds[0].Status == rampway.DeliveryPending && ds[0].NextAttemptAt.After(start.Add(time.Second)) {
-			paused++
+		if ds[0].Status != rampway.DeliveryPending || !ds[0].NextAttemptAt.After(start.Add(breakFor-time.Millisecond)) {
+			t.Fatalf("a's delivery %s is %s, due at %s: not paused until %s", ds[0].EventID, ds[0].Status, ds[0].NextAttemptAt, start.Add(breakFor))
 		}
 	}
-	if paused < 20-7 {
-		t.Fatalf("%d of a's 20 deliveries paused", paused)
+	// Nothing goes out until the pause's end.
+	clk.advance(breakFor - time.Millisecond)
+	settle(t, d)
+	if n := badHits.Load(); n != hits {
+		t.Fatalf("%d attempts to the failing endpoint before the pause's end, had %d when it began", n, hits)
 	}
 	// The endpoint recovers: after the pause every delivery goes out.
 	failing.Store(false)
-	e.waitDelivered(aOrders, 20*time.Second)
+	clk.advance(2 * time.Millisecond)
+	settle(t, d)
+	e.waitDelivered(aOrders, 10*time.Second)
+	if n := badHits.Load(); n != hits+20 {
+		t.Fatalf("%d attempts to the recovered endpoint after the pause, want one per delivery (20)", n-hits)
+	}
 }
 
 // A dispatcher that dies mid-attempt leaves a leased delivery; when the lease runs out another
