@@ -102,10 +102,6 @@ func New(cfg Config, store Store, functions *contract.Registry, chains Chains, p
 	return s
 }
 
-// SetPublicURL changes the base of gateway_url; call it before serving (dev mode learns its
-// port only once it listens).
-func (s *Service) SetPublicURL(u string) { s.cfg.PublicURL = u }
-
 // Hash is the order's gateway hash: HMAC-SHA256 of its id under the hash secret, hex.
 func (s *Service) Hash(orderID string) string {
 	m := hmac.New(sha256.New, s.cfg.HashSecret)

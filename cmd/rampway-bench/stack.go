@@ -31,34 +31,21 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/hd"
-	"github.com/rampway/rampway/chainwork"
-	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
-	"github.com/rampway/rampway/httpapi"
-	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
-	"github.com/rampway/rampway/postgres"
-	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/sqlite"
 )
 
 // devNetwork is the embedded chain's network name, as in `rampway dev`.
 const devNetwork = "devnet"
-
-// Background work, as cmd/rampway runs it.
-const (
-	expiryInterval = 5 * time.Second
-	watchPoll      = 500 * time.Millisecond
-)
 
 // stackOptions say which database a stack runs on.
 type stackOptions struct {
@@ -96,8 +83,9 @@ type stack struct {
 	baseDB   *sql.DB // the baseline's own pool, on SQLite
 	logFile  *os.File
 	servers  []*http.Server
-	workers  sync.WaitGroup
-	stopWork context.CancelFunc
+	app      *app.App
+	stopApp  context.CancelFunc // ends the app's Serve, which drains and closes the store
+	served   chan error         // Serve's answer
 	dropDB   func() error
 
 	rampwayURL  string // the A1 order endpoint
@@ -186,33 +174,16 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	}
 	cfg.Checkout.HotWalletAddress = hot.addr.Hex()
 	cfg.Checkout.Prices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+
+	// No per-merchant rate limit: the benchmark's one merchant sends as fast as it can.
+	cfg.HTTP.RateLimit = config.RateLimit{}
+	cfg.Secrets.HotWalletKey = hex.EncodeToString(crypto.FromECDSA(hot.key)) // the executor runs, idle
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
-	}
-
-	// What cmd/rampway's startApp wires, with the chain client counted.
-	box, err := secretbox.New(cfg.Secrets.EncryptionKey)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Database.Driver == "postgres" {
-		s.store, err = postgres.Open(ctx, cfg.Database.DSN, box, postgres.Options{MaxOpenConns: cfg.Database.MaxOpenConns})
-	} else {
-		s.store, err = sqlite.Open(ctx, cfg.Database.Path, box)
-	}
-	if err != nil {
-		return nil, err
 	}
 	// As `rampway dev`: the chain runs in this process and rampway calls it in process.
 	if s.networks, err = chain.Dial(ctx, cfg.DomainNetworks(), chain.InProcess(s.chain.RPCURL(), s.chain.RPC())); err != nil {
 		return nil, fmt.Errorf("networks: %w", err)
-	}
-	// As cmd/rampway's startApp: keys, merchants and functions cached for its cacheTTL (2 s).
-	merchants := merchant.NewService(s.store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: true, AuthCacheTTL: 2 * time.Second})
-	functions := contract.NewRegistry(s.store, s.networks, nil).CacheActive(2 * time.Second)
-	deriver, err := hd.FromXPub(cfg.Checkout.DepositXPub)
-	if err != nil {
-		return nil, err
 	}
 	// The order path's chain client, its calls counted: the one rampway dev's order path
 	// uses (in process, eth_calls batched), or its own over HTTP (a what-if).
@@ -244,21 +215,22 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		}
 		evm = stubSimulations{QuoteNode: evm, calls: chain.NewBatchingClient(ethclient.NewClient(rc), chain.BatchesInFlightRemote)}
 	}
-	svc := checkout.New(checkout.Config{
-		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
-		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: true,
-	}, s.store, functions, benchChains{s.networks, chain.QuoteClient{Node: evm}}, pricing.Static(cfg.PriceTable()), deriver, nil)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// rampway itself, as cmd/rampway starts it (internal/app: the store, the services, the
+	// server, the workers), with that chain client on the order path.
+	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		return nil, err
+	}
 	bp := cfg.HTTP.BasePaths
-	h := httpapi.New(httpapi.Config{
-		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		AdminToken:   cfg.Admin.Token,
-		Version:      "bench",
-		// No per-merchant rate limit: the benchmark's one merchant sends as fast as it can.
-		RateLimit: httpapi.RateLimit{},
-	}, httpapi.Deps{Merchants: merchants, Functions: functions, Checkout: svc, Idempotency: s.store, DB: s.store, Log: log, Metrics: reg})
+	s.rampwayURL = "http://" + ln.Addr().String() + bp.Mint + "/merchant/hosted/nftCheckout/order"
+	s.app, err = app.Start(ctx, cfg, log, app.Options{Version: "bench", Networks: s.networks, Listener: ln,
+		QuoteNode: func(string, chain.QuoteNode) chain.QuoteNode { return evm }})
+	s.networks = nil // the app's now
+	if err != nil {
+		return nil, err
+	}
+	s.store = s.app.Store
+	merchants, functions := s.app.Merchants, s.app.Functions
 
 	// The demo merchant and its native-paid mint, as `rampway dev` registers them.
 	m, err := merchants.Create(ctx, merchant.CreateParams{Name: "Demo Store"})
@@ -292,12 +264,8 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, fmt.Errorf("create bench_baseline: %w", err)
 	}
 
-	// Both handlers behind the same server settings, on loopback listeners.
-	ramp, err := s.serve(cfg, h, log)
-	if err != nil {
-		return nil, err
-	}
-	s.rampwayURL = "http://" + ramp + bp.Mint + "/merchant/hosted/nftCheckout/order"
+	// The baseline, behind the same server settings, on a loopback listener; rampway serves
+	// (and runs its background work: the executor and sweeper idle, no order is paid here).
 	baseDB := s.store.DB()
 	if opt.db == "sqlite" {
 		// The store's connections leave WAL checkpoints to the store, which copies the WAL
@@ -319,23 +287,10 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	}
 	s.baselineURL = "http://" + base + "/order"
 
-	// The background work a real process runs beside the API (the executor idles: no order
-	// is paid here).
-	wctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s.stopWork = stop
-	s.workers.Go(func() { svc.RunExpiry(wctx, expiryInterval, log.With("worker", "expiry")) })
-	hotSigner, err := chain.ParseKey(hex.EncodeToString(crypto.FromECDSA(hot.key)))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range s.networks.List() {
-		c, _ := s.networks.Client(n.Name)
-		w := chainwork.NewWatcher(s.store, n, c, log.With("worker", "watcher"), nil)
-		s.workers.Go(func() { w.Run(wctx, watchPoll) })
-		x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks)}, s.store, functions, n, c,
-			hotSigner, log.With("worker", "executor"), nil)
-		s.workers.Go(func() { x.Run(wctx, watchPoll) })
-	}
+	serveCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s.stopApp = stop
+	s.served = make(chan error, 1)
+	go func() { s.served <- s.app.Serve(serveCtx) }()
 	return s, nil
 }
 
@@ -403,20 +358,20 @@ func (s *stack) close() error {
 		errs = append(errs, srv.Shutdown(ctx))
 		cancel()
 	}
-	if s.stopWork != nil {
-		s.stopWork()
-		s.workers.Wait()
+	if s.baseDB != nil {
+		errs = append(errs, s.baseDB.Close())
+	}
+	switch {
+	case s.stopApp != nil: // served: Serve drains, stops the workers and closes the store
+		s.stopApp()
+		errs = append(errs, <-s.served)
+	case s.app != nil:
+		errs = append(errs, s.app.Close())
 	}
 	if s.evm != nil {
 		s.evm.Close()
 	}
 	s.networks.Close()
-	if s.baseDB != nil {
-		errs = append(errs, s.baseDB.Close())
-	}
-	if s.store != nil {
-		errs = append(errs, s.store.Close())
-	}
 	if s.chain != nil {
 		errs = append(errs, s.chain.Close())
 	}
@@ -457,19 +412,6 @@ func rowSize(ctx context.Context, db *sql.DB, query string, args ...any) (int, e
 		n += len(v)
 	}
 	return n, rows.Err()
-}
-
-// benchChains gives checkout the networks, with its own chain client whose calls are counted.
-type benchChains struct {
-	*chain.Networks
-	evm checkout.EVM
-}
-
-func (c benchChains) EVM(name string) (checkout.EVM, bool) {
-	if name != devNetwork {
-		return nil, false
-	}
-	return c.evm, true
 }
 
 // countingEVM counts the order path's chain calls by JSON-RPC method when they go in

@@ -22,6 +22,7 @@ import (
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/merchant"
 )
 
@@ -105,7 +106,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	default:
 		return errors.New("admin: --config FILE or --data-dir DIR is required")
 	}
-	store, err := openStore(ctx, cfg)
+	store, err := app.OpenStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return contract.NewRegistry(store, nets, nil), nets.Close, nil
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
-	out, err := adminCommand(ctx, newMerchantService(cfg, store, 0), registry, hooks, rest)
+	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, hooks, rest)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/merchant"
 )
 
@@ -216,8 +217,16 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
-	cfg.HTTP.Addr = *addr
-	cfg.HTTP.PublicURL = "http://" + reachable(*addr)
+	// Listen first: the port (--addr may ask for 0) is in the public URL everything is built
+	// with (gateway_url, dev.json, the demo store); requests wait in the backlog until Serve.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("dev: listen on %s: %w", *addr, err)
+	}
+	defer ln.Close() // once the app has it, closed already: this is for the errors before
+	base := "http://" + reachable(ln.Addr().String())
+	cfg.HTTP.Addr = ln.Addr().String()
+	cfg.HTTP.PublicURL = base
 	cfg.Database.Path = filepath.Join(*dataDir, devDBFile)
 	cfg.Admin.Token = state.AdminToken
 	cfg.Secrets.HashSecret = state.HashSecret
@@ -254,33 +263,42 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 
 	// The chain runs in this process: rampway calls it without a socket; wallets and tools
-	// use its HTTP endpoint.
-	a, err := startApp(ctx, cfg, log, chain.InProcess(ch.RPCURL(), ch.RPC()))
+	// use its HTTP endpoint. The demo merchant and its functions are made on the store and the
+	// networks first, so that the demo store, built from dev.json, is one of the app's
+	// constructor arguments.
+	store, err := app.OpenStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	base := "http://" + reachable(a.addr())
-	a.cfg.HTTP.PublicURL = base
-	a.checkout.SetPublicURL(base) // the real port when --addr asked for port 0 (gateway_url uses it)
-
-	dj, err := prepareDev(ctx, a, ch, state, keys, base)
+	networks, err := chain.Dial(ctx, cfg.DomainNetworks(), chain.InProcess(ch.RPCURL(), ch.RPC()))
+	if err != nil {
+		store.Close()
+		return fmt.Errorf("dev: networks: %w", err)
+	}
+	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil), cfg.HTTP.BasePaths, ch, state, keys, base)
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
-	// The listener is bound, so requests queue until Serve runs: dev.json may go out first.
-	if err == nil {
-		err = saveJSON(devJSONPath, dj)
-	}
 	if err != nil {
-		a.close()
+		networks.Close()
+		store.Close()
 		return err
 	}
-	a.home.set(newDemoStore(base, dj, &http.Client{Timeout: 30 * time.Second}, log.With("component", "demo-store")))
+	a, err := app.Start(ctx, cfg, log, app.Options{Version: version, Store: store, Networks: networks, Listener: ln,
+		Home: newDemoStore(base, dj, &http.Client{Timeout: 30 * time.Second}, log.With("component", "demo-store"))})
+	if err != nil {
+		return err
+	}
+	// The listener is bound, so requests queue until Serve runs: dev.json may go out first.
+	if err := saveJSON(devJSONPath, dj); err != nil {
+		a.Close()
+		return err
+	}
 	// dev.json says "ready"; it goes when the server does.
 	defer os.Remove(devJSONPath)
 	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
 		base, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
-	return a.serve(ctx)
+	return a.Serve(ctx)
 }
 
 // devChainConfig is the embedded chain of the dev directory dataDir, made from its keys (the
@@ -343,16 +361,16 @@ func devNetworkConfig(rpcURL, token string) config.Network {
 }
 
 // prepareDev makes sure the demo merchant and its functions exist and returns dev.json.
-func prepareDev(ctx context.Context, a *app, ch *devchain.Chain, st *devState, keys *devKeys, base string) (devJSON, error) {
-	if err := ensureDemoMerchant(ctx, a.merchants, st, base+demoWebhookPath); err != nil {
+func prepareDev(ctx context.Context, merchants *merchant.Service, functions *contract.Registry, bp config.BasePaths, ch *devchain.Chain,
+	st *devState, keys *devKeys, base string) (devJSON, error) {
+	if err := ensureDemoMerchant(ctx, merchants, st, base+demoWebhookPath); err != nil {
 		return devJSON{}, err
 	}
 	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
-	fns, err := ensureDemoFunctions(ctx, a.functions, st.MerchantID, ch.Contracts(), payer)
+	fns, err := ensureDemoFunctions(ctx, functions, st.MerchantID, ch.Contracts(), payer)
 	if err != nil {
 		return devJSON{}, err
 	}
-	bp := a.cfg.HTTP.BasePaths
 	c := ch.Contracts()
 	return devJSON{
 		API: devAPI{MintBaseURL: base + bp.Mint, NFTRampBaseURL: base + bp.NFTRamp,

@@ -1,0 +1,372 @@
+// Package app is rampway's composition root: it opens the store, dials the networks, builds the
+// services, the HTTP server and the background workers from a configuration, and runs them.
+// `rampway serve`, `rampway dev` and the benchmark (cmd/rampway-bench) all start rampway
+// through it, so that what is measured is what runs.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
+	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/chainwork"
+	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/postgres"
+	"github.com/rampway/rampway/pricing"
+	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/webhook"
+)
+
+// OpenStore opens the configured database and applies pending migrations.
+func OpenStore(ctx context.Context, cfg config.Config) (*sqlstore.Store, error) {
+	var box *secretbox.Box
+	if cfg.Secrets.EncryptionKey != "" {
+		var err error
+		if box, err = secretbox.New(cfg.Secrets.EncryptionKey); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.Database.Driver {
+	case "postgres":
+		return postgres.Open(ctx, cfg.Database.DSN, box, postgres.Options{MaxOpenConns: cfg.Database.MaxOpenConns})
+	default:
+		return sqlite.Open(ctx, cfg.Database.Path, box)
+	}
+}
+
+// NewMerchantService returns the merchant service; authCache > 0 keeps API keys and their
+// merchants that long (the server's, see cacheTTL; the admin CLI reads every time).
+func NewMerchantService(cfg config.Config, store *sqlstore.Store, authCache time.Duration) *merchant.Service {
+	return merchant.NewService(store, merchant.Options{HashSecret: cfg.Secrets.HashSecret, DevMode: cfg.Mode == config.ModeDev,
+		AuthCacheTTL: authCache})
+}
+
+// cacheTTL is how long the server keeps what every order request reads and merchants rarely
+// change: API keys with their merchants, and registered functions. A key revoked, a merchant
+// or a function disabled by another process (the admin CLI, another instance) takes effect
+// within it; through this process's admin API at once.
+const cacheTTL = 2 * time.Second
+
+// expiryInterval is how often orders whose time is up are ended.
+const expiryInterval = 5 * time.Second
+
+// watchPoll is how often each network's deposit watcher looks for new blocks.
+const watchPoll = 500 * time.Millisecond
+
+// chains gives checkout the networks' clients.
+// chains gives checkout and the page the networks; wrap, when set, wraps the order path's node
+// clients (Options.QuoteNode).
+type chains struct {
+	*chain.Networks
+	wrap func(string, chain.QuoteNode) chain.QuoteNode
+}
+
+// Head is a network's latest block number (the page's confirmation count).
+func (c chains) Head(ctx context.Context, name string) (uint64, error) {
+	cl, ok := c.Client(name)
+	if !ok {
+		return 0, fmt.Errorf("no network %s", name)
+	}
+	return cl.BlockNumber(ctx)
+}
+
+func (c chains) EVM(name string) (checkout.EVM, bool) {
+	cl, ok := c.Batching(name)
+	if !ok {
+		return nil, false
+	}
+	var n chain.QuoteNode = cl
+	if c.wrap != nil {
+		n = c.wrap(name, n)
+	}
+	return chain.QuoteClient{Node: n}, true
+}
+
+// hotWallet loads the hot wallet's key from the environment or its keystore file; nil when
+// neither is configured.
+func hotWallet(cfg config.Config) (rampway.Signer, error) {
+	var s *chain.KeySigner
+	var err error
+	switch {
+	case cfg.Secrets.HotWalletKey != "":
+		s, err = chain.ParseKey(cfg.Secrets.HotWalletKey)
+	case cfg.Checkout.HotWalletKeystore != "":
+		s, err = chain.LoadKeystore(cfg.Checkout.HotWalletKeystore, cfg.Secrets.HotWalletPassphrase)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if want := common.HexToAddress(cfg.Checkout.HotWalletAddress); s.Address() != want {
+		return nil, fmt.Errorf("hot wallet: the key is of %s, not of checkout.hot_wallet_address %s", s.Address().Hex(), want.Hex())
+	}
+	return s, nil
+}
+
+// depositKeys is the sweeper's key of the deposit addresses; nil when none is configured.
+func depositKeys(cfg config.Config) (*hd.Signer, error) {
+	if cfg.Secrets.DepositXPrv == "" || cfg.Checkout.TreasuryAddress == "" {
+		return nil, nil
+	}
+	return hd.FromXPrv(cfg.Secrets.DepositXPrv)
+}
+
+// sweepPoll is how often each network's sweeper looks for confirmed deposits.
+const sweepPoll = 5 * time.Second
+
+// Options are what a caller gives besides the configuration; all are optional.
+type Options struct {
+	// Version is reported by the API and in webhooks' User-Agent.
+	Version string
+	// Dial says how to reach networks that are not dialled over their URL (dev mode's chain,
+	// in this process).
+	Dial []chain.DialOption
+	// Store and Networks, when set, are used instead of opening the configured ones (dev mode
+	// prepares its demo merchant on them first); the App closes them with itself.
+	Store    *sqlstore.Store
+	Networks *chain.Networks
+	// Listener, when set, is listened on instead of cfg.HTTP.Addr: a caller that must know the
+	// port before the App exists (cfg.HTTP.PublicURL, dev mode's demo store) listens first.
+	Listener net.Listener
+	// Home serves GET / and /demo/* (dev mode's demo store); 404 when nil.
+	Home http.Handler
+	// QuoteNode, when set, wraps each network's node client as the order path's quotes ask
+	// it (the benchmark counts its calls, or answers them without a node).
+	QuoteNode func(network string, n chain.QuoteNode) chain.QuoteNode
+}
+
+// App is a running API server with its background workers.
+type App struct {
+	Cfg       config.Config
+	Log       *slog.Logger
+	Store     *sqlstore.Store
+	Networks  *chain.Networks
+	Merchants *merchant.Service
+	Functions *contract.Registry
+	Checkout  *checkout.Service
+	// signer is the hot wallet; nil when this instance only serves the API.
+	signer  rampway.Signer
+	version string
+	// watchers are the networks' deposit watchers, in network order: Serve runs them, and
+	// /readyz asks them whether a chain's head is behind the block they have recorded.
+	watchers []*chainwork.Watcher
+	srv      *http.Server
+	ln       net.Listener
+}
+
+// Start opens the store, dials the networks, builds the services and the server, and listens;
+// Serve starts answering and working. Everything comes from cfg and opt, at construction.
+func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options) (_ *App, err error) {
+	a := &App{Cfg: cfg, Log: log, Store: opt.Store, Networks: opt.Networks, ln: opt.Listener, version: opt.Version}
+	defer func() {
+		if err != nil {
+			a.Close() // a, not the result: every error return has set that to nil
+		}
+	}()
+	if a.version == "" {
+		a.version = "dev"
+	}
+	if a.Store == nil {
+		if a.Store, err = OpenStore(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if a.Networks == nil {
+		if a.Networks, err = chain.Dial(ctx, cfg.DomainNetworks(), opt.Dial...); err != nil {
+			return nil, fmt.Errorf("networks: %w", err)
+		}
+	}
+	for _, n := range a.Networks.List() {
+		log.Info("network ready", "network", n.Name, "chain_id", n.ChainID.String(), "rpc", chain.Redact(n.RPCURLs[0]), "assets", len(n.Tokens)+1)
+	}
+	if a.signer, err = hotWallet(cfg); err != nil {
+		return nil, err
+	}
+	a.Merchants = NewMerchantService(cfg, a.Store, cacheTTL)
+	a.Functions = contract.NewRegistry(a.Store, a.Networks, nil).CacheActive(cacheTTL)
+	var deriver checkout.Deriver
+	if cfg.Checkout.DepositXPub != "" {
+		if deriver, err = hd.FromXPub(cfg.Checkout.DepositXPub); err != nil {
+			return nil, err
+		}
+	}
+	nets := chains{Networks: a.Networks, wrap: opt.QuoteNode}
+	a.Checkout = checkout.New(checkout.Config{
+		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
+		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
+	}, a.Store, a.Functions, nets, pricing.Static(cfg.PriceTable()), deriver, nil)
+	// A chain whose head stays below the block the database has recorded (a node that lost
+	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
+	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
+	var ready []httpapi.Pinger
+	for _, n := range a.Networks.List() {
+		cl, _ := a.Networks.Client(n.Name)
+		w := chainwork.NewWatcher(a.Store, n, cl, log.With("worker", "watcher"), nil)
+		if cfg.Mode == config.ModeDev {
+			w.SetBehindGrace(0)
+		}
+		a.watchers = append(a.watchers, w)
+		ready = append(ready, w)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log))
+	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
+	// every active request, and a stream would hold it for its whole life (minutes).
+	streams, endStreams := context.WithCancel(context.Background())
+	bp := cfg.HTTP.BasePaths
+	h := httpapi.New(httpapi.Config{
+		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
+		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		AdminToken:   cfg.Admin.Token,
+		Version:      a.version,
+		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
+	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
+		Home: opt.Home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
+	a.srv = &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
+		ReadTimeout:       cfg.HTTP.ReadTimeout,
+		WriteTimeout:      cfg.HTTP.WriteTimeout,
+		IdleTimeout:       cfg.HTTP.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	a.srv.RegisterOnShutdown(endStreams)
+	if a.ln == nil {
+		if a.ln, err = net.Listen("tcp", cfg.HTTP.Addr); err != nil {
+			endStreams()
+			return nil, fmt.Errorf("listen on %s: %w", cfg.HTTP.Addr, err)
+		}
+	}
+	return a, nil
+}
+
+// endStreamsOnShutdown gives the checkout page's server-sent-events requests a context that
+// also ends with streams (when the server starts shutting down): the browser reconnects to
+// another instance, or to this one once restarted. Its other requests are short, and drain.
+func endStreamsOnShutdown(page http.Handler, streams context.Context) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/checkout/events" {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(streams, cancel)()
+			r = r.WithContext(ctx)
+		}
+		page.ServeHTTP(w, r)
+	})
+}
+
+// Addr is the address the server listens on (the real port when the config said 0).
+func (a *App) Addr() string { return a.ln.Addr().String() }
+
+// Serve answers requests until ctx ends, then drains in-flight requests and closes.
+func (a *App) Serve(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.srv.Serve(a.ln) }()
+	// Background work stops with the server.
+	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	var workers sync.WaitGroup
+	workers.Go(func() { a.Checkout.RunExpiry(wctx, expiryInterval, a.Log.With("worker", "expiry")) })
+
+	if a.signer == nil && len(a.Networks.List()) > 0 {
+		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
+	}
+	for i, n := range a.Networks.List() {
+		cl, _ := a.Networks.Client(n.Name)
+		w := a.watchers[i]
+		if a.signer != nil {
+			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, a.Functions, n, cl,
+				a.signer, a.Log.With("worker", "executor"), nil)
+			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
+			workers.Go(func() { x.Run(wctx, watchPoll) })
+		}
+		workers.Go(func() { w.Run(wctx, watchPoll) })
+	}
+	if keys, err := depositKeys(a.Cfg); err != nil {
+		a.Log.Error("sweeper not started", "error", err)
+	} else if keys != nil && a.signer != nil {
+		for _, n := range a.Networks.List() {
+			cl, _ := a.Networks.Client(n.Name)
+			sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(a.Cfg.Checkout.TreasuryAddress),
+				RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, a.Log.With("worker", "sweeper"), nil)
+			workers.Go(func() { sw.Run(wctx, sweepPoll) })
+		}
+	}
+	wh := a.Cfg.Webhooks
+	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
+		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
+		UserAgent: "rampway/" + a.version + " (+webhooks)", AllowPrivate: a.Cfg.Mode == config.ModeDev},
+		a.Store, a.Merchants, a.Log.With("worker", "webhooks"), nil) // secrets read at every attempt: a rotation applies at once
+	workers.Go(func() { dispatcher.Run(wctx) })
+	stopWorkers := func() {
+		stopWork()
+		workers.Wait()
+	}
+	a.Log.Info("listening", "addr", a.Addr(), "version", a.version)
+	select {
+	case err := <-errc:
+		stopWorkers()
+		a.Close()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	a.Log.Info("shutting down: draining in-flight requests", "timeout", a.Cfg.HTTP.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), a.Cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	err := a.srv.Shutdown(sctx)
+	stopWorkers() // before the store closes under them
+	if cerr := a.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	a.Log.Info("stopped")
+	return nil
+}
+
+// Close releases what was started; it works after a partial start.
+func (a *App) Close() error {
+	var errs []error
+	if a.ln != nil {
+		_ = a.ln.Close() // already closed when the server shut down
+	}
+	a.Networks.Close()
+	a.Networks = nil
+	if a.Store != nil {
+		errs = append(errs, a.Store.Close())
+		a.Store = nil
+	}
+	return errors.Join(errs...)
+}
+
+// publicRPCURLs are the networks' public RPC URLs (public_rpc_url), by network name, for the
+// checkout page to offer wallets.
+func publicRPCURLs(nets []config.Network) map[string]string {
+	out := map[string]string{}
+	for _, n := range nets {
+		if n.PublicRPCURL != "" {
+			out[n.Name] = n.PublicRPCURL
+		}
+	}
+	return out
+}
