@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -38,11 +39,51 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// Checkout is the merchant API's use cases the handlers call (checkout.Service).
+type Checkout interface {
+	Quote(ctx context.Context, p checkout.QuoteParams) (*checkout.Quote, error)
+	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
+	Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error)
+	Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error)
+	Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error)
+	Transfers(ctx context.Context, o *rampway.Order) ([]*rampway.InboundTransfer, error)
+	GatewayURL(orderID string) string
+	Deliveries(ctx context.Context, merchantID string, area rampway.Area, orderID string) ([]checkout.DeliveryLog, error)
+	Resend(ctx context.Context, merchantID string, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error)
+}
+
+// Merchants is the onboarding and authentication the handlers call (merchant.Service).
+type Merchants interface {
+	Authenticate(ctx context.Context, raw string) (*rampway.Merchant, *rampway.APIKey, error)
+	Create(ctx context.Context, p merchant.CreateParams) (*rampway.Merchant, error)
+	Get(ctx context.Context, id string) (*rampway.Merchant, error)
+	List(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error)
+	Update(ctx context.Context, id string, p merchant.UpdateParams) (*rampway.Merchant, error)
+	APIKeys(ctx context.Context, merchantID string) ([]*rampway.APIKey, error)
+	IssueAPIKey(ctx context.Context, merchantID string) (*rampway.APIKey, string, error)
+	RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*rampway.APIKey, error)
+	SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration) (string, error)
+}
+
+// Functions is the function registry the admin handlers call (contract.Registry).
+type Functions interface {
+	Register(ctx context.Context, merchantID string, p contract.RegisterParams) (*rampway.ContractFunction, error)
+	Get(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error)
+	List(ctx context.Context, merchantID string) ([]*rampway.ContractFunction, error)
+	Disable(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error)
+}
+
+var (
+	_ Checkout  = (*checkout.Service)(nil)
+	_ Merchants = (*merchant.Service)(nil)
+	_ Functions = (*contract.Registry)(nil)
+)
+
 // Deps are the use cases and parts the handlers call.
 type Deps struct {
-	Merchants *merchant.Service
-	Functions *contract.Registry
-	Checkout  *checkout.Service
+	Merchants Merchants
+	Functions Functions
+	Checkout  Checkout
 	// Idempotency remembers POST answers by Idempotency-Key; nil turns the header off.
 	Idempotency rampway.IdempotencyStore
 	// DB is checked by /readyz.
@@ -63,9 +104,9 @@ type Deps struct {
 // Server is the rampway HTTP handler.
 type Server struct {
 	cfg       Config
-	merchants *merchant.Service
-	functions *contract.Registry
-	checkout  *checkout.Service
+	merchants Merchants
+	functions Functions
+	checkout  Checkout
 	idem      rampway.IdempotencyStore
 	db        Pinger
 	ready     []Pinger

@@ -124,6 +124,74 @@ func openMerchants(t *testing.T) (*sqlstore.Store, *merchant.Service) {
 	return store, merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
 }
 
+// newHTTPEnv starts a server on a fresh SQLite store with merchants, and no chain: for the
+// tests of HTTP itself (auth, bodies, routing, errors, operations, onboarding), whose requests
+// never reach a use case that needs one. The checkout use cases and the function registry
+// answer 503 (noChain); there is no checkout page.
+func newHTTPEnv(t *testing.T) *env {
+	t.Helper()
+	store, svc := openMerchants(t)
+	m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, raw, err := svc.IssueAPIKey(t.Context(), m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
+	log := slog.New(slog.NewJSONHandler(e.logs, nil))
+	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
+		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
+		Deps{Merchants: svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+	e.srv = httptest.NewServer(h)
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// noChain is the use cases that need a chain, in a test without one: each answers 503.
+type noChain struct{}
+
+var errNoChain = rampway.Errorf(rampway.EUNAVAILABLE, "no chain in this test")
+
+func (noChain) Quote(context.Context, checkout.QuoteParams) (*checkout.Quote, error) {
+	return nil, errNoChain
+}
+func (noChain) CreateMintOrder(context.Context, *rampway.Merchant, checkout.MintOrderParams) (*checkout.Created, error) {
+	return nil, errNoChain
+}
+func (noChain) Order(context.Context, string, rampway.Area, string) (*rampway.Order, error) {
+	return nil, errNoChain
+}
+func (noChain) Orders(context.Context, rampway.OrderFilter) ([]*rampway.Order, error) {
+	return nil, errNoChain
+}
+func (noChain) Refunds(context.Context, *rampway.Order) ([]*rampway.Refund, error) {
+	return nil, errNoChain
+}
+func (noChain) Transfers(context.Context, *rampway.Order) ([]*rampway.InboundTransfer, error) {
+	return nil, errNoChain
+}
+func (noChain) GatewayURL(string) string { return "" }
+func (noChain) Deliveries(context.Context, string, rampway.Area, string) ([]checkout.DeliveryLog, error) {
+	return nil, errNoChain
+}
+func (noChain) Resend(context.Context, string, rampway.Area, string, string) (*rampway.Delivery, error) {
+	return nil, errNoChain
+}
+func (noChain) Register(context.Context, string, contract.RegisterParams) (*rampway.ContractFunction, error) {
+	return nil, errNoChain
+}
+func (noChain) Get(context.Context, string, string) (*rampway.ContractFunction, error) {
+	return nil, errNoChain
+}
+func (noChain) List(context.Context, string) ([]*rampway.ContractFunction, error) {
+	return nil, errNoChain
+}
+func (noChain) Disable(context.Context, string, string) (*rampway.ContractFunction, error) {
+	return nil, errNoChain
+}
+
 // newEnv starts a server on a fresh SQLite store and dev chain; wrap, when given, wraps the
 // store the checkout service writes orders to.
 func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
@@ -258,7 +326,7 @@ func wantEnvelope(t *testing.T, r resp, httpStatus, bodyStatus int, path, msg st
 const orderPath = "/nft-ramp/merchant/hosted/nftCheckout/order"
 
 func TestMerchantAuth(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	_, raw2, _ := e.svc.IssueAPIKey(t.Context(), e.merchant.ID)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
 	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
@@ -300,7 +368,7 @@ func TestMerchantAuth(t *testing.T) {
 }
 
 func TestSpecRoutesMounted(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	for _, rt := range []struct{ method, path string }{
 		{"POST", "/nft-ramp/merchant/hosted/nftCheckout/order"},
 		{"GET", "/nft-ramp/merchant/hosted/nftCheckout/fiatCurrencies"},
@@ -327,7 +395,7 @@ func TestSpecRoutesMounted(t *testing.T) {
 }
 
 func TestBodyErrors(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	big := `{"merchant_id":"` + strings.Repeat("a", 1<<20) + `"}`
 	for _, tc := range []struct {
 		name        string
@@ -366,7 +434,7 @@ func TestBodyErrors(t *testing.T) {
 }
 
 func TestRoutingErrors(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	wantEnvelope(t, e.do(http.MethodGet, "/nope", nil, nil), 404, 404, "/nope", "Cannot GET /nope")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/nope", nil), 404, 404, "/mint/merchant/hosted/nftCheckout/nope", "Cannot GET")
 	r := e.do(http.MethodGet, orderPath, nil, nil)
@@ -453,7 +521,7 @@ func TestCheckoutRoutingErrors(t *testing.T) {
 }
 
 func TestInternalErrorHasLoggedID(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	e.store.Close() // every query now fails inside the server
 	r := e.merchantAPI(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID})
 	b := wantEnvelope(t, r, 500, 500, orderPath, "Internal server error (error id: err_")
@@ -483,7 +551,7 @@ func TestPanicIsAnEnvelope(t *testing.T) {
 }
 
 func TestOperations(t *testing.T) {
-	e := newEnv(t)
+	e := newHTTPEnv(t)
 	if r := e.do(http.MethodGet, "/healthz", nil, nil); r.status != 200 || !strings.Contains(string(r.body), `"status":"ok"`) {
 		t.Fatalf("healthz %d %s", r.status, r.body)
 	}
