@@ -172,6 +172,25 @@ func Takes(o *Order, k CauseKind) bool {
 	return slices.ContainsFunc(rules[o.Area], func(r Rule) bool { return r.From == o.Status && r.Cause == k })
 }
 
+// StatusesTaking are the states of an area in which a cause of kind k moves an order on (not
+// those where it only changes it in place), in the rule table's order: the states a worker
+// looks for orders in (the expiry: CREATED and UNDERPAID; the executor: DEPOSIT_SUCCESS).
+func StatusesTaking(area Area, k CauseKind) []OrderStatus {
+	var out []OrderStatus
+	for _, r := range rules[area] {
+		if r.Cause == k && r.To != r.From && !slices.Contains(out, r.From) {
+			out = append(out, r.From)
+		}
+	}
+	return out
+}
+
+// AwaitsPayment reports whether an order in state s asks for a payment: a payment seen moves
+// it on (CREATED, UNDERPAID). The checkout page asks for one then.
+func AwaitsPayment(area Area, s OrderStatus) bool {
+	return slices.Contains(StatusesTaking(area, CausePaymentSeen), s)
+}
+
 // Facts is what Apply reads of an order besides the order itself, as stored with the cause's
 // own record already made (a payment seen is among Transfers, a dropped one has its status
 // "dropped"): its payments, oldest first (block, transaction, log index), and its refund

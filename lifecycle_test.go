@@ -300,3 +300,23 @@ func TestOrderStatesDoc(t *testing.T) {
 	}
 	t.Errorf("%s is not the rule table of lifecycle.go (go test -run TestOrderStatesDoc -update):\n%s", path, b.String())
 }
+
+// The workers look for orders in the states the rule table moves on.
+func TestStatusesTaking(t *testing.T) {
+	for _, tc := range []struct {
+		k    CauseKind
+		want string
+	}{
+		{CauseExpired, "[CREATED UNDERPAID]"},
+		{CauseExecutionStarted, "[DEPOSIT_SUCCESS]"},
+		{CausePaymentSeen, "[CREATED UNDERPAID]"},
+		{CauseCancelled, "[CREATED]"},
+	} {
+		if got := fmt.Sprint(StatusesTaking(AreaMint, tc.k)); got != tc.want {
+			t.Errorf("StatusesTaking(%s) = %s, want %s", tc.k, got, tc.want)
+		}
+	}
+	if !AwaitsPayment(AreaMint, StatusUnderpaid) || AwaitsPayment(AreaMint, StatusDepositProcessing) || AwaitsPayment(AreaMint, StatusExpired) {
+		t.Error("AwaitsPayment")
+	}
+}

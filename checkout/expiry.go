@@ -10,6 +10,9 @@ import (
 	"github.com/rampway/rampway/internal/loop"
 )
 
+// expiring are the states an order's expiry moves on (rampway.Rules: CREATED and UNDERPAID).
+var expiring = rampway.StatusesTaking(rampway.AreaMint, rampway.CauseExpired)
+
 // expiryBatch bounds one pass's read.
 const expiryBatch = 500
 
@@ -22,7 +25,7 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 	moved := 0
 	for {
 		now := s.now().UTC().Truncate(time.Microsecond)
-		due, err := s.store.DueOrders(ctx, []rampway.OrderStatus{rampway.StatusCreated, rampway.StatusUnderpaid}, now, expiryBatch)
+		due, err := s.store.DueOrders(ctx, expiring, now, expiryBatch)
 		if err != nil {
 			return moved, err
 		}

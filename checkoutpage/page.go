@@ -513,7 +513,7 @@ func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error)
 	}
 	// What the page asks for: what is still missing, never more (a reload or a live update
 	// after a partial payment asks for the rest, everywhere: text, copy, QR, link, wallet).
-	if (o.Status == rampway.StatusCreated || o.Status == rampway.StatusUnderpaid) && missing.Sign() > 0 {
+	if rampway.AwaitsPayment(o.Area, o.Status) && missing.Sign() > 0 {
 		var chainID *big.Int
 		if net != nil {
 			chainID = net.ChainID

@@ -154,7 +154,7 @@ func devDue(o *devOrderView, a devAsset, given string) (*big.Int, error) {
 		}
 		return v, nil
 	}
-	if o.Status != string(rampway.StatusCreated) && o.Status != string(rampway.StatusUnderpaid) {
+	if !rampway.AwaitsPayment(rampway.AreaMint, rampway.OrderStatus(o.Status)) {
 		return nil, fmt.Errorf("dev pay: the order is %s: nothing is due (give --amount to pay it anyway)", o.Status)
 	}
 	total, err1 := rampway.ParseUnits(o.CryptoAmount, a.Decimals)

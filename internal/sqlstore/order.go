@@ -569,12 +569,16 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	return s.queryOrders(ctx, "due orders", s.q(q), args...)
 }
 
+// awaitingExecution is the state in which an order's execution may start (rampway.Rules:
+// DEPOSIT_SUCCESS; the one the partial index orders_network_paid covers).
+var awaitingExecution = rampway.StatusesTaking(rampway.AreaMint, rampway.CauseExecutionStarted)[0]
+
 // PaidOrders implements rampway.OrderStore.
 func (s *Store) PaidOrders(ctx context.Context, network string, n int) ([]*rampway.Order, error) {
 	// The status is in the query, not a parameter, so that the planner can use the partial
 	// index of paid orders (orders_network_paid) in a plan made for any parameters.
 	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND status = '`+
-		string(rampway.StatusDepositSuccess)+`' ORDER BY updated_at, id LIMIT $2`), network, limit(n))
+		string(awaitingExecution)+`' ORDER BY updated_at, id LIMIT $2`), network, limit(n))
 }
 
 // queryOrders runs a query of orderColumns and scans every row; what names the query in errors.
