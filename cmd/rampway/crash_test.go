@@ -187,16 +187,20 @@ checkout:
 	frag, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	f := call(t, "POST", srv.base+"/admin/merchants/"+mid+"/contract-functions", admin, map[string]any{"network": "devnet",
 		"contract_address": ch.Contracts().NFT.Hex(), "abi": json.RawMessage(frag), "default_gas_limit": 200000, "payable_symbol": "ETH"})
+	newOrder := func(base string, recipient common.Address) map[string]any {
+		return call(t, "POST", base+"/mint/merchant/hosted/nftCheckout/order", key, map[string]any{"merchant_id": mid, "crypto_symbol": "ETH",
+			"crypto_network": "devnet", "merchant_user_id": "u1", "merchant_redirect_url": "https://shop.example/done", "merchant_webhook_url": hookSrv.URL,
+			"contractExecution": map[string]any{"smartContractFunctionId": f["smartContractFunctionId"], "function_args": map[string]any{"to": recipient.Hex(), "quantity": "1"},
+				"payment":        map[string]any{"payableCryptoSymbol": "ETH", "totalValue": rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
+				"network_params": map[string]any{"networkName": "devnet"}}})
+	}
 	recipient := common.HexToAddress("0x000000000000000000000000000000000000c0de")
-	o := call(t, "POST", srv.base+"/mint/merchant/hosted/nftCheckout/order", key, map[string]any{"merchant_id": mid, "crypto_symbol": "ETH",
-		"crypto_network": "devnet", "merchant_user_id": "u1", "merchant_redirect_url": "https://shop.example/done", "merchant_webhook_url": hookSrv.URL,
-		"contractExecution": map[string]any{"smartContractFunctionId": f["smartContractFunctionId"], "function_args": map[string]any{"to": recipient.Hex(), "quantity": "1"},
-			"payment":        map[string]any{"payableCryptoSymbol": "ETH", "totalValue": rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
-			"network_params": map[string]any{"networkName": "devnet"}}})
+	o := newOrder(srv.base, recipient)
 	id := o["order_id"].(string)
-	get := func(base string) map[string]any {
+	getOrder := func(base, id string) map[string]any {
 		return call(t, "GET", base+"/mint/merchant/hosted/nftCheckout/order/"+id, key, nil)
 	}
+	get := func(base string) map[string]any { return getOrder(base, id) }
 	wait := func(s *server, status string) map[string]any {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
@@ -255,17 +259,50 @@ checkout:
 	if done["execution_tx_hash"] != hash.Hex() {
 		t.Fatalf("executed as %v, sent as %s", done["execution_tx_hash"], hash.Hex())
 	}
-	for range 3 { // and nothing more happens
-		mine()
-		time.Sleep(600 * time.Millisecond)
+
+	// And nothing more happens for it. Another order, paid and executed by this process after
+	// the first one's SUCCESS, is the barrier rather than a pause: its payment is in a later
+	// block than any of the first order's, so the watcher has scanned those again if it ever
+	// does (a second credit shows below), and its call is the hot wallet's next transaction,
+	// so a second call for the first order sent before it would have taken its nonce.
+	recipient2 := common.HexToAddress("0x000000000000000000000000000000000000c0df")
+	o2 := newOrder(srv.base, recipient2)
+	id2 := o2["order_id"].(string)
+	amount2, _ := rampway.ParseUnits(o2["crypto_amount"].(string), 18)
+	payerNonce, err := c.PendingNonceAt(t.Context(), payer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pay2 := devchaintest.SignTx(t, c, ch.ChainID(), payerKey, payerNonce, common.HexToAddress(getOrder(srv.base, id2)["deposit_address"].(string)), amount2, nil, 21_000)
+	if err := c.SendTransaction(t.Context(), pay2); err != nil {
+		t.Fatal(err)
+	}
+	var v2 map[string]any
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		mine() // the payment, its confirmation, the call, its confirmation: as they come
+		if v2 = getOrder(srv.base, id2); v2["status"] == "SUCCESS" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("second order still %v\n%s", v2["status"], srv.out)
+		}
+	}
+	exec2, _, err := c.TransactionByHash(t.Context(), common.HexToHash(v2["execution_tx_hash"].(string)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exec2.Nonce() != 1 {
+		t.Fatalf("the second order's call has nonce %d, want 1: the hot wallet sent another transaction before it", exec2.Nonce())
 	}
 	nft := bindings.NewDemoNFT()
-	owned, err := bind.Call(nft.Instance(c, ch.Contracts().NFT), nil, nft.PackBalanceOf(recipient), nft.UnpackBalanceOf)
-	if err != nil || owned.Int64() != 1 {
-		t.Fatalf("recipient owns %v (%v), want exactly 1", owned, err)
+	for _, r := range []common.Address{recipient, recipient2} {
+		owned, err := bind.Call(nft.Instance(c, ch.Contracts().NFT), nil, nft.PackBalanceOf(r), nft.UnpackBalanceOf)
+		if err != nil || owned.Int64() != 1 {
+			t.Fatalf("recipient %s owns %v (%v), want exactly 1", r, owned, err)
+		}
 	}
-	if n, err := c.NonceAt(t.Context(), hot, nil); err != nil || n != 1 {
-		t.Fatalf("the hot wallet sent %d transactions (%v), want 1", n, err)
+	if n, err := c.PendingNonceAt(t.Context(), hot); err != nil || n != 2 {
+		t.Fatalf("the hot wallet sent %d transactions (%v), want 2 (one per order)", n, err)
 	}
 	if v := get(srv.base); v["crypto_amount_received"] != o["crypto_amount"] || v["status"] != "SUCCESS" {
 		t.Fatalf("order at the end: %v", v)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,9 +208,16 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/order", pr)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-API-KEY", dj.Merchant.APIKey)
+	// With "Expect: 100-continue" the body goes only once the server says "100 Continue",
+	// which it does when the handler first reads the body, and the client waits for that
+	// however long it takes: the first write to the body returns once the handler reads it.
+	req.Header.Set("Expect", "100-continue")
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.ExpectContinueTimeout = time.Hour
+	defer tr.CloseIdleConnections()
 	resc := make(chan int, 1)
 	go func() {
-		res, err := http.DefaultClient.Do(req)
+		res, err := (&http.Client{Transport: tr}).Do(req)
 		if err != nil {
 			resc <- -1
 			return
@@ -220,10 +228,24 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 	if _, err := pw.Write([]byte(`{"merchant_id":`)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond) // the handler is now reading the body
+	// The handler is now reading the body. Stop: the shutdown has begun once the listener is
+	// closed (a dial is refused), with the request in flight.
 	stopped := make(chan error, 1)
 	go func() { stopped <- stop() }()
-	time.Sleep(200 * time.Millisecond)
+	u, err := url.Parse(dj.API.NFTRampBaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("still listening 30 s after the stop signal")
+		}
+	}
 	select {
 	case err := <-stopped:
 		t.Fatalf("server stopped with a request in flight: %v", err)
