@@ -548,8 +548,8 @@ func TestShutdownEndsCheckoutStreams(t *testing.T) {
 	}
 }
 
-// A first start that fails after the chain began (here: the API port in use) says why, with no
-// panic, and leaves a directory the next start opens.
+// A first start that fails (here: the API port in use, found before the chain starts) says
+// why, with no panic, and leaves a directory the next start opens.
 func TestDevFailedFirstStart(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
