@@ -109,7 +109,7 @@ func x200Bench(b *testing.B, db string, openStore func(*testing.B) *sqlstore.Sto
 	var results []x200Result
 	for round := range b.N {
 		b.StopTimer()
-		results = append(results, x200Round(b, fmt.Sprintf("%s round %d", db, round+1), openStore(b)))
+		results = append(results, x200Round(b, fmt.Sprintf("%s round %d", db, round+1), storetest.OpenSQLite(b)))
 	}
 	b.StopTimer()
 	var all []uint64
@@ -285,7 +285,7 @@ func newX200Env(b *testing.B, store *sqlstore.Store) *x200Env {
 		b.Fatal(err)
 	}
 	e.net, _ = e.nets.Network("devnet")
-	e.mid = newMerchant(b, store).ID
+	e.mid = storetest.NewMerchant(b, store).ID
 	e.reg = contract.NewRegistry(store, e.nets, nil)
 	frag, err := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	if err != nil {

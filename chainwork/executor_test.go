@@ -59,7 +59,7 @@ func newExecEnv(t *testing.T) *execEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
-	store := openStore(t)
+	store := storetest.OpenSQLite(t)
 	devnet := c.Network("devnet")
 	devnet.Confirmations = 1
 	nets, err := chain.Dial(t.Context(), []rampway.Network{devnet})
@@ -68,7 +68,7 @@ func newExecEnv(t *testing.T) *execEnv {
 	}
 	t.Cleanup(nets.Close)
 	net, _ := nets.Network("devnet")
-	m := newMerchant(t, store)
+	m := storetest.NewMerchant(t, store)
 	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
 		mid: m.ID, nft: bindings.NewDemoNFT()}
 	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/storetest"
 )
 
 // BenchmarkWatcherRPC counts the JSON-RPC requests the deposit watcher sends per block with
@@ -106,8 +107,8 @@ func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
 	}
 	wc := ethclient.NewClient(rc)
 	b.Cleanup(wc.Close)
-	store := openStore(b)
-	m := newMerchant(b, store)
+	store := storetest.OpenSQLite(b)
+	m := storetest.NewMerchant(b, store)
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht}

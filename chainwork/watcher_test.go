@@ -20,6 +20,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/storetest"
 )
 
 type watchEnv struct {
@@ -41,8 +42,8 @@ func newWatchEnv(t *testing.T) *watchEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
-	store := openStore(t)
-	m := newMerchant(t, store)
+	store := storetest.OpenSQLite(t)
+	m := storetest.NewMerchant(t, store)
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	return &watchEnv{t: t, chain: c, client: cl, store: store, payer: payer, net: net, mid: m.ID}

@@ -15,9 +15,9 @@ import (
 )
 
 func TestExpireDue(t *testing.T) {
-	store := openStore(t)
+	store := storetest.OpenSQLite(t)
 	t0 := time.Now().UTC().Truncate(time.Microsecond)
-	m := newMerchant(t, store)
+	m := storetest.NewMerchant(t, store)
 	mk := func(expires time.Time) *rampway.Order {
 		i, _ := store.NextDepositIndex(t.Context())
 		o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, t0), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"math/big"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/sqlstore"
+	"github.com/rampway/rampway/sqlite"
 )
 
 // driveWallet executes the orders Drive takes through an execution.
@@ -118,4 +121,27 @@ func Drive(tb testing.TB, s rampway.Store, id string, to rampway.OrderStatus) *r
 	}
 	tb.Fatalf("Drive: %s did not reach %s", id, to)
 	return nil
+}
+
+// OpenSQLite opens a store on a SQLite file in a temporary directory, closed when the test
+// ends: for the tests of the packages above the store.
+func OpenSQLite(tb testing.TB) *sqlstore.Store {
+	tb.Helper()
+	s, err := sqlite.Open(tb.Context(), filepath.Join(tb.TempDir(), "x.db"), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// NewMerchant stores an active merchant without webhooks.
+func NewMerchant(tb testing.TB, store rampway.MerchantStore) *rampway.Merchant {
+	tb.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "m", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
+	if err := store.CreateMerchant(tb.Context(), m); err != nil {
+		tb.Fatal(err)
+	}
+	return m
 }
