@@ -18,6 +18,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -152,6 +153,16 @@ var assetNames = func() []string {
 	})
 	return names
 }()
+
+// MethodIcon is the URL path of a fiat payment method's icon among the page's assets (the
+// B2 and C2 lists name it, absolute): its own, or a generic one for a method without one.
+func MethodIcon(id string) string {
+	name := "methods/" + id + ".svg"
+	if !slices.Contains(assetNames, name) {
+		name = "methods/default.svg"
+	}
+	return "/checkout/assets/" + name
+}
 
 // Routes returns the method and path patterns (http.ServeMux syntax) the page answers: the
 // page, its status, its stream, its actions and each asset file. A server mounts the Handler

@@ -140,3 +140,25 @@ func TestUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// Every payment method rampway knows has its own icon, served as SVG; another gets the
+// generic one.
+func TestMethodIcons(t *testing.T) {
+	h := New(Config{}, nil, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+	for _, id := range []string{"credit_debit_card", "apple_pay", "google_pay", "sepa_bank_transfer", "gbp_bank_transfer",
+		"pm_open_banking", "pm_cash_app", "pm_jwire", "pm_unknown"} {
+		path := MethodIcon(id)
+		want := "/checkout/assets/methods/" + id + ".svg"
+		if id == "pm_unknown" {
+			want = "/checkout/assets/methods/default.svg"
+		}
+		if path != want {
+			t.Fatalf("MethodIcon(%s) = %s, want %s", id, path, want)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != 200 || w.Header().Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(w.Body.String(), "<svg ") {
+			t.Fatalf("%s: %d %q %.40s", path, w.Code, w.Header().Get("Content-Type"), w.Body.String())
+		}
+	}
+}

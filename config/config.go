@@ -57,6 +57,8 @@ type Config struct {
 	Networks []Network `yaml:"networks"`
 	Checkout Checkout  `yaml:"checkout"`
 	Webhooks Webhooks  `yaml:"webhooks"`
+	// Fiat configures the fiat areas (B and C).
+	Fiat Fiat `yaml:"fiat"`
 }
 
 // Webhooks configures the delivery of order events to merchants.
@@ -198,6 +200,7 @@ func Default() Config {
 		Checkout: Checkout{OrderExpiry: 30 * time.Minute, ExecutorRepriceBlocks: 3},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
+		Fiat: defaultFiat(),
 	}
 }
 
@@ -350,6 +353,7 @@ func (c *Config) Validate() error {
 
 	c.validateNetworks(bad)
 	c.validateCheckout(bad)
+	c.validateFiat(bad)
 	w := c.Webhooks
 	if w.Timeout < time.Second || w.Timeout > time.Minute {
 		bad("webhooks.timeout", "must be between 1s and 1m, not %v", w.Timeout)

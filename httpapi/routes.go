@@ -45,14 +45,14 @@ func (s *Server) routes() {
 
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))
-	api("GET "+ramp+routeFiatCurrencies, s.notImplemented("B2 fiat currencies"))
+	api("GET "+ramp+routeFiatCurrencies, s.handleFiatCurrencies)
 	api("POST "+ramp+routeFiatQuote, s.notImplemented("B3 fiat quote"))
 	api("GET "+ramp+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
 	api("GET "+ramp+routeOrders, s.notImplemented("order list"))
 
 	// Area C: on-ramp to a merchant deposit.
 	api("POST "+dep+routeOnRampOrder, s.notImplemented("C1 create order"))
-	api("GET "+dep+routeDepositFiat, s.notImplemented("C2 fiat currencies"))
+	api("GET "+dep+routeDepositFiat, s.handleFiatCurrencies) // C2 answers like B2
 	api("GET "+dep+routeOnRampOrder+"/{order_id}", s.notImplemented("order lookup"))
 	api("GET "+dep+routeOnRampOrders, s.notImplemented("order list"))
 

@@ -32,6 +32,11 @@ type Config struct {
 	Version string
 	// RateLimit is each merchant's token bucket on the merchant API; the zero value is none.
 	RateLimit RateLimit
+	// PublicURL is where users and merchants reach the service: the base of the payment
+	// method icons' absolute URLs in B2 and C2.
+	PublicURL string
+	// Fiat are the currencies and payment methods of areas B and C (config.FiatCurrencies).
+	Fiat []rampway.FiatCurrency
 }
 
 // Pinger checks a dependency for /readyz.

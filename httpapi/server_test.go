@@ -386,7 +386,13 @@ func TestSpecRoutesMounted(t *testing.T) {
 				body = map[string]string{"merchant_id": e.merchant.ID}
 			}
 			wantEnvelope(t, e.do(rt.method, rt.path, body, nil), 401, 401, rt.path, "Unauthorized")
-			wantEnvelope(t, e.merchantAPI(rt.method, rt.path, body), 501, 501, rt.path, "not implemented yet")
+			if strings.HasSuffix(rt.path, "fiatCurrencies") { // B2 and C2 are built
+				if r := e.merchantAPI(rt.method, rt.path, body); r.status != 200 {
+					t.Fatalf("%d %s", r.status, r.body)
+				}
+			} else {
+				wantEnvelope(t, e.merchantAPI(rt.method, rt.path, body), 501, 501, rt.path, "not implemented yet")
+			}
 			if rt.method == "GET" {
 				wantEnvelope(t, e.merchantAPI(rt.method, rt.path+"?merchant_id=mch_someone", nil), 401, 401, rt.path, "Unauthorized")
 			}

@@ -239,6 +239,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		AdminToken:   cfg.Admin.Token,
 		Version:      a.version,
 		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
+		PublicURL:    cfg.HTTP.PublicURL,
+		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		Home: opt.Home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{

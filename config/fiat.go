@@ -1,0 +1,174 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/rampway/rampway"
+)
+
+// Fiat configures the fiat areas (B and C): the payment provider, the spread, and the
+// currencies with their payment methods, limits and fees.
+type Fiat struct {
+	// Provider is the fiat payment provider: "sandbox" (built in, test data only).
+	Provider string `yaml:"provider"`
+	// SpreadBPS is added to the price of the crypto a fiat quote buys, in basis points.
+	SpreadBPS int64 `yaml:"spread_bps"`
+	// Currencies replace the defaults when given.
+	Currencies []FiatCurrency `yaml:"currencies"`
+}
+
+// FiatCurrency configures a currency.
+type FiatCurrency struct {
+	Symbol string `yaml:"symbol"` // ISO 4217, "EUR"
+	Name   string `yaml:"name"`
+	// Decimals are the digits of the minor unit; default 2.
+	Decimals *int `yaml:"decimals"`
+	// Countries are ISO 3166-1 alpha-2 codes.
+	Countries []string        `yaml:"countries"`
+	Methods   []PaymentMethod `yaml:"methods"`
+}
+
+// PaymentMethod configures a way to pay a currency; id is the API's fiat_payment_method.
+type PaymentMethod struct {
+	ID   string `yaml:"id"`
+	Name string `yaml:"name"`
+	// MinAmount and MaxAmount bound one payment, in whole units (the spec's integers).
+	MinAmount int64 `yaml:"min_amount"`
+	MaxAmount int64 `yaml:"max_amount"`
+	// FeeBPS and FeeFixed are the method's fee: basis points of the amount plus a fixed part,
+	// a decimal in whole units ("0.25").
+	FeeBPS   int64  `yaml:"fee_bps"`
+	FeeFixed string `yaml:"fee_fixed"`
+}
+
+// FiatProviders are the fiat payment providers this build has.
+var FiatProviders = []string{"sandbox"}
+
+// ProviderMethods are the payment methods each provider takes: a currency's other methods are
+// not offered with it.
+var ProviderMethods = map[string][]string{
+	"sandbox": {"credit_debit_card", "apple_pay", "google_pay", "sepa_bank_transfer", "gbp_bank_transfer", "pm_open_banking",
+		"pm_cash_app", "pm_jwire"},
+}
+
+// defaultFiat is DESIGN's: EUR, GBP and USD, every method from 20 to 10,000.
+func defaultFiat() Fiat {
+	m := func(id, name string, feeBPS int64, fixed string) PaymentMethod {
+		return PaymentMethod{ID: id, Name: name, MinAmount: 20, MaxAmount: 10_000, FeeBPS: feeBPS, FeeFixed: fixed}
+	}
+	card := m("credit_debit_card", "Card", 290, "0.25")
+	apple, google := m("apple_pay", "Apple Pay", 290, "0.25"), m("google_pay", "Google Pay", 290, "0.25")
+	openBanking := m("pm_open_banking", "Open banking", 100, "0")
+	return Fiat{Provider: "sandbox", SpreadBPS: 100, Currencies: []FiatCurrency{
+		{Symbol: "EUR", Name: "Euro", Countries: []string{"AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "LU", "NL", "PT"},
+			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking}},
+		{Symbol: "GBP", Name: "Pound sterling", Countries: []string{"GB"},
+			Methods: []PaymentMethod{card, m("gbp_bank_transfer", "Bank transfer (Faster Payments)", 0, "0"), openBanking}},
+		{Symbol: "USD", Name: "US dollar", Countries: []string{"US"},
+			Methods: []PaymentMethod{card, apple, google, m("pm_cash_app", "Cash App", 150, "0"), m("pm_jwire", "JWire", 100, "0")}},
+	}}
+}
+
+var (
+	currencySymbol = regexp.MustCompile(`^[A-Z]{3}$`)
+	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
+	methodID       = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+)
+
+// validateFiat checks the fiat section; bad reports each problem.
+func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
+	f := c.Fiat
+	if !slices.Contains(FiatProviders, f.Provider) {
+		bad("fiat.provider", "must be one of %v, not %q", FiatProviders, f.Provider)
+	}
+	if f.SpreadBPS < 0 || f.SpreadBPS > 10_000 {
+		bad("fiat.spread_bps", "must be between 0 and 10000 (basis points), not %d", f.SpreadBPS)
+	}
+	symbols := map[string]bool{}
+	for i, cur := range f.Currencies {
+		p := fmt.Sprintf("fiat.currencies[%d]", i)
+		if !currencySymbol.MatchString(cur.Symbol) {
+			bad(p+".symbol", "must be an ISO 4217 code such as EUR, not %q", cur.Symbol)
+		} else if symbols[cur.Symbol] {
+			bad(p+".symbol", "%s is listed twice", cur.Symbol)
+		}
+		symbols[cur.Symbol] = true
+		if cur.Name == "" {
+			bad(p+".name", "is required")
+		}
+		if cur.Decimals != nil && (*cur.Decimals < 0 || *cur.Decimals > 4) {
+			bad(p+".decimals", "must be between 0 and 4, not %d", *cur.Decimals)
+		}
+		if len(cur.Countries) == 0 {
+			bad(p+".countries", "is required: the ISO alpha-2 codes of the countries that support it")
+		}
+		for j, cc := range cur.Countries {
+			if !countryCode.MatchString(cc) {
+				bad(fmt.Sprintf("%s.countries[%d]", p, j), "must be an ISO 3166-1 alpha-2 code such as DE, not %q", cc)
+			}
+		}
+		if len(cur.Methods) == 0 {
+			bad(p+".methods", "is required")
+		}
+		ids := map[string]bool{}
+		for j, m := range cur.Methods {
+			q := fmt.Sprintf("%s.methods[%d]", p, j)
+			switch {
+			case !methodID.MatchString(m.ID):
+				bad(q+".id", "must be lowercase letters, digits and _ (such as credit_debit_card), not %q", m.ID)
+			case ids[m.ID]:
+				bad(q+".id", "%s is listed twice", m.ID)
+			}
+			ids[m.ID] = true
+			if m.MinAmount <= 0 {
+				bad(q+".min_amount", "must be a positive whole amount, not %d", m.MinAmount)
+			}
+			if m.MaxAmount < m.MinAmount {
+				bad(q+".max_amount", "must be at least min_amount (%d), not %d", m.MinAmount, m.MaxAmount)
+			}
+			if m.FeeBPS < 0 || m.FeeBPS > 10_000 {
+				bad(q+".fee_bps", "must be between 0 and 10000 (basis points), not %d", m.FeeBPS)
+			}
+			if m.FeeFixed != "" {
+				if _, err := rampway.ParseUnits(m.FeeFixed, uint8(cur.decimals())); err != nil {
+					bad(q+".fee_fixed", "must be a plain decimal with at most %d decimal places, not %q", cur.decimals(), m.FeeFixed)
+				}
+			}
+		}
+	}
+}
+
+func (c FiatCurrency) decimals() int {
+	if c.Decimals == nil {
+		return 2
+	}
+	return *c.Decimals
+}
+
+// FiatCurrencies are the configured currencies as the domain names them, each with only the
+// methods the configured provider takes (a currency left with none is not offered).
+func (c *Config) FiatCurrencies() []rampway.FiatCurrency {
+	takes := ProviderMethods[c.Fiat.Provider]
+	var out []rampway.FiatCurrency
+	for _, cur := range c.Fiat.Currencies {
+		d := rampway.FiatCurrency{Symbol: cur.Symbol, Name: cur.Name, Decimals: uint8(cur.decimals()), Countries: slices.Clone(cur.Countries)}
+		for _, m := range cur.Methods {
+			if !slices.Contains(takes, m.ID) {
+				continue
+			}
+			fixed := int64(0)
+			if m.FeeFixed != "" {
+				if v, err := rampway.ParseUnits(m.FeeFixed, d.Decimals); err == nil {
+					fixed = v.Int64()
+				}
+			}
+			d.Methods = append(d.Methods, rampway.PaymentMethod{ID: m.ID, Name: m.Name, Min: m.MinAmount, Max: m.MaxAmount, FeeBPS: m.FeeBPS, FeeFixed: fixed})
+		}
+		if len(d.Methods) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
