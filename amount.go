@@ -36,6 +36,12 @@ func FormatUnits(v *big.Int, decimals uint8) string {
 	return decimal.NewFromBigInt(v, -int32(decimals)).String()
 }
 
+// FormatFixed renders integer minor units as a decimal amount with exactly decimals places
+// ("32.50" for 3250 cents): how fiat amounts are written.
+func FormatFixed(v *big.Int, decimals uint8) string {
+	return decimal.NewFromBigInt(v, -int32(decimals)).StringFixed(int32(decimals))
+}
+
 // AmountDigits is how many significant digits an amount a person pays by hand has at most:
 // quotes round what the user pays up to it (0.0101054158189 ETH is asked as 0.010106).
 const AmountDigits = 5

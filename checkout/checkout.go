@@ -57,6 +57,10 @@ type Config struct {
 	HotWallet common.Address
 	// DevMode allows http and loopback webhook URLs.
 	DevMode bool
+	// Fiat are the currencies and methods of areas B and C; FiatSpreadBPS is added to the
+	// price of the crypto a fiat quote buys.
+	Fiat          []rampway.FiatCurrency
+	FiatSpreadBPS int64
 }
 
 // Store is what the checkout use cases keep orders in.

@@ -43,6 +43,9 @@ type QuoteParams struct {
 	// ServiceFeeBPS is the merchant's own service fee in basis points (rampway.Merchant's);
 	// nil means the configured default.
 	ServiceFeeBPS *int64
+	// assetFromPayment: the request has no crypto_symbol nor crypto_contract_address (B1, B3):
+	// the paying asset is the payment's, as CryptoSymbol says, and no address is checked.
+	assetFromPayment bool
 }
 
 // Quote is the priced plan of an order.
@@ -139,8 +142,10 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	// The contract addresses only now: on a function paid in another asset, crypto_symbol is
 	// the fault to name, not the address its token would need. (With a payment, both
 	// symbols are the same asset of the network.)
-	if err := checkContractAddress("crypto_contract_address", p.CryptoContractAddress, asset); err != nil {
-		return nil, err
+	if !p.assetFromPayment {
+		if err := checkContractAddress("crypto_contract_address", p.CryptoContractAddress, asset); err != nil {
+			return nil, err
+		}
 	}
 	if pay != nil {
 		// Optional in the spec: left out, the symbol and network name the asset.

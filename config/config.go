@@ -102,8 +102,8 @@ type Checkout struct {
 	// ExecutorRepriceBlocks is how many blocks an execution may wait unmined before it is
 	// re-priced (both EIP-1559 fee caps +12.5%); default 3.
 	ExecutorRepriceBlocks int `yaml:"executor_reprice_blocks"`
-	// Prices are fixed USD prices per asset symbol ("3000.50"), used to convert network fees
-	// into tokens.
+	// Prices are fixed USD prices per asset or fiat currency symbol ("3000.50", "1.08"), used
+	// to convert network fees into tokens and crypto into fiat (USD is 1 unless given).
 	Prices map[string]string `yaml:"prices"`
 }
 

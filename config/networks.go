@@ -251,5 +251,8 @@ func (c *Config) PriceTable() map[string]decimal.Decimal {
 	for sym, p := range c.Checkout.Prices {
 		out[sym], _ = decimal.NewFromString(p)
 	}
+	if _, ok := out["USD"]; !ok {
+		out["USD"] = decimal.NewFromInt(1) // the table's unit
+	}
 	return out
 }

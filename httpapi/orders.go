@@ -56,24 +56,31 @@ type mintOrderBody struct {
 }
 
 func (b *quoteBody) params() (checkout.QuoteParams, error) {
-	x := b.ContractExecution
+	x, err := executionParams(b.ContractExecution)
+	if err != nil {
+		return checkout.QuoteParams{}, err
+	}
+	return checkout.QuoteParams{CryptoSymbol: deref(b.CryptoSymbol), CryptoNetwork: deref(b.CryptoNetwork),
+		CryptoContractAddress: deref(b.CryptoContractAddress), Execution: x}, nil
+}
+
+// executionParams reads the contractExecution object (A1, A2, B1, B3): its required parts
+// present, the rest for the use case to check.
+func executionParams(x *executionBody) (checkout.ExecutionParams, error) {
 	if x == nil {
-		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution", "contractExecution is required")
+		return checkout.ExecutionParams{}, rampway.FieldErrorf("contractExecution", "contractExecution is required")
 	}
 	if args := bytes.TrimSpace(x.FunctionArgs); len(args) == 0 || string(args) == "null" {
 		// Required, and a JSON object: {} for a function without inputs.
-		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.function_args", "contractExecution.function_args is required: a JSON object, {} for a function without inputs")
+		return checkout.ExecutionParams{}, rampway.FieldErrorf("contractExecution.function_args", "contractExecution.function_args is required: a JSON object, {} for a function without inputs")
 	}
 	if x.NetworkParams == nil {
-		return checkout.QuoteParams{}, rampway.FieldErrorf("contractExecution.network_params", "contractExecution.network_params is required")
+		return checkout.ExecutionParams{}, rampway.FieldErrorf("contractExecution.network_params", "contractExecution.network_params is required")
 	}
-	p := checkout.QuoteParams{
-		CryptoSymbol: deref(b.CryptoSymbol), CryptoNetwork: deref(b.CryptoNetwork), CryptoContractAddress: deref(b.CryptoContractAddress),
-		Execution: checkout.ExecutionParams{FunctionID: deref(x.SmartContractFunctionID), FunctionArgs: x.FunctionArgs,
-			NetworkName: deref(x.NetworkParams.NetworkName), CustomGasLimit: deref(x.NetworkParams.CustomGasLimit)},
-	}
+	p := checkout.ExecutionParams{FunctionID: deref(x.SmartContractFunctionID), FunctionArgs: x.FunctionArgs,
+		NetworkName: deref(x.NetworkParams.NetworkName), CustomGasLimit: deref(x.NetworkParams.CustomGasLimit)}
 	if x.Payment != nil {
-		p.Execution.Payment = &checkout.PaymentParams{Symbol: deref(x.Payment.PayableCryptoSymbol),
+		p.Payment = &checkout.PaymentParams{Symbol: deref(x.Payment.PayableCryptoSymbol),
 			ContractAddress: x.Payment.PayableCryptoContractAddress, TotalValue: deref(x.Payment.TotalValue)}
 	}
 	return p, nil

@@ -46,7 +46,7 @@ func (s *Server) routes() {
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))
 	api("GET "+ramp+routeFiatCurrencies, s.handleFiatCurrencies)
-	api("POST "+ramp+routeFiatQuote, s.notImplemented("B3 fiat quote"))
+	api("POST "+ramp+routeFiatQuote, s.handleFiatQuote)
 	api("GET "+ramp+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
 	api("GET "+ramp+routeOrders, s.notImplemented("order list"))
 

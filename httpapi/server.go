@@ -47,6 +47,7 @@ type Pinger interface {
 // Checkout is the merchant API's use cases the handlers call (checkout.Service).
 type Checkout interface {
 	Quote(ctx context.Context, p checkout.QuoteParams) (*checkout.Quote, error)
+	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
 	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
 	Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error)
 	Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error)

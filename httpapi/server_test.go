@@ -28,6 +28,7 @@ import (
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -154,6 +155,9 @@ type noChain struct{}
 
 var errNoChain = rampway.Errorf(rampway.EUNAVAILABLE, "no chain in this test")
 
+func (noChain) FiatQuote(context.Context, checkout.FiatQuoteParams) (*checkout.FiatQuote, error) {
+	return nil, errNoChain
+}
 func (noChain) Quote(context.Context, checkout.QuoteParams) (*checkout.Quote, error) {
 	return nil, errNoChain
 }
@@ -229,8 +233,9 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 		orders = w(orders)
 	}
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true}, orders, e.functions, testChains{nets, net},
-		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1)}, deriver, nil)
+		HotWallet: e.hotWallet, DevMode: true, Fiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
+		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1), "USD": decimal.NewFromInt(1),
+			"EUR": decimal.RequireFromString("1.08"), "GBP": decimal.RequireFromString("1.27")}, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
@@ -386,11 +391,14 @@ func TestSpecRoutesMounted(t *testing.T) {
 				body = map[string]string{"merchant_id": e.merchant.ID}
 			}
 			wantEnvelope(t, e.do(rt.method, rt.path, body, nil), 401, 401, rt.path, "Unauthorized")
-			if strings.HasSuffix(rt.path, "fiatCurrencies") { // B2 and C2 are built
+			switch {
+			case strings.HasSuffix(rt.path, "fiatCurrencies"): // B2 and C2 are built
 				if r := e.merchantAPI(rt.method, rt.path, body); r.status != 200 {
 					t.Fatalf("%d %s", r.status, r.body)
 				}
-			} else {
+			case strings.HasSuffix(rt.path, "fiatQuote"): // B3 is built: this body lacks its fields
+				wantEnvelope(t, e.merchantAPI(rt.method, rt.path, body), 400, 400, rt.path, "contractExecution is required")
+			default:
 				wantEnvelope(t, e.merchantAPI(rt.method, rt.path, body), 501, 501, rt.path, "not implemented yet")
 			}
 			if rt.method == "GET" {
@@ -586,4 +594,10 @@ func TestOperations(t *testing.T) {
 	if !strings.Contains(e.logs.String(), `"request_id":"abc-123"`) {
 		t.Fatal("access log lacks the request id")
 	}
+}
+
+// defaultFiat is the default configuration's currencies.
+func defaultFiat() []rampway.FiatCurrency {
+	cfg := config.Default()
+	return cfg.FiatCurrencies()
 }

@@ -315,7 +315,7 @@ func devChainConfig(keys *devKeys, dataDir, rpcAddr string, blockTime time.Durat
 }
 
 // devPrices are the dev chain's assets at fixed prices (the price feed says the same of ETH).
-var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1", "EUR": "1.08", "GBP": "1.27"}
 
 // depositXPrv returns the xprv of the dev deposit addresses (depositXPub makes their seed).
 func (st *devState) depositXPrv() (string, error) {

@@ -213,6 +213,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
+		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS,
 	}, a.Store, a.Functions, nets, pricing.Static(cfg.PriceTable()), deriver, nil)
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
