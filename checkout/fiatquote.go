@@ -38,8 +38,8 @@ type FiatQuote struct {
 	Spread    decimal.Decimal
 	MethodFee decimal.Decimal
 	Amount    *big.Int // what the user pays, minor units
-	// BelowMin: the amount is below the method's minimum (fiat_amount is "" then).
-	BelowMin  bool
+	// NoAmount: no fiat_amount is stated (""): below the method's minimum, or no price.
+	NoAmount  bool
 	Allowed   bool
 	Message   string
 	ExpiresAt time.Time
@@ -95,7 +95,11 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 		q.FiatUSD, err = s.prices.USDPrice(ctx, cur.Symbol)
 	}
 	if err != nil {
-		return nil, &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("No price is available to convert %s into %s", cq.Asset.Symbol, cur.Symbol), Err: err}
+		// A missing, stale or non-positive price is never a zero price: the quote is not
+		// allowed, and says so.
+		q.Amount, q.NoAmount, q.Allowed = new(big.Int), true, false
+		q.Message = fmt.Sprintf("No current price converts %s into %s: try again later", cq.Asset.Symbol, cur.Symbol)
+		return q, nil
 	}
 	// minor units = base units / 10^asset decimals * asset USD / fiat USD * 10^fiat decimals
 	crypto := decimal.NewFromBigInt(cq.Amount, -int32(cq.Asset.Decimals))
@@ -110,7 +114,7 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 	switch {
 	case !q.Allowed: // the call would fail, or the crypto is outside the asset's bounds
 	case whole.LessThan(decimal.NewFromInt(method.Min)):
-		q.BelowMin, q.Allowed, q.Message = true, false, fmt.Sprintf("Minimum buy amount is %d %s", method.Min, cur.Symbol)
+		q.NoAmount, q.Allowed, q.Message = true, false, fmt.Sprintf("Minimum buy amount is %d %s", method.Min, cur.Symbol)
 	case whole.GreaterThan(decimal.NewFromInt(method.Max)):
 		q.Allowed, q.Message = false, fmt.Sprintf("Please place an order below %d %s", method.Max, cur.Symbol)
 	default:

@@ -105,6 +105,17 @@ type Checkout struct {
 	// Prices are fixed USD prices per asset or fiat currency symbol ("3000.50", "1.08"), used
 	// to convert network fees into tokens and crypto into fiat (USD is 1 unless given).
 	Prices map[string]string `yaml:"prices"`
+	// PriceFeeds are Chainlink-style USD aggregators read instead of Prices for their symbols.
+	PriceFeeds []PriceFeed `yaml:"price_feeds"`
+}
+
+// PriceFeed is an on-chain USD price feed (AggregatorV3Interface: latestRoundData).
+type PriceFeed struct {
+	Symbol  string `yaml:"symbol"`  // an asset's or a currency's, as in prices
+	Network string `yaml:"network"` // a configured network's name
+	Address string `yaml:"address"`
+	// MaxAge is how old the feed's last update may be before its price is refused; default 1h.
+	MaxAge time.Duration `yaml:"max_age"`
 }
 
 // HTTP configures the API server.

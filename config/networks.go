@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/hd"
+	"github.com/rampway/rampway/pricing"
 )
 
 // Network configures one EVM chain. Its name is the networkName / crypto_network value of the
@@ -243,6 +245,26 @@ func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
 			bad("checkout.prices."+sym, "must be a positive decimal such as \"3000.5\", not %q", p)
 		}
 	}
+	feedSymbols := map[string]bool{}
+	for i, f := range k.PriceFeeds {
+		p := fmt.Sprintf("checkout.price_feeds[%d]", i)
+		switch {
+		case f.Symbol == "":
+			bad(p+".symbol", "is required")
+		case feedSymbols[f.Symbol]:
+			bad(p+".symbol", "%s has two feeds", f.Symbol)
+		}
+		feedSymbols[f.Symbol] = true
+		if !slices.ContainsFunc(c.Networks, func(n Network) bool { return n.Name == f.Network }) {
+			bad(p+".network", "must be a configured network's name, not %q", f.Network)
+		}
+		if _, err := rampway.ParseAddress("address", f.Address); err != nil {
+			bad(p+".address", "must be a 0x address (EIP-55 when mixed case)")
+		}
+		if f.MaxAge < 0 {
+			bad(p+".max_age", "must be positive, not %s", f.MaxAge)
+		}
+	}
 }
 
 // PriceTable returns the configured prices. The config must be valid.
@@ -253,6 +275,24 @@ func (c *Config) PriceTable() map[string]decimal.Decimal {
 	}
 	if _, ok := out["USD"]; !ok {
 		out["USD"] = decimal.NewFromInt(1) // the table's unit
+	}
+	return out
+}
+
+// Feeds are the configured price feeds as the pricing package reads them, each on its
+// network's node (nodes gives it by name), max_age defaulting to an hour.
+func (c *Config) Feeds(nodes func(network string) (pricing.Caller, bool)) []pricing.Feed {
+	var out []pricing.Feed
+	for _, f := range c.Checkout.PriceFeeds {
+		node, ok := nodes(f.Network)
+		if !ok {
+			continue
+		}
+		age := f.MaxAge
+		if age == 0 {
+			age = time.Hour
+		}
+		out = append(out, pricing.Feed{Symbol: f.Symbol, Node: node, Address: common.HexToAddress(f.Address), MaxAge: age})
 	}
 	return out
 }

@@ -113,7 +113,7 @@ func (s *Server) handleFiatQuote(w http.ResponseWriter, r *http.Request) error {
 		NetworkFee: rampway.FormatUnits(c.NetworkFee, c.Asset.Decimals), ServiceFee: rampway.FormatUnits(c.ServiceFee, c.Asset.Decimals),
 		GasLimit: c.GasLimit, CryptoPriceUSD: q.AssetUSD.String(), FiatPriceUSD: q.FiatUSD.String(), FiatSubtotal: major(q.Subtotal),
 		FiatSpread: major(q.Spread), FiatMethodFee: major(q.MethodFee), ExpiresAt: q.ExpiresAt.Format(rampway.TimeFormat)}
-	if !q.BelowMin {
+	if !q.NoAmount {
 		v.FiatAmount = rampway.FormatFixed(q.Amount, q.Currency.Decimals)
 	}
 	writeJSON(w, http.StatusOK, v)

@@ -149,6 +149,14 @@ func TestFiatQuote(t *testing.T) {
 			}
 		})
 	}
+	// No price for the currency: not allowed, no amount (never a zero price).
+	delete(e.prices, "GBP")
+	qn := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(func(b map[string]any) {
+		b["order_fiat_symbol"], b["fiat_payment_method"] = "GBP", "credit_debit_card"
+	})), 200)
+	if qn.Allowed || qn.FiatAmount != "" || qn.Message != "No current price converts ETH into GBP: try again later" {
+		t.Fatalf("a quote without a price: %+v", qn)
+	}
 	// Refused: 400 naming the request's own field.
 	for _, tc := range []struct {
 		name, msg string

@@ -53,6 +53,7 @@ type env struct {
 	hotWallet common.Address
 	functions *contract.Registry
 	checkout  *checkout.Service
+	prices    pricing.Static // the checkout service's (a test may take a price out)
 }
 
 // The well-known test mnemonic and the hot wallet's key (any funded key would do).
@@ -228,14 +229,15 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	deriver, _ := hd.FromXPub(xpub)
 	net := e.chain.Network("devnet")
 	net.Native.Min, net.Native.Max = big.NewInt(1000), new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
+	e.prices = pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1), "USD": decimal.NewFromInt(1),
+		"EUR": decimal.RequireFromString("1.08"), "GBP": decimal.RequireFromString("1.27")}
 	var orders checkout.Store = store
 	for _, w := range wrap {
 		orders = w(orders)
 	}
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
 		HotWallet: e.hotWallet, DevMode: true, Fiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
-		pricing.Static{"ETH": decimal.NewFromInt(3000), "DUSD": decimal.NewFromInt(1), "USD": decimal.NewFromInt(1),
-			"EUR": decimal.RequireFromString("1.08"), "GBP": decimal.RequireFromString("1.27")}, deriver, nil)
+		e.prices, deriver, nil)
 	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),

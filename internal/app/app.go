@@ -210,11 +210,16 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	nets := chains{Networks: a.Networks, wrap: opt.QuoteNode}
+	// Prices: the configured table, and the on-chain feeds for their symbols.
+	var prices pricing.Source = pricing.Static(cfg.PriceTable())
+	if feeds := cfg.Feeds(func(n string) (pricing.Caller, bool) { cl, ok := a.Networks.Client(n); return cl, ok }); len(feeds) > 0 {
+		prices = pricing.NewFeeds(feeds, prices, nil)
+	}
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
 		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS,
-	}, a.Store, a.Functions, nets, pricing.Static(cfg.PriceTable()), deriver, nil)
+	}, a.Store, a.Functions, nets, prices, deriver, nil)
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
 	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
