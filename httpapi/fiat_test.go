@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -15,24 +14,18 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/config"
-	"github.com/rampway/rampway/merchant"
 )
 
 // B2 and C2 list the configured currencies with the methods the provider takes, as the spec's
 // fiat currency entries, each icon an absolute URL; an unknown merchant_id is 401.
 func TestFiatCurrencies(t *testing.T) {
-	store, svc := openMerchants(t)
-	e := &env{t: t, store: store, svc: svc, logs: &syncBuffer{}, ping: &fakePinger{}}
-	m, _ := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
-	e.merchant = m
-	_, e.key, _ = svc.IssueAPIKey(t.Context(), m.ID)
+	e, log := newMerchantEnv(t)
 	cfg := config.Default()
 	// A method the sandbox does not take is not offered.
 	cfg.Fiat.Currencies[0].Methods = append(cfg.Fiat.Currencies[0].Methods, config.PaymentMethod{ID: "pm_unknown", MinAmount: 1, MaxAmount: 2})
-	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"}, MaxBodyBytes: 1 << 20,
-		AdminToken: adminToken, Version: "test", PublicURL: "https://pay.example/", Fiat: cfg.FiatCurrencies()},
-		Deps{Merchants: svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: store, DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)),
-			Metrics: prometheus.NewRegistry()})
+	c := testConfig()
+	c.PublicURL, c.Fiat = "https://pay.example/", cfg.FiatCurrencies()
+	h := New(c, Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 

@@ -126,11 +126,9 @@ func openMerchants(t *testing.T) (*sqlstore.Store, *merchant.Service) {
 	return store, merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
 }
 
-// newHTTPEnv starts a server on a fresh SQLite store with merchants, and no chain: for the
-// tests of HTTP itself (auth, bodies, routing, errors, operations, onboarding), whose requests
-// never reach a use case that needs one. The checkout use cases and the function registry
-// answer 503 (noChain); there is no checkout page.
-func newHTTPEnv(t *testing.T) *env {
+// newMerchantEnv is an env without a server yet: a fresh SQLite store, the merchant service on
+// it, and the merchant "Acme" with an API key; log writes to e.logs.
+func newMerchantEnv(t *testing.T) (*env, *slog.Logger) {
 	t.Helper()
 	store, svc := openMerchants(t)
 	m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
@@ -142,9 +140,24 @@ func newHTTPEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
-	log := slog.New(slog.NewJSONHandler(e.logs, nil))
-	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
-		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
+	return e, slog.New(slog.NewJSONHandler(e.logs, nil))
+}
+
+// testConfig is the servers' configuration in these tests.
+func testConfig() Config {
+	return Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
+		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"}
+}
+
+// newHTTPEnv starts a server on a fresh SQLite store with merchants, and no chain: for the
+// tests of HTTP itself (auth, bodies, routing, errors, operations, onboarding), whose requests
+// never reach a use case that needs one. The checkout use cases and the function registry
+// answer 503 (noChain); there is no checkout page.
+func newHTTPEnv(t *testing.T) *env {
+	t.Helper()
+	e, log := newMerchantEnv(t)
+	store, svc := e.store, e.svc
+	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
@@ -201,17 +214,8 @@ func (noChain) Disable(context.Context, string, string) (*rampway.ContractFuncti
 // store the checkout service writes orders to.
 func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	t.Helper()
-	store, svc := openMerchants(t)
-	m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, raw, err := svc.IssueAPIKey(t.Context(), m.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
-	log := slog.New(slog.NewJSONHandler(e.logs, nil))
+	e, log := newMerchantEnv(t)
+	store, svc := e.store, e.svc
 	hot, _ := crypto.HexToECDSA(hotWalletKey)
 	e.hotWallet = crypto.PubkeyToAddress(hot.PublicKey)
 	e.chain = devchaintest.Start(t, devchain.Funding{Address: e.hotWallet, Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), TokenUnits: big.NewInt(1e12)})
@@ -238,8 +242,7 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
 		HotWallet: e.hotWallet, DevMode: true, Fiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
 		e.prices, deriver, nil)
-	h := New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
-		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
+	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
 			Page: checkoutpage.New(checkoutpage.Config{}, store, e.checkout, testChains{nets, net}, log, nil)})
 	e.srv = httptest.NewServer(h)
