@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -53,6 +54,67 @@ type server struct {
 }
 
 var listening = regexp.MustCompile(`"msg":"listening","addr":"([^"]+)"`)
+
+// serveInProcess runs `rampway serve --config cfgPath` in this process until the test ends and
+// returns its base URL once it listens, and its output.
+func serveInProcess(t *testing.T, cfgPath string, getenv func(string) string) (string, *lockedBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve", "--config", cfgPath}, getenv, out) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case err := <-done:
+			done <- err // for the cleanup
+			t.Fatalf("serve ended: %v\n%s", err, out)
+		default:
+		}
+		if m := listening.FindStringSubmatch(out.String()); m != nil {
+			return "http://" + m[1], out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve not listening after 30s\n%s", out)
+		}
+	}
+}
+
+// devServeConfig writes a dev-mode configuration of one network, devnet at rpcURL, with
+// confirmations, the hot wallet hot, a fresh deposit seed and a SQLite file at dbPath, and
+// extra YAML after it; it returns the file's path.
+func devServeConfig(t *testing.T, dbPath, rpcURL string, confirmations int, hot common.Address, extra string) string {
+	t.Helper()
+	mnemonic, _ := hd.NewMnemonic()
+	seed, _ := hd.FromMnemonic(mnemonic, "")
+	xpub, _ := seed.XPub()
+	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
+	cfg := fmt.Sprintf(`mode: dev
+http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
+database: {driver: sqlite, path: %q}
+admin: {token: dev-admin-token-0123456789abcdef0123}
+secrets: {hash_secret: dev-hash-secret-0123456789abcdef0123}
+networks:
+  - name: devnet
+    chain_id: %d
+    rpc_urls: [%q]
+    confirmations: %d
+    native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
+checkout:
+  deposit_xpub: %s
+  hot_wallet_address: %q
+  prices: {ETH: "3000"}
+`, dbPath, devchain.ChainID, rpcURL, confirmations, xpub, hot.Hex()) + extra
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfgPath
+}
 
 func startServer(t *testing.T, bin, cfgPath string, env ...string) *server {
 	t.Helper()
@@ -132,36 +194,13 @@ func TestSIGKILLExecutesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	mnemonic, _ := hd.NewMnemonic()
-	seed, _ := hd.FromMnemonic(mnemonic, "")
-	xpub, _ := seed.XPub()
-	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
 	// Dev mode: the merchant's webhook receiver is this test's loopback server.
-	cfg := fmt.Sprintf(`mode: dev
-http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
-database: {driver: sqlite, path: %q}
-admin: {token: prod-admin-token-0123456789abcdef0123}
-secrets: {hash_secret: prod-hash-secret-0123456789abcdef0123}
-networks:
-  - name: devnet
-    chain_id: %d
-    rpc_urls: [%q]
-    confirmations: 2
-    native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
-webhooks: {timeout: 1s}
-checkout:
-  deposit_xpub: %s
-  hot_wallet_address: %q
-  prices: {ETH: "3000"}
-`, filepath.Join(t.TempDir(), "rampway.db"), devchain.ChainID, ch.RPCURL(), xpub, hot.Hex())
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := devServeConfig(t, filepath.Join(t.TempDir(), "rampway.db"), ch.RPCURL(), 2, hot, "webhooks: {timeout: 1s}\n")
 	env := "RAMPWAY_HOT_WALLET_KEY=" + hex.EncodeToString(crypto.FromECDSA(hotKey))
 	srv := startServer(t, bin, cfgPath, env)
 
 	// Onboarding through the admin API, as an operator would.
-	admin := "Bearer prod-admin-token-0123456789abcdef0123"
+	admin := "Bearer dev-admin-token-0123456789abcdef0123"
 	// The merchant's webhook endpoint hangs on the first delivery: rampway dies with it in flight.
 	hooks := &receiver{events: map[string][]string{}}
 	var first sync.Once

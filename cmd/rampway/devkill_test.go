@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -22,10 +21,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
-	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/sqlite"
 )
 
@@ -206,52 +203,8 @@ func TestReadyzChainBehindRecordedBlock(t *testing.T) {
 	if err := store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	mnemonic, _ := hd.NewMnemonic()
-	seed, _ := hd.FromMnemonic(mnemonic, "")
-	xpub, _ := seed.XPub()
-	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
-	cfg := fmt.Sprintf(`mode: dev
-http: {addr: "127.0.0.1:0", public_url: "http://127.0.0.1:9"}
-database: {driver: sqlite, path: %q}
-admin: {token: dev-admin-token-0123456789abcdef0123}
-secrets: {hash_secret: dev-hash-secret-0123456789abcdef0123}
-networks:
-  - name: devnet
-    chain_id: %d
-    rpc_urls: [%q]
-    confirmations: 1
-    native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
-checkout:
-  deposit_xpub: %s
-  hot_wallet_address: "0x000000000000000000000000000000000000c0DE"
-`, dbPath, devchain.ChainID, ch.RPCURL(), xpub)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve", "--config", cfgPath}, noEnv, out) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(20 * time.Millisecond) {
-		select {
-		case err := <-done:
-			done <- err // for the deferred stop
-			t.Fatalf("serve ended: %v\n%s", err, out)
-		default:
-		}
-		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			base = "http://" + m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("serve not listening after 30s\n%s", out)
-		}
-	}
+	cfgPath := devServeConfig(t, dbPath, ch.RPCURL(), 1, common.HexToAddress("0x000000000000000000000000000000000000c0DE"), "")
+	base, out := serveInProcess(t, cfgPath, noEnv)
 	get := func() (int, ErrorBody) {
 		t.Helper()
 		res, err := http.Get(base + "/readyz")

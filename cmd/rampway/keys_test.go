@@ -253,31 +253,7 @@ func TestKeysNewServe(t *testing.T) {
 	treasury := crypto.PubkeyToAddress(treasuryKey.PublicKey)
 	cfgPath := keysConfig(t, k, ch.RPCURL(), treasury)
 
-	ctx, cancel := context.WithCancel(t.Context())
-	out := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve", "--config", cfgPath}, envOf(k), out) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(20 * time.Millisecond) {
-		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			base = "http://" + m[1]
-		}
-		select {
-		case err := <-done:
-			done <- err
-			t.Fatalf("serve exited: %v\n%s", err, out)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve not listening after 30s\n%s", out)
-		}
-	}
+	base, out := serveInProcess(t, cfgPath, envOf(k))
 	// The chain mines while the test runs (a block per 100 ms).
 	mining, stopMining := context.WithCancel(t.Context())
 	mined := make(chan struct{})
