@@ -35,8 +35,11 @@ type Merchant struct {
 	// ServiceFeeBPS is the merchant's service fee in basis points of the paid value (0 to
 	// 10000); nil means the configured default (checkout.service_fee_bps).
 	ServiceFeeBPS *int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// LogoURL is the merchant's logo, shown with its name on the hosted checkout page; "" for
+	// none. An absolute https URL (http in dev mode): see CheckImageURL.
+	LogoURL   string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // WebhookSecrets returns the secrets that sign the merchant's deliveries at now: the current
@@ -57,6 +60,8 @@ type MerchantUpdate struct {
 	Name       *string
 	WebhookURL *string
 	Status     *MerchantStatus
+	// LogoURL replaces the logo ("" removes it).
+	LogoURL *string
 	// SetServiceFeeBPS replaces the merchant's service fee with ServiceFeeBPS, which may be nil
 	// (back to the configured default); without it the fee is left as it is.
 	SetServiceFeeBPS bool

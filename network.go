@@ -85,9 +85,13 @@ type ContractFunction struct {
 	// PayableSymbol is the asset paid to the function: the native symbol (sent as value), a
 	// token symbol (approved, then pulled by the function), or "" for none.
 	PayableSymbol string
-	Status        ContractFunctionStatus
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// DisplayName and ImageURL are what the hosted checkout page shows the buyer is buying
+	// ("" for none: the page names the function instead, and shows no image).
+	DisplayName string
+	ImageURL    string
+	Status      ContractFunctionStatus
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // ContractFunctionStore keeps registered smart-contract functions.

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +42,19 @@ func testContractFunctions(t *testing.T, open Opener) {
 	f1 := mustFunction(t, s, m.ID, "ETH")
 	f2 := mustFunction(t, s, m.ID, "")
 	mustFunction(t, s, other.ID, "DUSD")
+	// What the checkout page shows of it: a display name and an image, or none ("").
+	shown := *f1
+	shown.CreatedAt = now()
+	shown.ID, shown.UpdatedAt = rampway.NewID(rampway.PrefixContractFunction, shown.CreatedAt), shown.CreatedAt
+	shown.DisplayName, shown.ImageURL = "Golden Ticket — édition № 1", "https://img.example/"+strings.Repeat("t", 2000)+".png"
+	if err := s.CreateContractFunction(t.Context(), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ContractFunction(t.Context(), shown.ID); err != nil {
+		t.Fatal(err)
+	} else {
+		sameFunction(t, got, &shown)
+	}
 
 	got, err := s.ContractFunction(t.Context(), f1.ID)
 	if err != nil {
@@ -48,11 +62,15 @@ func testContractFunctions(t *testing.T, open Opener) {
 	}
 	sameFunction(t, got, f1)
 	list, err := s.ContractFunctions(t.Context(), m.ID)
-	if err != nil || len(list) != 2 {
-		t.Fatalf("ContractFunctions = %d, %v; want 2", len(list), err)
+	if err != nil || len(list) != 3 {
+		t.Fatalf("ContractFunctions = %d, %v; want 3", len(list), err)
 	}
 	sameFunction(t, list[0], f1)
 	sameFunction(t, list[1], f2)
+	sameFunction(t, list[2], &shown)
+	if f1.DisplayName != "" || f1.ImageURL != "" {
+		t.Fatalf("a function registered without them has %q, %q", f1.DisplayName, f1.ImageURL)
+	}
 	if list, err := s.ContractFunctions(t.Context(), "mch_nobody"); err != nil || len(list) != 0 {
 		t.Fatalf("ContractFunctions(unknown merchant) = %v, %v", list, err)
 	}

@@ -191,6 +191,20 @@ func testMerchantRoundTrip(t *testing.T, open Opener) {
 			sameMerchant(t, ms[i], m)
 		}
 	}
+	// A merchant with a logo (a new merchant has none: "").
+	if got.LogoURL != "" {
+		t.Fatalf("new merchant has a logo %q", got.LogoURL)
+	}
+	at := now()
+	logo := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, at), Name: "logo", Status: rampway.MerchantActive,
+		LogoURL: "https://cdn.example/" + strings.Repeat("l", 2000) + ".svg", CreatedAt: at, UpdatedAt: at}
+	if err := s.CreateMerchant(t.Context(), logo); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = s.Merchant(t.Context(), logo.ID); err != nil {
+		t.Fatal(err)
+	}
+	sameMerchant(t, got, logo)
 }
 
 func testMerchantNotFound(t *testing.T, open Opener) {
@@ -289,6 +303,20 @@ func testMerchantUpdate(t *testing.T, open Opener) {
 			t.Fatal(err)
 		}
 		sameMerchant(t, again, &want)
+	}
+	// The logo: set, left alone when not asked, removed.
+	for _, logo := range []string{"https://cdn.example/acme.svg", "", "http://127.0.0.1:8080/demo/assets/logo.svg"} {
+		for _, u := range []rampway.MerchantUpdate{{LogoURL: &logo, UpdatedAt: at}, {UpdatedAt: at}} {
+			if got, err = s.UpdateMerchant(t.Context(), m.ID, u); err != nil {
+				t.Fatal(err)
+			}
+			want.LogoURL = logo
+			sameMerchant(t, got, &want)
+			if again, err = s.Merchant(t.Context(), m.ID); err != nil {
+				t.Fatal(err)
+			}
+			sameMerchant(t, again, &want)
+		}
 	}
 	zero := int64(0)
 	for _, set := range []*int64{&zero, nil} {

@@ -12,7 +12,7 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const contractFunctionColumns = `id, merchant_id, network, contract_address, abi, signature, default_gas_limit, payable_symbol, status, created_at, updated_at`
+const contractFunctionColumns = `id, merchant_id, network, contract_address, abi, signature, default_gas_limit, payable_symbol, status, created_at, updated_at, display_name, image_url`
 
 func scanContractFunction(row interface{ Scan(...any) error }) (*rampway.ContractFunction, error) {
 	var (
@@ -21,7 +21,7 @@ func scanContractFunction(row interface{ Scan(...any) error }) (*rampway.Contrac
 		gas          int64
 		created, upd dbTime
 	)
-	if err := row.Scan(&f.ID, &f.MerchantID, &f.Network, &addr, &f.ABI, &f.Signature, &gas, &f.PayableSymbol, &status, &created, &upd); err != nil {
+	if err := row.Scan(&f.ID, &f.MerchantID, &f.Network, &addr, &f.ABI, &f.Signature, &gas, &f.PayableSymbol, &status, &created, &upd, &f.DisplayName, &f.ImageURL); err != nil {
 		return nil, err
 	}
 	f.Contract = common.HexToAddress(addr)
@@ -37,8 +37,9 @@ func (s *Store) CreateContractFunction(ctx context.Context, f *rampway.ContractF
 		if err := s.merchantExists(ctx, tx, f.MerchantID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO contract_functions (`+contractFunctionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
-			f.ID, f.MerchantID, f.Network, f.Contract.Hex(), f.ABI, f.Signature, int64(f.DefaultGasLimit), f.PayableSymbol, string(f.Status), s.t(f.CreatedAt), s.t(f.UpdatedAt))
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO contract_functions (`+contractFunctionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`),
+			f.ID, f.MerchantID, f.Network, f.Contract.Hex(), f.ABI, f.Signature, int64(f.DefaultGasLimit), f.PayableSymbol, string(f.Status),
+			s.t(f.CreatedAt), s.t(f.UpdatedAt), f.DisplayName, f.ImageURL)
 		if err != nil {
 			if s.d.IsUniqueViolation(err) {
 				return rampway.Errorf(rampway.ECONFLICT, "contract function %s already exists", f.ID)

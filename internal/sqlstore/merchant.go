@@ -10,7 +10,7 @@ import (
 )
 
 const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at,
-	previous_webhook_secret, previous_secret_expires_at`
+	previous_webhook_secret, previous_secret_expires_at, logo_url`
 
 func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
 	var (
@@ -22,7 +22,7 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 		prev           string
 		prevUntil      dbTime
 	)
-	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil); err != nil {
+	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil, &m.LogoURL); err != nil {
 		return nil, err
 	}
 	clear, err := s.box.Open(secret)
@@ -45,9 +45,9 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`),
+	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`),
 		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
-		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt))
+		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt), m.LogoURL)
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
@@ -93,6 +93,9 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 		if u.Status != nil {
 			m.Status = *u.Status
 		}
+		if u.LogoURL != nil {
+			m.LogoURL = *u.LogoURL
+		}
 		if u.SetServiceFeeBPS {
 			m.ServiceFeeBPS = nil
 			if u.ServiceFeeBPS != nil {
@@ -101,8 +104,8 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 			}
 		}
 		m.UpdatedAt = u.UpdatedAt
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, service_fee_bps = $4, updated_at = $5 WHERE id = $6`),
-			m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), s.t(m.UpdatedAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, service_fee_bps = $4, logo_url = $5, updated_at = $6
+			WHERE id = $7`), m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), m.LogoURL, s.t(m.UpdatedAt), id); err != nil {
 			return fmt.Errorf("update merchant: %w", err)
 		}
 		out = m
