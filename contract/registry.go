@@ -44,6 +44,15 @@ type Registry struct {
 	parsed sync.Map // id -> *Function
 	// active keeps the functions Active read, by id (nil: Active reads every time).
 	active *expirable.LRU[string, *rampway.ContractFunction]
+	// devMode lets a function's image_url be http as well as https.
+	devMode bool
+}
+
+// DevMode makes the registry take http image URLs as well as https ones, as dev mode does
+// (the dev server serves its demo images over http), and returns r.
+func (r *Registry) DevMode(on bool) *Registry {
+	r.devMode = on
+	return r
 }
 
 // CacheActive makes Active keep each function it reads for ttl, so that a burst of orders does
@@ -74,6 +83,12 @@ type RegisterParams struct {
 	// function must be payable), a token symbol (the function pulls it after an approve, so
 	// it must not be payable), or "" for none.
 	PayableSymbol string
+	// DisplayName is what the hosted checkout page says the buyer is buying ("Demo NFT"): at
+	// most rampway.MaxDisplayNameLen characters; "" names the function by its ABI name.
+	DisplayName string
+	// ImageURL is the picture of it on the page: "" (none), or an absolute https URL (http too
+	// in dev mode), rampway.CheckImageURL.
+	ImageURL string
 }
 
 // Register checks and stores a function for the merchant. EINVALID names the field at fault;
@@ -112,6 +127,13 @@ func (r *Registry) Register(ctx context.Context, merchantID string, p RegisterPa
 			return nil, rampway.FieldErrorf("payable_symbol", "payable_symbol %s is a token, paid by approve and transferFrom; %s must not be payable", p.PayableSymbol, fn.Signature())
 		}
 	}
+	display, err := rampway.CheckText("display_name", p.DisplayName, rampway.MaxDisplayNameLen)
+	if err != nil {
+		return nil, err
+	}
+	if err := rampway.CheckImageURL("image_url", p.ImageURL, r.devMode); err != nil {
+		return nil, err
+	}
 	has, err := r.chains.HasCode(ctx, net.Name, addr)
 	if err != nil {
 		return nil, &rampway.Error{Code: rampway.EUNAVAILABLE, Message: fmt.Sprintf("network %s cannot be reached to check the contract", net.Name), Err: err}
@@ -126,7 +148,8 @@ func (r *Registry) Register(ctx context.Context, merchantID string, p RegisterPa
 	now := r.now().UTC().Truncate(time.Microsecond)
 	f := &rampway.ContractFunction{ID: rampway.NewID(rampway.PrefixContractFunction, now), MerchantID: merchantID, Network: net.Name,
 		Contract: addr, ABI: compact.String(), Signature: fn.Signature(), DefaultGasLimit: p.DefaultGasLimit,
-		PayableSymbol: p.PayableSymbol, Status: rampway.ContractFunctionActive, CreatedAt: now, UpdatedAt: now}
+		PayableSymbol: p.PayableSymbol, DisplayName: display, ImageURL: p.ImageURL, Status: rampway.ContractFunctionActive,
+		CreatedAt: now, UpdatedAt: now}
 	if err := r.store.CreateContractFunction(ctx, f); err != nil {
 		return nil, fmt.Errorf("register contract function: %w", err)
 	}

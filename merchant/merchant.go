@@ -12,8 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
@@ -100,9 +98,12 @@ type CreateParams struct {
 	// ServiceFeeBPS is the merchant's own service fee (0 to MaxServiceFeeBPS basis points); nil
 	// leaves it at the configured default.
 	ServiceFeeBPS *int64
+	// LogoURL is the merchant's logo on the hosted checkout page: "" (none), or an absolute
+	// https URL (http too in dev mode), rampway.CheckImageURL.
+	LogoURL string
 }
 
-// Create onboards a merchant. EINVALID for a bad name, webhook URL or service fee.
+// Create onboards a merchant. EINVALID for a bad name, webhook URL, logo URL or service fee.
 func (s *Service) Create(ctx context.Context, p CreateParams) (*rampway.Merchant, error) {
 	name, err := checkName(p.Name)
 	if err != nil {
@@ -111,13 +112,16 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (*rampway.Merchant
 	if err := CheckWebhookURL("webhook_url", p.WebhookURL, s.devMode); err != nil {
 		return nil, err
 	}
+	if err := rampway.CheckImageURL("logo_url", p.LogoURL, s.devMode); err != nil {
+		return nil, err
+	}
 	fee, err := checkServiceFee(p.ServiceFeeBPS)
 	if err != nil {
 		return nil, err
 	}
 	now := s.clock()
 	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: name, Status: rampway.MerchantActive,
-		WebhookURL: p.WebhookURL, ServiceFeeBPS: fee, CreatedAt: now, UpdatedAt: now}
+		WebhookURL: p.WebhookURL, ServiceFeeBPS: fee, LogoURL: p.LogoURL, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateMerchant(ctx, m); err != nil {
 		return nil, fmt.Errorf("create merchant: %w", err)
 	}
@@ -152,6 +156,8 @@ type UpdateParams struct {
 	Name       *string
 	WebhookURL *string
 	Status     *string
+	// LogoURL replaces the merchant's logo ("" removes it).
+	LogoURL *string
 	// SetServiceFeeBPS replaces the merchant's service fee with ServiceFeeBPS (0 to
 	// MaxServiceFeeBPS basis points), or with the configured default when ServiceFeeBPS is nil.
 	SetServiceFeeBPS bool
@@ -183,6 +189,12 @@ func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampw
 			return nil, rampway.FieldErrorf("status", "status must be \"active\" or \"disabled\"")
 		}
 		u.Status = &st
+	}
+	if p.LogoURL != nil {
+		if err := rampway.CheckImageURL("logo_url", *p.LogoURL, s.devMode); err != nil {
+			return nil, err
+		}
+		u.LogoURL = p.LogoURL
 	}
 	if p.SetServiceFeeBPS {
 		fee, err := checkServiceFee(p.ServiceFeeBPS)
@@ -352,16 +364,11 @@ func (s *Service) hash(raw string) []byte {
 }
 
 func checkName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return "", rampway.FieldErrorf("name", "name is required")
-	case !utf8.ValidString(name) || utf8.RuneCountInString(name) > 200:
-		return "", rampway.FieldErrorf("name", "name must be at most 200 characters of text")
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return "", rampway.FieldErrorf("name", "name must not contain control characters")
+	name, err := rampway.CheckText("name", name, 200)
+	if err == nil && name == "" {
+		err = rampway.FieldErrorf("name", "name is required")
 	}
-	return name, nil
+	return name, err
 }
 
 // checkServiceFee validates a merchant's service fee and returns a copy of it; nil (the

@@ -264,6 +264,49 @@ func TestServiceFee(t *testing.T) {
 	}
 }
 
+// A merchant's logo: an https URL (http too in dev mode), stored, changed, removed; a bad one
+// is EINVALID naming logo_url, at creation and at update alike.
+func TestLogoURL(t *testing.T) {
+	prod, dev := newService(t, false), newService(t, true)
+	ctx := t.Context()
+	m, err := prod.Create(ctx, merchant.CreateParams{Name: "a", LogoURL: "https://cdn.example/a.svg"})
+	if err != nil || m.LogoURL != "https://cdn.example/a.svg" {
+		t.Fatalf("created %+v, %v", m, err)
+	}
+	for _, step := range []struct {
+		name string
+		p    merchant.UpdateParams
+		want string
+	}{
+		{"other fields leave it", merchant.UpdateParams{Name: new(string("a2"))}, "https://cdn.example/a.svg"},
+		{"changed", merchant.UpdateParams{LogoURL: new(string("https://cdn.example/b.png"))}, "https://cdn.example/b.png"},
+		{"removed", merchant.UpdateParams{LogoURL: new(string(""))}, ""},
+	} {
+		got, err := prod.Update(ctx, m.ID, step.p)
+		if err != nil || got.LogoURL != step.want {
+			t.Fatalf("%s: %+v, %v; want logo %q", step.name, got, err, step.want)
+		}
+		if stored, _ := prod.Get(ctx, m.ID); stored.LogoURL != step.want {
+			t.Fatalf("%s: stored logo %q, want %q", step.name, stored.LogoURL, step.want)
+		}
+	}
+	for _, bad := range []string{"http://cdn.example/a.svg", "cdn.example/a.svg", "https://u:p@cdn.example/a.svg", "https://cdn.example/" + strings.Repeat("a", 2048)} {
+		_, err := prod.Create(ctx, merchant.CreateParams{Name: "b", LogoURL: bad})
+		var e *rampway.Error
+		if !errors.As(err, &e) || e.Code != rampway.EINVALID || e.Field != "logo_url" || !strings.HasPrefix(e.Message, "logo_url must") {
+			t.Fatalf("create with logo %.40q: %v, want EINVALID naming logo_url", bad, err)
+		}
+		_, err = prod.Update(ctx, m.ID, merchant.UpdateParams{LogoURL: &bad})
+		if !errors.As(err, &e) || e.Code != rampway.EINVALID || e.Field != "logo_url" {
+			t.Fatalf("update to logo %.40q: %v, want EINVALID naming logo_url", bad, err)
+		}
+	}
+	if got, err := dev.Create(ctx, merchant.CreateParams{Name: "c", LogoURL: "http://127.0.0.1:8080/demo/assets/logo.svg"}); err != nil ||
+		got.LogoURL != "http://127.0.0.1:8080/demo/assets/logo.svg" {
+		t.Fatalf("dev mode and an http logo: %+v, %v", got, err)
+	}
+}
+
 // With the authentication cache: a change made through the Service applies at once; one made
 // by another process (here: the store directly, as the admin CLI does) once the TTL is over;
 // a forged key never passes on a cached entry.

@@ -127,6 +127,11 @@ func testRegistry(t *testing.T, cached bool) {
 		{"unknown asset", params(func(p *contract.RegisterParams) { p.PayableSymbol = "BTC" }), "payable_symbol", `"BTC" is not an asset of network devnet`},
 		{"native to non-payable", params(func(p *contract.RegisterParams) { p.ABI = fragment(t, devchain.NFTABI(), "freeMint") }), "payable_symbol", "is not payable"},
 		{"token to payable", params(func(p *contract.RegisterParams) { p.PayableSymbol = "DUSD" }), "payable_symbol", "must not be payable"},
+		{"display name too long", params(func(p *contract.RegisterParams) { p.DisplayName = strings.Repeat("é", 101) }), "display_name", "display_name must be at most 100 characters"},
+		{"display name control", params(func(p *contract.RegisterParams) { p.DisplayName = "a\nb" }), "display_name", "display_name must not contain control characters"},
+		{"image http", params(func(p *contract.RegisterParams) { p.ImageURL = "http://img.example/a.png" }), "image_url", "image_url must be an absolute https URL"},
+		{"image relative", params(func(p *contract.RegisterParams) { p.ImageURL = "/a.png" }), "image_url", "image_url must be an absolute https URL"},
+		{"image credentials", params(func(p *contract.RegisterParams) { p.ImageURL = "https://u@img.example/a.png" }), "image_url", "must not carry credentials"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.reg.Register(ctx, e.merchant, tc.p)
@@ -139,6 +144,26 @@ func testRegistry(t *testing.T, cached bool) {
 	if _, err := e.reg.Register(ctx, "mch_nope", params(nil)); rampway.ErrorCode(err) != rampway.ENOTFOUND {
 		t.Fatalf("unknown merchant: %v", err)
 	}
+	// What the checkout page shows: kept as given (the name trimmed), read back as stored.
+	shown, err := e.reg.Register(ctx, e.merchant, params(func(p *contract.RegisterParams) {
+		p.DisplayName, p.ImageURL = "  Demo NFT — édition 1 ", "https://img.example/nft.png"
+	}))
+	if err != nil || shown.DisplayName != "Demo NFT — édition 1" || shown.ImageURL != "https://img.example/nft.png" {
+		t.Fatalf("registered %+v, %v", shown, err)
+	}
+	if got, err := e.reg.Get(ctx, e.merchant, shown.ID); err != nil || got.DisplayName != shown.DisplayName || got.ImageURL != shown.ImageURL {
+		t.Fatalf("Get = %+v, %v", got, err)
+	}
+	if f.DisplayName != "" || f.ImageURL != "" {
+		t.Fatalf("registered without them: %q, %q", f.DisplayName, f.ImageURL)
+	}
+	// Dev mode takes an http image (the dev server serves its demo images over http).
+	if _, err := e.reg.DevMode(true).Register(ctx, e.merchant, params(func(p *contract.RegisterParams) {
+		p.ImageURL = "http://127.0.0.1:8080/demo/assets/nft.svg"
+	})); err != nil {
+		t.Fatalf("dev mode and an http image: %v", err)
+	}
+	e.reg.DevMode(false)
 
 	// Lookups are per merchant.
 	if got, err := e.reg.Get(ctx, e.merchant, f.ID); err != nil || got.ID != f.ID {
@@ -148,7 +173,7 @@ func testRegistry(t *testing.T, cached bool) {
 		t.Fatalf("another merchant's function: %v", err)
 	}
 	list, err := e.reg.List(ctx, e.merchant)
-	if err != nil || len(list) != 5 {
+	if err != nil || len(list) != 7 {
 		t.Fatalf("List = %d, %v", len(list), err)
 	}
 	got, fn, err := e.reg.Active(ctx, e.merchant, f.ID)
