@@ -37,6 +37,11 @@ const (
 	CauseExecutionRefused  CauseKind = "execution_refused"
 	CauseExpired           CauseKind = "expired"
 	CauseCancelled         CauseKind = "cancelled"
+	CauseFiatProcessing    CauseKind = "fiat_processing"
+	CauseFiatAuthorised    CauseKind = "fiat_authorised"
+	CauseFiatCredited      CauseKind = "fiat_credited"
+	CauseFiatDeclined      CauseKind = "fiat_declined"
+	CauseFiatReleased      CauseKind = "fiat_released"
 )
 
 // PaymentSeen: a payment to the order's deposit address is in a block (not yet confirmed), or
@@ -72,6 +77,48 @@ type Expired struct{}
 
 // Cancelled: the user cancelled on the hosted page.
 type Cancelled struct{}
+
+// FiatProcessingCause: the user acted on a fiat payment and its provider is deciding (a 3-D
+// Secure challenge, an approval page).
+type FiatProcessingCause struct{ Payment *FiatPayment }
+
+// FiatAuthorised: a card or wallet payment's amount is held, to be captured once the order is
+// executed.
+type FiatAuthorised struct{ Payment *FiatPayment }
+
+// FiatCredited: money a user pushed (a bank transfer, open banking) arrived, Amount in the
+// payment's minor units; each arrival is its own Credit.
+type FiatCredited struct {
+	Payment *FiatPayment
+	Credit  string
+	Amount  *big.Int
+}
+
+// FiatDeclined: a fiat payment failed (declined, authentication failed, rejected): the user
+// may try again until the order expires.
+type FiatDeclined struct {
+	Payment *FiatPayment
+	Reason  string
+}
+
+// FiatReleased: a fiat payment's money is back with the user (its authorisation voided, or
+// all of it refunded).
+type FiatReleased struct{ Payment *FiatPayment }
+
+// Kind implements Cause.
+func (FiatProcessingCause) Kind() CauseKind { return CauseFiatProcessing }
+
+// Kind implements Cause.
+func (FiatAuthorised) Kind() CauseKind { return CauseFiatAuthorised }
+
+// Kind implements Cause.
+func (FiatCredited) Kind() CauseKind { return CauseFiatCredited }
+
+// Kind implements Cause.
+func (FiatDeclined) Kind() CauseKind { return CauseFiatDeclined }
+
+// Kind implements Cause.
+func (FiatReleased) Kind() CauseKind { return CauseFiatReleased }
 
 // Kind implements Cause.
 func (PaymentSeen) Kind() CauseKind { return CausePaymentSeen }
@@ -143,6 +190,25 @@ var rules = map[Area][]Rule{
 		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
 		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
 	}, staysCredited()...),
+	// B: fiat in, call out. A payment's money that the order cannot take (late, twice, short,
+	// an authorisation of a closed order) changes nothing of it: it is voided or refunded.
+	AreaNFTRamp: {
+		{StatusCreated, CauseFiatProcessing, StatusOnrampProcessing, []string{EventOnrampProcessing}},
+		{StatusCreated, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampSuccess}},
+		{StatusCreated, CauseFiatCredited, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatCredited, StatusOnrampSuccess, []string{EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatDeclined, StatusCreated, []string{EventOnrampFailure}}, // the user may try again
+		{StatusCreated, CauseFiatDeclined, StatusCreated, []string{EventOnrampFailure}},
+		{StatusCreated, CauseExpired, StatusExpired, []string{EventOnrampFailure}},
+		{StatusOnrampProcessing, CauseExpired, StatusExpired, []string{EventOnrampFailure}}, // a late authorisation is voided
+		{StatusCreated, CauseCancelled, StatusCancelled, []string{EventCancelled}},
+		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
+		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
+		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}}, // the voided or refunded payment
+	},
 }
 
 // staysCredited are the rules of a payment confirmed in a state that takes none any more.
@@ -185,6 +251,19 @@ func StatusesTaking(area Area, k CauseKind) []OrderStatus {
 	return out
 }
 
+// StatusesTakingAny are StatusesTaking of every area, in the areas' order (A, B, C).
+func StatusesTakingAny(k CauseKind) []OrderStatus {
+	var out []OrderStatus
+	for _, a := range []Area{AreaMint, AreaNFTRamp, AreaDeposit} {
+		for _, s := range StatusesTaking(a, k) {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // AwaitsPayment reports whether an order in state s asks for a payment: a payment seen moves
 // it on (CREATED, UNDERPAID). The checkout page asks for one then.
 func AwaitsPayment(area Area, s OrderStatus) bool {
@@ -198,6 +277,8 @@ func AwaitsPayment(area Area, s OrderStatus) bool {
 type Facts struct {
 	Transfers []*InboundTransfer
 	Refunds   []*Refund
+	// FiatActions are the order's captures, voids and refunds asked of its provider so far.
+	FiatActions []*FiatAction
 }
 
 // Outcome is what a cause does to an order: the order to write (nil when it is not changed),
@@ -208,6 +289,8 @@ type Outcome struct {
 	Events      []*RenderedEvent
 	Refunds     []*Refund
 	WakeExecute bool
+	// FiatActions are the captures, voids and refunds to ask of the order's payment provider.
+	FiatActions []*FiatAction
 }
 
 // RenderedEvent is an event with the body its webhook deliveries carry.
@@ -275,7 +358,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		n.FailureReason = c.Reason
 	case Expired:
 		switch o.Status {
-		case StatusCreated:
+		case StatusCreated, StatusOnrampProcessing:
 			to = StatusExpired
 		case StatusUnderpaid:
 			to = StatusFailed
@@ -284,6 +367,12 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case Cancelled:
 		to = StatusCancelled
+	case FiatProcessingCause, FiatAuthorised, FiatCredited, FiatDeclined, FiatReleased:
+		var stay bool
+		to, stay = applyFiat(o, n, f, c, out, at)
+		if stay {
+			return out, nil
+		}
 	default:
 		return nil, fmt.Errorf("apply: unknown cause %T", c)
 	}
@@ -299,7 +388,15 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		if rf := failedRefund(n, f); rf != nil {
 			out.Refunds = append(out.Refunds, rf)
 		}
+		if a := fiatRelease(n); a != nil {
+			out.FiatActions = append(out.FiatActions, a)
+		}
 	}
+	if to == StatusSuccess && o.FiatPaymentID != "" && MethodFlow(o.FiatMethod) == FlowAuthorise {
+		out.FiatActions = append(out.FiatActions, &FiatAction{OrderID: o.ID, PaymentID: o.FiatPaymentID, Kind: ActionCapture,
+			Amount: cloneBig(o.FiatAmount), Currency: o.FiatSymbol, Cause: "capture", Reason: "the order is executed"})
+	}
+	newActions(out, f, at)
 	// A refund is recorded once per cause: one the order already has is not made again.
 	out.Refunds = slices.DeleteFunc(out.Refunds, func(r *Refund) bool {
 		return slices.ContainsFunc(f.Refunds, func(old *Refund) bool { return old.Cause == r.Cause })
@@ -368,7 +465,7 @@ func sortedTransfers(ts []*InboundTransfer) []*InboundTransfer {
 // clone is a copy of o whose amounts and maps can be changed without changing o's.
 func (o *Order) clone() *Order {
 	n := *o
-	for _, p := range []**big.Int{&n.CryptoAmount, &n.CryptoReceived, &n.PaymentValue, &n.NetworkFee, &n.ServiceFee} {
+	for _, p := range []**big.Int{&n.CryptoAmount, &n.CryptoReceived, &n.PaymentValue, &n.NetworkFee, &n.ServiceFee, &n.FiatAmount} {
 		if *p != nil {
 			*p = new(big.Int).Set(*p)
 		}
@@ -378,4 +475,106 @@ func (o *Order) clone() *Order {
 	}
 	n.User = maps.Clone(o.User)
 	return &n
+}
+
+// applyFiat decides a fiat payment's cause for order o (n its copy to change): the state it
+// moves to, or stay when the order does not move (the outcome then holds what the cause asks
+// of the provider, if anything: a void or a refund of money the order cannot take).
+func applyFiat(o, n *Order, f Facts, c Cause, out *Outcome, at time.Time) (to OrderStatus, stay bool) {
+	awaiting := o.Status == StatusCreated || o.Status == StatusOnrampProcessing
+	switch c := c.(type) {
+	case FiatProcessingCause:
+		if o.Status != StatusCreated {
+			return o.Status, true
+		}
+		return StatusOnrampProcessing, false
+	case FiatAuthorised:
+		p := c.Payment
+		switch {
+		case p.ID == o.FiatPaymentID:
+			return o.Status, true // heard again
+		case awaiting && p.Currency == o.FiatSymbol && p.Amount.Cmp(o.FiatAmount) >= 0:
+			n.FiatPaymentID = p.ID
+			out.WakeExecute = true
+			return StatusOnrampSuccess, false
+		}
+		why := fmt.Sprintf("the order is %s", o.Status)
+		if awaiting {
+			why = "the authorised amount is not the order's"
+		}
+		out.FiatActions = append(out.FiatActions, &FiatAction{OrderID: o.ID, PaymentID: p.ID, Kind: ActionVoid,
+			Currency: p.Currency, Amount: cloneBig(p.Amount), Cause: "void:" + p.ID, Reason: why})
+		newActions(out, f, at)
+		return o.Status, true
+	case FiatCredited:
+		p, amount := c.Payment, cloneBig(c.Amount)
+		refund := func(v *big.Int, why string) {
+			if v.Sign() > 0 {
+				out.FiatActions = append(out.FiatActions, &FiatAction{OrderID: o.ID, PaymentID: p.ID, Kind: ActionRefund,
+					Currency: p.Currency, Amount: v, Cause: "refund:credit:" + c.Credit, Reason: why})
+			}
+		}
+		switch {
+		case !awaiting || o.FiatPaymentID != "":
+			why := fmt.Sprintf("arrived when the order was %s", o.Status)
+			if o.FiatPaymentID != "" {
+				why = "the order was already paid"
+			}
+			refund(amount, why)
+		case p.Currency != o.FiatSymbol:
+			refund(amount, fmt.Sprintf("paid in %s, the order asks %s", p.Currency, o.FiatSymbol))
+		case amount.Cmp(o.FiatAmount) < 0:
+			refund(amount, fmt.Sprintf("short: %s of %s %s", FormatUnits(amount, o.FiatDecimals), FormatUnits(o.FiatAmount, o.FiatDecimals), o.FiatSymbol))
+		default:
+			refund(new(big.Int).Sub(amount, o.FiatAmount), "paid more than the order asks")
+			newActions(out, f, at)
+			n.FiatPaymentID = p.ID
+			out.WakeExecute = true
+			return StatusOnrampSuccess, false
+		}
+		newActions(out, f, at)
+		return o.Status, true
+	case FiatDeclined:
+		if !awaiting {
+			return o.Status, true
+		}
+		return StatusCreated, false
+	case FiatReleased:
+		if o.Status != StatusFailed || c.Payment.ID != o.FiatPaymentID {
+			return o.Status, true
+		}
+		return StatusRefunded, false
+	}
+	return o.Status, true
+}
+
+// fiatRelease is what gives a failed fiat-paid order's money back: its authorisation voided,
+// or what it received refunded; nil for an order not paid in fiat.
+func fiatRelease(o *Order) *FiatAction {
+	if o.FiatPaymentID == "" {
+		return nil
+	}
+	a := &FiatAction{OrderID: o.ID, PaymentID: o.FiatPaymentID, Currency: o.FiatSymbol, Amount: cloneBig(o.FiatAmount), Reason: o.FailureReason}
+	if a.Reason == "" {
+		a.Reason = "order failed"
+	}
+	if MethodFlow(o.FiatMethod) == FlowAuthorise {
+		a.Kind, a.Cause = ActionVoid, "void"
+	} else {
+		a.Kind, a.Cause = ActionRefund, "refund:failed"
+	}
+	return a
+}
+
+// newActions drops the outcome's fiat actions the order already has (one per cause) and gives
+// the others their ids.
+func newActions(out *Outcome, f Facts, at time.Time) {
+	out.FiatActions = slices.DeleteFunc(out.FiatActions, func(a *FiatAction) bool {
+		return a.ID == "" && slices.ContainsFunc(f.FiatActions, func(old *FiatAction) bool { return old.Cause == a.Cause })
+	})
+	for _, a := range out.FiatActions {
+		if a.ID == "" {
+			a.ID, a.Status, a.CreatedAt, a.UpdatedAt, a.NextAttemptAt = NewID(PrefixFiatAction, at), ActionPending, at, at, at
+		}
+	}
 }

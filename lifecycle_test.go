@@ -258,47 +258,53 @@ func TestApplyGoldenBodies(t *testing.T) {
 	}
 }
 
-// docs/order-states.md carries area A's rule table and diagram as Rules has them, between
-// its markers; go test -run TestOrderStatesDoc -update rewrites them.
+// docs/order-states.md carries each built area's rule table and diagram as Rules has them,
+// between its markers; go test -run TestOrderStatesDoc -update rewrites them.
 func TestOrderStatesDoc(t *testing.T) {
 	const path = "docs/order-states.md"
-	const begin, end = "<!-- rules: mint (generated from rampway.Rules by lifecycle_test.go) -->\n", "<!-- /rules -->\n"
-	var b strings.Builder
-	b.WriteString(begin)
-	b.WriteString("```mermaid\nstateDiagram-v2\n    [*] --> CREATED: order.created\n")
-	for _, r := range Rules(AreaMint) {
-		if r.From != r.To {
-			fmt.Fprintf(&b, "    %s --> %s: %s / %s\n", r.From, r.To, r.Cause, strings.Join(r.Events, ", "))
+	for _, area := range []Area{AreaMint, AreaNFTRamp} {
+		begin, end := "<!-- rules: "+string(area)+" (generated from rampway.Rules by lifecycle_test.go) -->\n", "<!-- /rules -->\n"
+		var b strings.Builder
+		b.WriteString(begin)
+		b.WriteString("```mermaid\nstateDiagram-v2\n    [*] --> CREATED: order.created\n")
+		for _, r := range Rules(area) {
+			if r.From != r.To {
+				fmt.Fprintf(&b, "    %s --> %s: %s / %s\n", r.From, r.To, r.Cause, strings.Join(r.Events, ", "))
+			}
 		}
-	}
-	b.WriteString("```\n\n| From | Cause | To | Events |\n|---|---|---|---|\n")
-	for _, r := range Rules(AreaMint) {
-		to := string(r.To)
-		if r.To == r.From {
-			to = "(stays)"
+		b.WriteString("```\n\n| From | Cause | To | Events |\n|---|---|---|---|\n")
+		for _, r := range Rules(area) {
+			to := string(r.To)
+			if r.To == r.From {
+				to = "(stays)"
+			}
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` |\n", r.From, r.Cause, to, strings.Join(r.Events, "`, `"))
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` |\n", r.From, r.Cause, to, strings.Join(r.Events, "`, `"))
-	}
-	b.WriteString(end)
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(doc, []byte(begin)), bytes.Index(doc, []byte(end))
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q section", path, begin, end)
-	}
-	got := string(doc[i : j+len(end)])
-	if got == b.String() {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(path, append(append(doc[:i:i], b.String()...), doc[j+len(end):]...), 0o644); err != nil {
+		b.WriteString(end)
+		doc, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
+		i := bytes.Index(doc, []byte(begin))
+		j := -1
+		if i >= 0 {
+			j = i + bytes.Index(doc[i:], []byte(end))
+		}
+		if i < 0 || j < i {
+			t.Fatalf("%s has no %q ... %q section", path, begin, end)
+		}
+		got := string(doc[i : j+len(end)])
+		if got == b.String() {
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(path, append(append(doc[:i:i], b.String()...), doc[j+len(end):]...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Errorf("%s is not the %s rule table of lifecycle.go (go test -run TestOrderStatesDoc -update):\n%s", path, area, b.String())
 	}
-	t.Errorf("%s is not the rule table of lifecycle.go (go test -run TestOrderStatesDoc -update):\n%s", path, b.String())
 }
 
 // The workers look for orders in the states the rule table moves on.
@@ -315,6 +321,12 @@ func TestStatusesTaking(t *testing.T) {
 		if got := fmt.Sprint(StatusesTaking(AreaMint, tc.k)); got != tc.want {
 			t.Errorf("StatusesTaking(%s) = %s, want %s", tc.k, got, tc.want)
 		}
+	}
+	if got := fmt.Sprint(StatusesTaking(AreaNFTRamp, CauseExecutionStarted)); got != "[ONRAMP_SUCCESS]" {
+		t.Errorf("area B executes %s", got)
+	}
+	if got := fmt.Sprint(StatusesTakingAny(CauseExpired)); got != "[CREATED UNDERPAID ONRAMP_PROCESSING]" {
+		t.Errorf("expiring: %s", got)
 	}
 	if !AwaitsPayment(AreaMint, StatusUnderpaid) || AwaitsPayment(AreaMint, StatusDepositProcessing) || AwaitsPayment(AreaMint, StatusExpired) {
 		t.Error("AwaitsPayment")

@@ -114,6 +114,15 @@ type Order struct {
 	DepositAddress common.Address
 	DepositIndex   uint32
 
+	// The fiat side (areas B and C): the currency, the payment method and the amount the user
+	// pays, in the currency's minor units (FiatDecimals digits), and the fiat payment that
+	// paid the order, once one did.
+	FiatSymbol    string
+	FiatMethod    string
+	FiatAmount    *big.Int
+	FiatDecimals  uint8
+	FiatPaymentID string
+
 	ExecutionTxHash string
 	FailureReason   string
 	ExpiresAt       time.Time

@@ -90,7 +90,13 @@ type EventContext struct {
 	ExecutionTxHash       *string  `json:"execution_tx_hash"`
 	FailureReason         *string  `json:"failure_reason"`
 	// Refunds are the order's refund records, oldest first, as the order API shows them.
-	Refunds   []EventRefund `json:"refunds"`
+	Refunds []EventRefund `json:"refunds"`
+	// The fiat side of areas B and C (absent for area A): the currency, amount and method
+	// the user pays with.
+	OrderFiatSymbol   string `json:"order_fiat_symbol,omitempty"`
+	OrderFiatAmount   string `json:"order_fiat_amount,omitempty"`
+	FiatPaymentMethod string `json:"fiat_payment_method,omitempty"`
+
 	CreatedAt string        `json:"created_at"`
 	UpdatedAt string        `json:"updated_at"`
 }
@@ -140,6 +146,9 @@ func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) 
 	}
 	if o.DepositAddress != ([20]byte{}) {
 		c.DepositAddress = o.DepositAddress.Hex()
+	}
+	if o.FiatSymbol != "" {
+		c.OrderFiatSymbol, c.OrderFiatAmount, c.FiatPaymentMethod = o.FiatSymbol, FormatFixed(o.FiatAmount, o.FiatDecimals), o.FiatMethod
 	}
 	if c.DepositTxHashes == nil {
 		c.DepositTxHashes = []string{}

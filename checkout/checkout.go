@@ -61,6 +61,9 @@ type Config struct {
 	// price of the crypto a fiat quote buys.
 	Fiat          []rampway.FiatCurrency
 	FiatSpreadBPS int64
+	// BankTransferExpiry is how long an order paid by bank transfer waits for its money;
+	// default DefaultBankTransferExpiry.
+	BankTransferExpiry time.Duration
 }
 
 // Store is what the checkout use cases keep orders in.
@@ -68,6 +71,9 @@ type Store interface {
 	rampway.OrderStore
 	rampway.RefundStore
 	rampway.DeliveryStore
+	rampway.FiatPaymentStore
+	// SetOrderUser adds the user fields to an order's (the page's identity step). ENOTFOUND.
+	SetOrderUser(ctx context.Context, orderID string, fields map[string]string, at time.Time) (*rampway.Order, error)
 	// OrderTransfers is rampway.DepositStore's: the payments seen for an order.
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
 }
@@ -89,12 +95,22 @@ type Service struct {
 	addresses *addresses
 	now       func() time.Time
 	fees      feeCache
+	provider  rampway.FiatProvider
 }
+
+// SetFiatProvider sets the payment provider fiat orders are paid through.
+func (s *Service) SetFiatProvider(p rampway.FiatProvider) { s.provider = p }
+
+// FiatProvider returns the payment provider (nil when none is configured).
+func (s *Service) FiatProvider() rampway.FiatProvider { return s.provider }
 
 // New returns a Service. now is the clock (time.Now when nil).
 func New(cfg Config, store Store, functions *contract.Registry, chains Chains, prices pricing.Source, deriver Deriver, now func() time.Time) *Service {
 	if cfg.OrderExpiry <= 0 {
 		cfg.OrderExpiry = 30 * time.Minute
+	}
+	if cfg.BankTransferExpiry <= 0 {
+		cfg.BankTransferExpiry = DefaultBankTransferExpiry
 	}
 	if now == nil {
 		now = time.Now

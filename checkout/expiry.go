@@ -10,8 +10,9 @@ import (
 	"github.com/rampway/rampway/internal/loop"
 )
 
-// expiring are the states an order's expiry moves on (rampway.Rules: CREATED and UNDERPAID).
-var expiring = rampway.StatusesTaking(rampway.AreaMint, rampway.CauseExpired)
+// expiring are the states an order's expiry moves on (rampway.Rules: CREATED, UNDERPAID and
+// ONRAMP_PROCESSING).
+var expiring = rampway.StatusesTakingAny(rampway.CauseExpired)
 
 // expiryBatch bounds one pass's read.
 const expiryBatch = 500

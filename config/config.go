@@ -85,6 +85,9 @@ type Webhooks struct {
 type Checkout struct {
 	// OrderExpiry is how long a user has to pay an order; default 30m.
 	OrderExpiry time.Duration `yaml:"order_expiry"`
+	// BankTransferExpiry is how long an order paid by bank transfer waits for its money (and
+	// keeps its quote); default 72h.
+	BankTransferExpiry time.Duration `yaml:"bank_transfer_expiry"`
 	// ServiceFeeBPS is the service fee in basis points of the value paid to a function.
 	ServiceFeeBPS int64 `yaml:"service_fee_bps"`
 	// DepositXPub is the extended public key of m/44'/60'/0'/0 that deposit addresses derive
@@ -208,7 +211,7 @@ func Default() Config {
 		},
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
-		Checkout: Checkout{OrderExpiry: 30 * time.Minute, ExecutorRepriceBlocks: 3},
+		Checkout: Checkout{OrderExpiry: 30 * time.Minute, BankTransferExpiry: 72 * time.Hour, ExecutorRepriceBlocks: 3},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
 		Fiat: defaultFiat(),

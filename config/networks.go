@@ -194,6 +194,9 @@ func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
 	if k.OrderExpiry < time.Minute || k.OrderExpiry > 7*24*time.Hour {
 		bad("checkout.order_expiry", "must be between 1m and 168h, not %v", k.OrderExpiry)
 	}
+	if k.BankTransferExpiry < time.Hour || k.BankTransferExpiry > 14*24*time.Hour {
+		bad("checkout.bank_transfer_expiry", "must be between 1h and 336h, not %v", k.BankTransferExpiry)
+	}
 	if k.ServiceFeeBPS < 0 || k.ServiceFeeBPS > 10_000 {
 		bad("checkout.service_fee_bps", "must be between 0 and 10000, not %d", k.ServiceFeeBPS)
 	}

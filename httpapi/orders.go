@@ -169,28 +169,10 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 	p := checkout.MintOrderParams{Quote: qp, Order: checkout.OrderParams{
 		MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
 		MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: user}}
-	var reply []byte
-	claim := claimFrom(r.Context())
-	if claim != nil {
-		// The answer is stored with the order: a retry under the same key replays this order
-		// even when this process dies before the answer is sent.
-		p.Reply = func(c *checkout.Created) (*rampway.IdempotentReply, error) {
-			var err error
-			reply, err = encodeJSON(mintOrderView(c))
-			return &rampway.IdempotentReply{IdempotencyClaim: claim.IdempotencyClaim, Status: http.StatusCreated, Body: reply}, err
-		}
-	}
-	c, err := s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), p)
-	if err != nil {
-		return err
-	}
-	if claim == nil {
-		writeJSON(w, http.StatusCreated, mintOrderView(c))
-		return nil
-	}
-	claim.stored = true
-	writeJSONBytes(w, http.StatusCreated, reply)
-	return nil
+	return s.createOrder(w, r, func(reply func(*checkout.Created) (*rampway.IdempotentReply, error)) (*checkout.Created, error) {
+		p.Reply = reply
+		return s.checkout.CreateMintOrder(r.Context(), merchantFrom(r.Context()), p)
+	}, func(c *checkout.Created) any { return mintOrderView(c) })
 }
 
 func mintOrderView(c *checkout.Created) MintOrderView {
@@ -226,6 +208,12 @@ type OrderView struct {
 	FailureReason           *string           `json:"failure_reason"`
 	Refunds                 []RefundView      `json:"refunds"`
 	User                    map[string]string `json:"user"`
+	// Areas B and C: the fiat side (absent for area A).
+	OrderFiatSymbol   string             `json:"order_fiat_symbol,omitempty"`
+	OrderFiatAmount   string             `json:"order_fiat_amount,omitempty"`
+	FiatPaymentMethod string             `json:"fiat_payment_method,omitempty"`
+	FiatPayment       *FiatPaymentView   `json:"fiat_payment,omitempty"`
+	FiatMovements     []FiatMovementView `json:"fiat_movements,omitempty"`
 	GatewayURL              string            `json:"gateway_url"`
 	ExpiresAt               string            `json:"expires_at"`
 	CreatedAt               string            `json:"created_at"`
@@ -280,6 +268,9 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	}
 	if v.User == nil {
 		v.User = map[string]string{}
+	}
+	if err := s.fiatView(ctx, o, &v); err != nil {
+		return OrderView{}, err
 	}
 	v.Refunds = rampway.EventRefunds(refunds, d)
 	v.DepositTxHashes, v.Deposits = []string{}, make([]DepositView, len(transfers))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/provider/sandbox"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -44,11 +45,13 @@ func (s *Server) routes() {
 	api("POST "+mint+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaMint, false))
 
 	// Area B: NFT checkout paid in fiat.
-	api("POST "+ramp+routeOrder, s.notImplemented("B1 create order"))
+	api("POST "+ramp+routeOrder, s.handleCreateFiatOrder)
 	api("GET "+ramp+routeFiatCurrencies, s.handleFiatCurrencies)
 	api("POST "+ramp+routeFiatQuote, s.handleFiatQuote)
-	api("GET "+ramp+routeOrder+"/{order_id}", s.notImplemented("order lookup"))
-	api("GET "+ramp+routeOrders, s.notImplemented("order list"))
+	api("GET "+ramp+routeOrder+"/{order_id}", s.handleGetOrder(rampway.AreaNFTRamp))
+	api("GET "+ramp+routeOrders, s.handleListOrders(rampway.AreaNFTRamp))
+	api("GET "+ramp+routeOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaNFTRamp, false))
+	api("POST "+ramp+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaNFTRamp, false))
 
 	// Area C: on-ramp to a merchant deposit.
 	api("POST "+dep+routeOnRampOrder, s.notImplemented("C1 create order"))
@@ -71,6 +74,17 @@ func (s *Server) routes() {
 	adm("POST "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}/disable", s.handleDisableFunction)
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
+
+	// Payment providers' notifications (signed by the provider, no merchant key).
+	m.Handle("POST /providers/{provider}/webhook", s.handle(s.handleProviderWebhook))
+	if s.sandbox != nil {
+		// The sandbox provider's own pages (3-D Secure, wallet sheets, approvals), and the
+		// admin route that tells it a bank transfer arrived.
+		for _, p := range sandbox.Routes {
+			m.Handle(p, labelled(s.sandbox.Handler()))
+		}
+		adm("POST "+admin+"/sandbox/bank-transfers", s.handleSandboxBankTransfer)
+	}
 
 	// The hosted checkout page (gateway_url), on its own routes only: any other /checkout
 	// request gets the envelope's 404 or 405 below; the page answers HTML.

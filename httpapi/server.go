@@ -49,6 +49,10 @@ type Checkout interface {
 	Quote(ctx context.Context, p checkout.QuoteParams) (*checkout.Quote, error)
 	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
 	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
+	CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p checkout.FiatOrderParams) (*checkout.Created, error)
+	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
+	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
+	ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error)
 	Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error)
 	Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error)
 	Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error)
@@ -105,6 +109,15 @@ type Deps struct {
 	Page http.Handler
 	// Home, when set, serves GET / and /demo/* (the dev server's demo store).
 	Home http.Handler
+	// Sandbox is the sandbox payment provider, when it is the configured one: its pages are
+	// served, and the admin API tells it bank transfers arrived.
+	Sandbox Sandbox
+}
+
+// Sandbox is what the server asks of the sandbox payment provider (sandbox.Provider).
+type Sandbox interface {
+	Handler() http.Handler
+	BankTransfer(ctx context.Context, reference, amount, currency string) (string, error)
 }
 
 // Server is the rampway HTTP handler.
@@ -121,6 +134,7 @@ type Server struct {
 	registry  *prometheus.Registry
 	page      http.Handler
 	home      http.Handler
+	sandbox   Sandbox
 	limiter   *merchantLimiter // nil: no rate limit
 	mux       *http.ServeMux
 	handler   http.Handler
@@ -128,7 +142,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

@@ -60,7 +60,7 @@ func TestExecutorPollPlan(t *testing.T) {
 	db := s.DB()
 	for _, q := range []string{
 		`SET plan_cache_mode = force_generic_plan`,
-		`PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status = 'DEPOSIT_SUCCESS' ORDER BY updated_at, id LIMIT $2`,
+		`PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT $2`,
 	} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {
 			t.Fatal(err)

@@ -16,8 +16,8 @@ func TestHotQueryPlans(t *testing.T) {
 	}
 	defer s.Close()
 	for _, tc := range []struct{ name, query, want string }{
-		{"executor poll", `SELECT id FROM orders WHERE network = ?1 AND status = 'DEPOSIT_SUCCESS' ORDER BY updated_at, id LIMIT 10`,
-			"SEARCH orders USING COVERING INDEX orders_network_paid (network=?)"},
+		{"executor poll", `SELECT id FROM orders` + Dialect.PaidIndex + ` WHERE network = ?1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT 10`,
+			"SEARCH orders USING INDEX orders_network_paid (network=?)"},
 		{"watcher's new deposits", `SELECT id, deposit_address, asset_contract FROM orders WHERE network = ?1 AND created_at >= ?2 AND deposit_address IS NOT NULL`,
 			"SEARCH orders USING COVERING INDEX orders_network_created (network=? AND created_at>?)"},
 		{"webhook claim", `SELECT d.event_id FROM webhook_deliveries d` + Dialect.ClaimIndex + `

@@ -31,6 +31,7 @@ var Dialect = sqlstore.Dialect{
 	TimesAsMicros:    true,
 	OneWriter:        true,
 	ClaimIndex:       " INDEXED BY webhook_deliveries_pending",
+	PaidIndex:        " INDEXED BY orders_network_paid",
 	Maintain:         checkpoints,
 	IsUniqueViolation: func(err error) bool {
 		var e *msqlite.Error

@@ -5,6 +5,8 @@
 package app
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +25,8 @@ import (
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/fiatwork"
+	"github.com/rampway/rampway/provider/sandbox"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
@@ -67,6 +71,10 @@ const cacheTTL = 2 * time.Second
 
 // expiryInterval is how often orders whose time is up are ended.
 const expiryInterval = 5 * time.Second
+
+// fiatPoll is how often the fiat worker looks for captures, voids and refunds to do, and the
+// sandbox provider for notifications to send (it sends a new one at once).
+const fiatPoll = time.Second
 
 // watchPoll is how often each network's deposit watcher looks for new blocks.
 const watchPoll = 500 * time.Millisecond
@@ -171,6 +179,16 @@ type App struct {
 	watchers []*chainwork.Watcher
 	srv      *http.Server
 	ln       net.Listener
+	// sandbox is the sandbox payment provider, when configured.
+	sandbox *sandbox.Provider
+}
+
+// sandboxSecret keys the sandbox provider's notifications: derived from the hash secret (the
+// sandbox runs in this process; nothing outside needs it).
+func sandboxSecret(cfg config.Config) []byte {
+	m := hmac.New(sha256.New, []byte(cfg.Secrets.HashSecret))
+	m.Write([]byte("sandbox provider webhook"))
+	return m.Sum(nil)
 }
 
 // Start opens the store, dials the networks, builds the services and the server, and listens;
@@ -218,8 +236,14 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
-		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS,
+		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
 	}, a.Store, a.Functions, nets, prices, deriver, nil)
+	var sandboxAPI httpapi.Sandbox
+	if cfg.Fiat.Provider == sandbox.Name {
+		a.sandbox = sandbox.New(sandbox.Config{BaseURL: cfg.HTTP.PublicURL, Secret: sandboxSecret(cfg)}, a.Store, nil)
+		a.Checkout.SetFiatProvider(a.sandbox)
+		sandboxAPI = a.sandbox
+	}
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
 	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
@@ -248,7 +272,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		Home: opt.Home, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
+		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -318,6 +342,15 @@ func (a *App) Serve(ctx context.Context) error {
 				RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, a.Log.With("worker", "sweeper"), nil)
 			workers.Go(func() { sw.Run(wctx, sweepPoll) })
 		}
+	}
+	if p := a.Checkout.FiatProvider(); p != nil {
+		fw := fiatwork.New(a.Store, p, a.Log.With("worker", "fiat"), nil)
+		workers.Go(func() { fw.Run(wctx, fiatPoll) })
+	}
+	if a.sandbox != nil {
+		workers.Go(func() {
+			a.sandbox.Run(wctx, fiatPoll, func(err error) { a.Log.Error("sandbox notifications", "error", err) })
+		})
 	}
 	wh := a.Cfg.Webhooks
 	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,

@@ -36,6 +36,11 @@ func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c ram
 	if err != nil {
 		return nil, err
 	}
+	for _, a := range out.FiatActions {
+		if err := s.insertFiatAction(ctx, tx, a); err != nil {
+			return nil, err
+		}
+	}
 	if out.Order == nil {
 		return o, nil
 	}
@@ -67,5 +72,9 @@ func (s *Store) facts(ctx context.Context, tx *sql.Tx, orderID string) (rampway.
 	if err != nil {
 		return rampway.Facts{}, err
 	}
-	return rampway.Facts{Transfers: ts, Refunds: rs}, nil
+	as, err := s.fiatActions(ctx, tx, orderID)
+	if err != nil {
+		return rampway.Facts{}, err
+	}
+	return rampway.Facts{Transfers: ts, Refunds: rs, FiatActions: as}, nil
 }

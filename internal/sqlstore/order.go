@@ -20,7 +20,8 @@ import (
 const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_txn_id, merchant_redirect_url,
 	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
 	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
-	execution_tx_hash, failure_reason, expires_at, created_at, updated_at`
+	execution_tx_hash, failure_reason, expires_at, created_at, updated_at, fiat_symbol, fiat_method, fiat_amount, fiat_decimals,
+	fiat_payment_id`
 
 // bigText stores a non-negative big integer as decimal text.
 func bigText(v *big.Int) string {
@@ -43,8 +44,11 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.User == nil {
+	if len(o.User) == 0 {
 		user = []byte("{}")
+	} else {
+		// Identity data is kept encrypted when an encryption key is configured.
+		user = []byte(s.box.Seal(string(user)))
 	}
 	args := o.FunctionArgs
 	if len(args) == 0 {
@@ -61,15 +65,17 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 	return []any{o.ID, o.MerchantID, string(o.Area), string(o.Status), o.MerchantUserID, o.MerchantTxnID, o.MerchantRedirectURL,
 		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
 		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
-		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt)}, nil
+		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt),
+		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID}, nil
 }
 
-func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
+func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 	var (
 		o                                         rampway.Order
 		area, status, user, contract, args        string
 		amount, received, payment, netFee, svcFee string
-		decimals, gas                             int64
+		fiatAmount                                string
+		decimals, gas, fiatDecimals               int64
 		depAddr                                   sql.NullString
 		depIndex                                  sql.NullInt64
 		expires, created, updated                 dbTime
@@ -77,10 +83,15 @@ func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 	if err := row.Scan(&o.ID, &o.MerchantID, &area, &status, &o.MerchantUserID, &o.MerchantTxnID, &o.MerchantRedirectURL,
 		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
 		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
-		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated); err != nil {
+		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated, &o.FiatSymbol, &o.FiatMethod, &fiatAmount, &fiatDecimals,
+		&o.FiatPaymentID); err != nil {
 		return nil, err
 	}
 	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
+	user, err := s.box.Open(user)
+	if err != nil {
+		return nil, fmt.Errorf("order %s user_info: %w", o.ID, err)
+	}
 	if err := json.Unmarshal([]byte(user), &o.User); err != nil {
 		return nil, fmt.Errorf("order %s user_info: %w", o.ID, err)
 	}
@@ -89,19 +100,22 @@ func scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
 		o.Asset.Contract = common.HexToAddress(contract)
 	}
 	o.Asset.Decimals = uint8(decimals)
-	var err error
 	for _, f := range []struct {
 		dst    **big.Int
 		text   string
 		column string
 	}{{&o.CryptoAmount, amount, "crypto_amount"}, {&o.CryptoReceived, received, "crypto_received"},
-		{&o.PaymentValue, payment, "payment_value"}, {&o.NetworkFee, netFee, "network_fee"}, {&o.ServiceFee, svcFee, "service_fee"}} {
+		{&o.PaymentValue, payment, "payment_value"}, {&o.NetworkFee, netFee, "network_fee"}, {&o.ServiceFee, svcFee, "service_fee"},
+		{&o.FiatAmount, fiatAmount, "fiat_amount"}} {
 		if *f.dst, err = parseBig(f.text, f.column); err != nil {
 			return nil, fmt.Errorf("order %s: %w", o.ID, err)
 		}
 	}
 	o.FunctionArgs = json.RawMessage(args)
-	o.GasLimit = uint64(gas)
+	o.GasLimit, o.FiatDecimals = uint64(gas), uint8(fiatDecimals)
+	if o.FiatSymbol == "" {
+		o.FiatAmount = nil // no fiat side (area A)
+	}
 	if depAddr.Valid {
 		o.DepositAddress = common.HexToAddress(depAddr.String)
 		o.DepositIndex = uint32(depIndex.Int64)
@@ -462,7 +476,7 @@ func rows(n, width, first int) string {
 
 // Order implements rampway.OrderStore.
 func (s *Store) Order(ctx context.Context, id string) (*rampway.Order, error) {
-	o, err := scanOrder(s.db.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`), id))
+	o, err := s.scanOrder(s.db.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`), id))
 	if err != nil {
 		return nil, notFound(err, "order")
 	}
@@ -503,7 +517,7 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 
 // lockOrder reads an order for update inside tx.
 func (s *Store) lockOrder(ctx context.Context, tx *sql.Tx, id string) (*rampway.Order, error) {
-	o, err := scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
+	o, err := s.scanOrder(tx.QueryRowContext(ctx, s.q(`SELECT `+orderColumns+` FROM orders WHERE id = $1`+s.d.ForUpdate), id))
 	if err != nil {
 		return nil, notFound(err, "order")
 	}
@@ -569,21 +583,28 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	return s.queryOrders(ctx, "due orders", s.q(q), args...)
 }
 
-// awaitingExecution is the state in which an order's execution may start (rampway.Rules:
-// DEPOSIT_SUCCESS; the one the partial index orders_network_paid covers).
-var awaitingExecution = rampway.StatusesTaking(rampway.AreaMint, rampway.CauseExecutionStarted)[0]
+// awaitingExecution are the states in which an order's execution may start (rampway.Rules:
+// DEPOSIT_SUCCESS, ONRAMP_SUCCESS), as the partial index orders_network_paid names them.
+var awaitingExecution = func() string {
+	var q []string
+	for _, st := range rampway.StatusesTakingAny(rampway.CauseExecutionStarted) {
+		q = append(q, "'"+string(st)+"'")
+	}
+	return strings.Join(q, ", ")
+}()
 
 // PaidOrders implements rampway.OrderStore.
 func (s *Store) PaidOrders(ctx context.Context, network string, n int) ([]*rampway.Order, error) {
-	// The status is in the query, not a parameter, so that the planner can use the partial
-	// index of paid orders (orders_network_paid) in a plan made for any parameters.
-	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders WHERE network = $1 AND status = '`+
-		string(awaitingExecution)+`' ORDER BY updated_at, id LIMIT $2`), network, limit(n))
+	// The states are in the query, not parameters, and written as the partial index of paid
+	// orders (orders_network_paid) writes them, so that the planner can use it in a plan made
+	// for any parameters.
+	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders`+s.d.PaidIndex+` WHERE network = $1 AND status IN (`+
+		awaitingExecution+`) ORDER BY updated_at, id LIMIT $2`), network, limit(n))
 }
 
 // queryOrders runs a query of orderColumns and scans every row; what names the query in errors.
 func (s *Store) queryOrders(ctx context.Context, what, query string, args ...any) ([]*rampway.Order, error) {
-	return collect(ctx, s.db, what, query, scanOrder, args...)
+	return collect(ctx, s.db, what, query, s.scanOrder, args...)
 }
 
 // RecordOrderEvent implements rampway.OrderStore.
@@ -607,4 +628,24 @@ func (s *Store) RecordOrderEvent(ctx context.Context, orderID, name string, once
 		return s.insertStatusEvent(ctx, tx, o, name, at)
 	})
 	return recorded, err
+}
+
+// SetOrderUser adds user fields to an order's (the hosted page's identity step).
+func (s *Store) SetOrderUser(ctx context.Context, orderID string, fields map[string]string, at time.Time) (*rampway.Order, error) {
+	var out *rampway.Order
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, orderID)
+		if err != nil {
+			return err
+		}
+		if o.User == nil {
+			o.User = map[string]string{}
+		}
+		for k, v := range fields {
+			o.User[k] = v
+		}
+		out = o
+		return s.updateOrder(ctx, tx, o, at)
+	})
+	return out, err
 }

@@ -41,6 +41,9 @@ type Dialect struct {
 	// ClaimIndex follows the webhook claim's table: SQLite's planner, without statistics,
 	// would walk the status index and sort; this names the pending index it should walk.
 	ClaimIndex string
+	// PaidIndex follows the executor poll's table, for the same reason: the paid orders'
+	// partial index, not the status index and a sort.
+	PaidIndex string
 	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).

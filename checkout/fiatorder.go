@@ -1,0 +1,220 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"regexp"
+	"time"
+
+	"golang.org/x/text/language"
+
+	"github.com/rampway/rampway"
+)
+
+// DefaultBankTransferExpiry is how long a bank-transfer order waits for its money (and keeps
+// its quote): a transfer takes a working day or two.
+const DefaultBankTransferExpiry = 72 * time.Hour
+
+// FiatOrderParams is a B1 request.
+type FiatOrderParams struct {
+	Quote FiatQuoteParams
+	Order OrderParams
+	// Reply is as in MintOrderParams.
+	Reply func(c *Created) (*rampway.IdempotentReply, error)
+}
+
+// CreateFiatOrder creates an area B order: it quotes as B3 does, refuses what the quote does
+// not allow (400 naming the limit or the reason), and stores the order with its quote (the
+// fiat amount and the crypto it pays for) and its order.created event. The user pays on the
+// hosted page; nothing is asked of the provider yet.
+func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p FiatOrderParams) (*Created, error) {
+	if err := s.checkOrderParams(p.Order); err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(p.Order.User, s.now()); err != nil {
+		return nil, err
+	}
+	p.Quote.MerchantID, p.Quote.ServiceFeeBPS = m.ID, m.ServiceFeeBPS
+	q, err := s.FiatQuote(ctx, p.Quote)
+	if err != nil {
+		return nil, err
+	}
+	if !q.Allowed {
+		return nil, rampway.Errorf(rampway.EINVALID, "%s", q.Message)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	expiry := s.cfg.OrderExpiry
+	if rampway.IsBankTransfer(q.Method.ID) {
+		expiry = s.cfg.BankTransferExpiry
+	}
+	cq := q.Crypto
+	o := &rampway.Order{
+		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaNFTRamp, Status: rampway.StatusCreated,
+		MerchantUserID: p.Order.MerchantUserID, MerchantTxnID: p.Order.MerchantTxnID, MerchantRedirectURL: p.Order.MerchantRedirectURL,
+		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
+		Network: cq.Network.Name, Asset: cq.Asset, CryptoAmount: cq.Amount, CryptoReceived: new(big.Int),
+		FunctionID: cq.Function.ID, FunctionArgs: cq.Args, PaymentValue: cq.Value, GasLimit: cq.GasLimit,
+		NetworkFee: cq.NetworkFee, ServiceFee: cq.ServiceFee,
+		FiatSymbol: q.Currency.Symbol, FiatMethod: q.Method.ID, FiatAmount: q.Amount, FiatDecimals: q.Currency.Decimals,
+		ExpiresAt: now.Add(expiry), CreatedAt: now, UpdatedAt: now,
+	}
+	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
+	if p.Order.MerchantWebhookURL != "" && m.WebhookSecret == "" {
+		c.Info = NoWebhookSecretInfo
+	}
+	var reply *rampway.IdempotentReply
+	if p.Reply != nil {
+		if reply, err = p.Reply(c); err != nil {
+			return nil, fmt.Errorf("create order: reply: %w", err)
+		}
+	}
+	if err := s.store.CreateOrderWithReply(ctx, o, reply); err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
+	}
+	return c, nil
+}
+
+var (
+	e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+	// postCode: letters, digits, spaces and hyphens, as postal codes are written.
+	postCode = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 -]*$`)
+)
+
+// checkIdentity checks the KYC fields of a fiat order as DESIGN.md says: an E.164 mobile
+// number, a yyyy-mm-dd date of birth in the past, an ISO 3166-1 alpha-2 country.
+func checkIdentity(u map[string]string, now time.Time) error {
+	if v, ok := u["user_mobileNumber"]; ok && !e164.MatchString(v) {
+		return rampway.FieldErrorf("user_mobileNumber", "user_mobileNumber must be an international number with its ISD code, plus sign first (E.164), such as +447700900123")
+	}
+	if v, ok := u["user_dob"]; ok {
+		d, err := time.Parse(time.DateOnly, v)
+		switch {
+		case err != nil:
+			return rampway.FieldErrorf("user_dob", "user_dob must be a date written yyyy-mm-dd")
+		case !d.Before(now.UTC().Truncate(24 * time.Hour)):
+			return rampway.FieldErrorf("user_dob", "user_dob must be in the past")
+		case d.Year() < 1900:
+			return rampway.FieldErrorf("user_dob", "user_dob must be after 1900")
+		}
+	}
+	if v, ok := u["user_countryCode"]; ok {
+		r, err := language.ParseRegion(v)
+		if err != nil || len(v) != 2 || v != r.String() || !r.IsCountry() {
+			return rampway.FieldErrorf("user_countryCode", "user_countryCode must be an ISO 3166-1 alpha-2 country code in capitals, such as DE")
+		}
+	}
+	if v, ok := u["user_postCode"]; ok && !postCode.MatchString(v) {
+		return rampway.FieldErrorf("user_postCode", "user_postCode must be letters, digits, spaces and hyphens")
+	}
+	return nil
+}
+
+// IdentityFields are the user fields the hosted page's identity step asks for before a fiat
+// payment, in its order; an order carrying all of them skips the step.
+var IdentityFields = []string{"user_first_name", "user_last_name", "user_email_id", "user_dob", "user_countryCode"}
+
+// IdentityComplete reports whether an order carries every field of the identity step.
+func IdentityComplete(o *rampway.Order) bool {
+	for _, f := range IdentityFields {
+		if o.User[f] == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SetIdentity stores what the user entered at the page's identity step, checked as B1
+// checks it, for an order awaiting its fiat payment.
+func (s *Service) SetIdentity(ctx context.Context, orderID string, fields map[string]string) (*rampway.Order, error) {
+	for _, f := range IdentityFields {
+		if fields[f] == "" {
+			return nil, rampway.FieldErrorf(f, "%s is required", f)
+		}
+	}
+	if err := s.checkOrderParams(OrderParams{MerchantUserID: "-", MerchantRedirectURL: "https://x.invalid", User: fields}); err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(fields, s.now()); err != nil {
+		return nil, err
+	}
+	return s.store.SetOrderUser(ctx, orderID, fields, s.now().UTC().Truncate(time.Microsecond))
+}
+
+// ErrNoFiatProvider is returned for a fiat payment when no provider is configured.
+var ErrNoFiatProvider = errors.New("no fiat payment provider is configured")
+
+// StartFiatPayment returns the payment the user pays an area B or C order with: the order's
+// payment still waiting for the user, or a new one started at the provider (after a decline,
+// another card is a new payment). returnURL is where the provider sends the user back.
+// ECONFLICT when the order no longer takes a payment.
+func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, returnURL string) (*rampway.FiatPayment, error) {
+	if s.provider == nil {
+		return nil, ErrNoFiatProvider
+	}
+	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
+	}
+	ps, err := s.store.FiatPayments(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	var p *rampway.FiatPayment
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].Status == rampway.FiatPending || ps[i].Status == rampway.FiatProcessing {
+			p = ps[i]
+			break
+		}
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	if p == nil {
+		p = &rampway.FiatPayment{ID: rampway.NewID(rampway.PrefixFiatPayment, now), OrderID: o.ID, Provider: s.provider.Name(),
+			Method: o.FiatMethod, Currency: o.FiatSymbol, Amount: o.FiatAmount, Received: new(big.Int), Decimals: o.FiatDecimals,
+			Status: rampway.FiatPending, CreatedAt: now, UpdatedAt: now}
+		if err := s.store.CreateFiatPayment(ctx, p); err != nil {
+			return nil, err
+		}
+	}
+	if p.ProviderRef != "" {
+		return p, nil
+	}
+	// Stored first, then started under its id: a retry after a crash between the two gets the
+	// provider's same payment back.
+	pp, err := s.provider.Start(ctx, rampway.StartFiatPayment{PaymentID: p.ID, OrderID: o.ID, Amount: p.Amount, Currency: p.Currency,
+		Decimals: p.Decimals, Method: p.Method, ReturnURL: returnURL})
+	if err != nil {
+		return nil, fmt.Errorf("start %s payment: %w", s.provider.Name(), err)
+	}
+	if err := s.store.SetFiatPaymentStarted(ctx, p.ID, pp, now); err != nil {
+		return nil, err
+	}
+	p.ProviderRef, p.Reference, p.Next = pp.Ref, pp.Reference, pp.Next
+	return p, nil
+}
+
+// FiatPayments returns an order's fiat payments, oldest first.
+func (s *Service) FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error) {
+	return s.store.FiatPayments(ctx, o.ID)
+}
+
+// FiatActions returns an order's captures, voids and refunds, oldest first.
+func (s *Service) FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error) {
+	return s.store.FiatActions(ctx, o.ID)
+}
+
+// ProviderWebhook applies a notification that reached /providers/{name}/webhook: verified by
+// its provider (a bad signature is EINVALID and changes nothing), then applied once. It reports
+// whether it was new.
+func (s *Service) ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error) {
+	if s.provider == nil || s.provider.Name() != name {
+		return false, rampway.Errorf(rampway.ENOTFOUND, "no payment provider %q is configured", rampway.Echo(name))
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	ev, err := s.provider.ParseWebhook(h, body, now)
+	if err != nil {
+		return false, rampway.Errorf(rampway.EINVALID, "%s webhook: %v", name, err)
+	}
+	return s.store.ApplyProviderEvent(ctx, name, ev, now)
+}

@@ -1,0 +1,191 @@
+package rampway
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"testing"
+	"time"
+)
+
+// fiatOrder is an area B order of 25.00 EUR paid by method, in status s; paidBy is the fiat
+// payment that paid it ("" for none).
+func fiatOrder(s OrderStatus, method, paidBy string) *Order {
+	o := lifecycleOrder(s, 0)
+	o.Area, o.DepositAddress, o.DepositIndex = AreaNFTRamp, [20]byte{}, 0
+	o.FiatSymbol, o.FiatMethod, o.FiatAmount, o.FiatDecimals, o.FiatPaymentID = "EUR", method, big.NewInt(2500), 2, paidBy
+	return o
+}
+
+func fiatPayment(id string, method string, st FiatPaymentStatus) *FiatPayment {
+	return &FiatPayment{ID: id, OrderID: "ord_06h0z2taeyjfxm6266fdz0nhzg", Provider: "sandbox", ProviderRef: "sbp_" + id, Method: method,
+		Currency: "EUR", Amount: big.NewInt(2500), Received: new(big.Int), Decimals: 2, Status: st, CreatedAt: t0, UpdatedAt: t0}
+}
+
+// Each fiat cause in each state of an area B order: where the order goes, its events, and
+// what is asked of the provider (capture, void, refund), once per cause.
+func TestApplyFiat(t *testing.T) {
+	card, bank := MethodCard, MethodSEPABankTransfer
+	p1 := fiatPayment("fpy_1", card, FiatAuthorized)
+	b1 := fiatPayment("fpy_b", bank, FiatSucceeded)
+	credit := func(v int64) Cause { return FiatCredited{Payment: b1, Credit: fmt.Sprint("c", v), Amount: big.NewInt(v)} }
+	for _, tc := range []struct {
+		name    string
+		order   *Order
+		facts   Facts
+		cause   Cause
+		to      OrderStatus // "" for no change
+		events  []string
+		actions []string // kind amount cause
+		wake    bool
+	}{
+		{name: "card submitted, 3-D Secure", order: fiatOrder(StatusCreated, card, ""), cause: FiatProcessingCause{p1},
+			to: StatusOnrampProcessing, events: []string{EventOnrampProcessing}},
+		{name: "processing again", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatProcessingCause{p1}},
+		{name: "card authorised", order: fiatOrder(StatusCreated, card, ""), cause: FiatAuthorised{p1},
+			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
+		{name: "authorised after 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatAuthorised{p1},
+			to: StatusOnrampSuccess, events: []string{EventOnrampSuccess}, wake: true},
+		{name: "authorised again", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: FiatAuthorised{p1}},
+		{name: "a second card authorised", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatAuthorised{p1},
+			actions: []string{"void 2500 void:fpy_1"}},
+		{name: "authorised after expiry", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorised{p1},
+			actions: []string{"void 2500 void:fpy_1"}},
+		{name: "void asked once", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorised{p1},
+			facts: Facts{FiatActions: []*FiatAction{{ID: "fac_x", Cause: "void:fpy_1"}}}},
+		{name: "declined", order: fiatOrder(StatusCreated, card, ""), cause: FiatDeclined{p1, "declined"},
+			to: StatusCreated, events: []string{EventOnrampFailure}},
+		{name: "3-D Secure failed", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatDeclined{p1, "failed"},
+			to: StatusCreated, events: []string{EventOnrampFailure}},
+		{name: "declined after paid", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatDeclined{p1, "x"}},
+		{name: "executed: captured", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: ExecutionMined{callTx},
+			to: StatusSuccess, events: []string{EventSmartContractSuccess, EventSuccess}, actions: []string{"capture 2500 capture"}},
+		{name: "executed, bank: nothing to capture", order: fiatOrder(StatusSmartContractProcessing, bank, "fpy_b"), cause: ExecutionMined{callTx},
+			to: StatusSuccess, events: []string{EventSmartContractSuccess, EventSuccess}},
+		{name: "reverted: voided", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: ExecutionReverted{callTx, "sold out"},
+			to: StatusFailed, events: []string{EventSmartContractFailure}, actions: []string{"void 2500 void"}},
+		{name: "refused, bank: refunded", order: fiatOrder(StatusOnrampSuccess, bank, "fpy_b"), cause: ExecutionRefused{"inactive"},
+			to: StatusFailed, events: []string{EventSmartContractFailure}, actions: []string{"refund 2500 refund:failed"}},
+		{name: "execution starts", order: fiatOrder(StatusOnrampSuccess, card, "fpy_1"), cause: ExecutionStarted{callTx},
+			to: StatusSmartContractProcessing, events: []string{EventSmartContractProcessing}},
+		{name: "released: refunded", order: fiatOrder(StatusFailed, card, "fpy_1"), cause: FiatReleased{p1},
+			to: StatusRefunded, events: []string{EventRefunded}},
+		{name: "another payment released", order: fiatOrder(StatusFailed, card, "fpy_0"), cause: FiatReleased{p1}},
+		{name: "transfer in full", order: fiatOrder(StatusCreated, bank, ""), cause: credit(2500),
+			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
+		{name: "transfer over", order: fiatOrder(StatusCreated, bank, ""), cause: credit(3000),
+			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true,
+			actions: []string{"refund 500 refund:credit:c3000"}},
+		{name: "transfer short", order: fiatOrder(StatusCreated, bank, ""), cause: credit(2000),
+			actions: []string{"refund 2000 refund:credit:c2000"}},
+		{name: "transfer twice", order: fiatOrder(StatusSuccess, bank, "fpy_b"), cause: credit(2500),
+			actions: []string{"refund 2500 refund:credit:c2500"}},
+		{name: "transfer late", order: fiatOrder(StatusExpired, bank, ""), cause: credit(2500),
+			actions: []string{"refund 2500 refund:credit:c2500"}},
+		{name: "expired", order: fiatOrder(StatusCreated, card, ""), cause: Expired{}, to: StatusExpired, events: []string{EventOnrampFailure}},
+		{name: "expired in 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: Expired{}, to: StatusExpired,
+			events: []string{EventOnrampFailure}},
+		{name: "cancelled", order: fiatOrder(StatusCreated, card, ""), cause: Cancelled{}, to: StatusCancelled, events: []string{EventCancelled}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := *tc.order
+			out, err := Apply(tc.order, tc.facts, tc.cause, t0.Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.order.Status != before.Status {
+				t.Fatal("Apply changed the order it was given")
+			}
+			if (out.Order == nil) != (tc.to == "") || (out.Order != nil && out.Order.Status != tc.to) {
+				t.Fatalf("order = %+v, want status %q", out.Order, tc.to)
+			}
+			var events, actions []string
+			for _, e := range out.Events {
+				events = append(events, e.Name)
+			}
+			for _, a := range out.FiatActions {
+				if a.ID == "" || a.Status != ActionPending {
+					t.Errorf("action %+v has no id or is not pending", a)
+				}
+				actions = append(actions, fmt.Sprint(a.Kind, " ", a.Amount, " ", a.Cause))
+			}
+			if !slices.Equal(events, tc.events) || !slices.Equal(actions, tc.actions) || out.WakeExecute != tc.wake {
+				t.Fatalf("events %v actions %v wake %v; want %v %v %v", events, actions, out.WakeExecute, tc.events, tc.actions, tc.wake)
+			}
+			if tc.to == StatusOnrampSuccess && out.Order.FiatPaymentID == "" {
+				t.Fatal("paid without its payment recorded")
+			}
+		})
+	}
+}
+
+// Area B takes none of the crypto payment causes, and its table and Apply agree: every
+// (state, cause) either follows a rule or is refused, and every rule is taken.
+func TestApplyFiatTable(t *testing.T) {
+	p := fiatPayment("fpy_1", MethodCard, FiatAuthorized)
+	causes := []Cause{PaymentSeen{transfer(7, half, TransferSeen)}, PaymentConfirmed{transfer(7, half, TransferSeen)},
+		PaymentDropped{transfer(7, half, TransferDropped)}, ExecutionStarted{callTx}, ExecutionMined{callTx},
+		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}, FiatProcessingCause{p}, FiatAuthorised{p},
+		FiatCredited{p, "c", big.NewInt(2500)}, FiatDeclined{p, "x"}, FiatReleased{p}}
+	taken := map[string]bool{}
+	for _, s := range OrderStatuses {
+		for _, c := range causes {
+			for _, paidBy := range []string{"", "fpy_1"} {
+				out, err := Apply(fiatOrder(s, MethodCard, paidBy), Facts{}, c, t0)
+				switch {
+				case err != nil:
+					if ErrorCode(err) != ECONFLICT {
+						t.Fatalf("%s %s: %v", s, c.Kind(), err)
+					}
+				case out.Order != nil:
+					if _, ok := rule(AreaNFTRamp, s, c.Kind(), out.Order.Status); !ok {
+						t.Fatalf("%s %s -> %s: no rule", s, c.Kind(), out.Order.Status)
+					}
+					taken[fmt.Sprint(s, c.Kind(), out.Order.Status)] = true
+				}
+			}
+		}
+	}
+	for _, r := range Rules(AreaNFTRamp) {
+		if !taken[fmt.Sprint(r.From, r.Cause, r.To)] {
+			t.Errorf("rule %s --%s--> %s is never taken", r.From, r.Cause, r.To)
+		}
+	}
+	if _, err := Apply(fiatOrder(StatusCreated, MethodCard, ""), Facts{}, PaymentSeen{transfer(7, half, TransferSeen)}, t0); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("a crypto payment of a fiat order: %v", err)
+	}
+}
+
+// A provider's notifications move a payment forward only, in any order; each credit is a
+// cause; a capture heard before its authorisation authorises.
+func TestApplyFiatEvent(t *testing.T) {
+	at := t0.Add(time.Minute)
+	p := fiatPayment("fpy_1", MethodCard, FiatPending)
+	n, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentAuthorized, Status: FiatAuthorized, CardBrand: "visa", CardLast4: "4242"}, at)
+	if _, ok := c.(FiatAuthorised); !ok || n.Status != FiatAuthorized || n.CardLast4 != "4242" || p.Status != FiatPending {
+		t.Fatalf("authorised: %+v %T", n, c)
+	}
+	if n2, c := ApplyFiatEvent(n, &ProviderEvent{Type: ProviderPaymentProcessing, Status: FiatProcessing}, at); c != nil || n2.Status != FiatAuthorized {
+		t.Fatalf("a late processing moved it back: %+v %T", n2, c)
+	}
+	if _, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentCaptured, Status: FiatSucceeded}, at); c == nil || c.Kind() != CauseFiatAuthorised {
+		t.Fatalf("capture before authorisation: %T", c)
+	}
+	if n2, c := ApplyFiatEvent(n, &ProviderEvent{Type: ProviderPaymentVoided, Status: FiatVoided}, at); c == nil || c.Kind() != CauseFiatReleased || n2.Status != FiatVoided {
+		t.Fatalf("voided: %+v %T", n2, c)
+	}
+	if _, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentFailed, Status: FiatFailed, FailureReason: "declined"}, at); c == nil || c.Kind() != CauseFiatDeclined {
+		t.Fatalf("declined: %T", c)
+	}
+	b := fiatPayment("fpy_b", MethodSEPABankTransfer, FiatPending)
+	for i := range 2 {
+		n, c := ApplyFiatEvent(b, &ProviderEvent{Type: ProviderPaymentCredited, Status: FiatSucceeded, Credit: fmt.Sprint(i), Amount: big.NewInt(1000)}, at)
+		if cr, ok := c.(FiatCredited); !ok || cr.Amount.Int64() != 1000 || n.Status != FiatSucceeded {
+			t.Fatalf("credit %d: %+v %T", i, n, c)
+		}
+		b = n
+	}
+	if b.Received.Int64() != 2000 {
+		t.Fatalf("received %s, want 2000", b.Received)
+	}
+}

@@ -1,0 +1,344 @@
+package rampway
+
+import (
+	"context"
+	"math/big"
+	"net/http"
+	"time"
+)
+
+// This file holds the fiat side of areas B and C: a payment a user makes through a payment
+// provider, the provider's notifications about it, and the money movements (capture, void,
+// refund) an order's causes ask of the provider.
+
+// ID prefixes of the fiat records.
+const (
+	PrefixFiatPayment = "fpy"
+	PrefixFiatAction  = "fac"
+)
+
+// FiatFlow is how a payment method moves money.
+type FiatFlow string
+
+// The flows.
+const (
+	// FlowAuthorise: cards and wallets. The provider authorises (holds) the amount; the order
+	// is executed; then the authorisation is captured, or voided when the execution fails.
+	FlowAuthorise FiatFlow = "authorise"
+	// FlowPush: bank transfers, open banking and the redirect wallets. The user sends the money;
+	// what cannot be used (short, late, twice, an order that fails) is refunded.
+	FlowPush FiatFlow = "push"
+)
+
+// MethodFlow returns how a payment method id moves money.
+func MethodFlow(method string) FiatFlow {
+	switch method {
+	case MethodCard, MethodApplePay, MethodGooglePay:
+		return FlowAuthorise
+	}
+	return FlowPush
+}
+
+// Payment method ids the providers know (the spec's list).
+const (
+	MethodCard             = "credit_debit_card"
+	MethodApplePay         = "apple_pay"
+	MethodGooglePay        = "google_pay"
+	MethodSEPABankTransfer = "sepa_bank_transfer"
+	MethodGBPBankTransfer  = "gbp_bank_transfer"
+	MethodOpenBanking      = "pm_open_banking"
+	MethodCashApp          = "pm_cash_app"
+	MethodJWire            = "pm_jwire"
+)
+
+// IsBankTransfer reports whether a method is a bank transfer the user makes from their bank
+// (account details and a reference on the page; the money arrives when the bank sends it).
+func IsBankTransfer(method string) bool {
+	return method == MethodSEPABankTransfer || method == MethodGBPBankTransfer
+}
+
+// FiatPaymentStatus is where a fiat payment is at its provider.
+type FiatPaymentStatus string
+
+// Fiat payment states, in the order they happen; failed, voided and refunded end one.
+const (
+	// FiatPending: started; the provider waits for the user (card form, bank transfer, approval).
+	FiatPending FiatPaymentStatus = "pending"
+	// FiatProcessing: the user acted; the provider is deciding (a 3-D Secure challenge, an
+	// approval page).
+	FiatProcessing FiatPaymentStatus = "processing"
+	// FiatAuthorized: the amount is held on the user's card or wallet, to be captured.
+	FiatAuthorized FiatPaymentStatus = "authorized"
+	// FiatSucceeded: the money is ours: captured, or pushed and credited.
+	FiatSucceeded FiatPaymentStatus = "succeeded"
+	// FiatFailed: declined, authentication failed, or rejected by the user; nothing moved.
+	FiatFailed FiatPaymentStatus = "failed"
+	// FiatVoided: an authorisation released; nothing was charged.
+	FiatVoided FiatPaymentStatus = "voided"
+	// FiatRefunded: what was received went back, all of it.
+	FiatRefunded FiatPaymentStatus = "refunded"
+)
+
+// rank orders the states: a notification never moves a payment back (provider notifications
+// arrive in any order).
+func (s FiatPaymentStatus) rank() int {
+	switch s {
+	case FiatPending:
+		return 0
+	case FiatProcessing:
+		return 1
+	case FiatAuthorized:
+		return 2
+	case FiatSucceeded, FiatFailed:
+		return 3
+	case FiatVoided, FiatRefunded:
+		return 4
+	}
+	return -1
+}
+
+// Valid reports whether s is a fiat payment state.
+func (s FiatPaymentStatus) Valid() bool { return s.rank() >= 0 }
+
+// FiatPayment is one attempt of a user to pay an order in fiat through a provider. A declined
+// card is one payment; the card tried next is another.
+type FiatPayment struct {
+	ID       string
+	OrderID  string
+	Provider string
+	// ProviderRef is the provider's id of the payment ("" until the provider has one).
+	ProviderRef string
+	Method      string
+	Currency    string
+	// Amount is what the order asks, in the currency's minor units; Received is what a push
+	// payment brought in (it may be more or less, or arrive more than once).
+	Amount   *big.Int
+	Received *big.Int
+	Decimals uint8
+	Status   FiatPaymentStatus
+	// Reference is the text the user writes on a bank transfer.
+	Reference string
+	// CardBrand and CardLast4: all that is ever kept of a card.
+	CardBrand string
+	CardLast4 string
+	// Next is what the user does next at the provider (nil once nothing is asked).
+	Next          *NextAction
+	FailureReason string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// NextAction is what a payment asks of the user, as the provider said when it was started.
+type NextAction struct {
+	// Kind: "card_form" (post card details to URL), "wallet" (a wallet sheet at URL),
+	// "redirect" (approve at URL), "bank_transfer" (send money to Bank).
+	Kind string            `json:"kind"`
+	URL  string            `json:"url,omitempty"`
+	Bank *BankAccount      `json:"bank,omitempty"`
+	Meta map[string]string `json:"meta,omitempty"`
+}
+
+// BankAccount is where the user sends a bank transfer.
+type BankAccount struct {
+	Beneficiary string `json:"beneficiary"`
+	IBAN        string `json:"iban,omitempty"`
+	BIC         string `json:"bic,omitempty"`
+	SortCode    string `json:"sort_code,omitempty"`
+	Account     string `json:"account_number,omitempty"`
+	Reference   string `json:"reference"`
+}
+
+// FiatActionKind names a money movement asked of a provider.
+type FiatActionKind string
+
+// The movements.
+const (
+	ActionCapture FiatActionKind = "capture"
+	ActionVoid    FiatActionKind = "void"
+	ActionRefund  FiatActionKind = "refund"
+)
+
+// Fiat action states.
+const (
+	ActionPending = "pending" // to be asked of the provider (again)
+	ActionDone    = "done"    // the provider did it
+)
+
+// FiatAction is a capture, void or refund that an order's cause asked for: recorded in the
+// transaction of the cause, then done by the fiat worker, with the action's id as the
+// provider's idempotency key (so a retry after a crash never moves money twice).
+type FiatAction struct {
+	ID        string
+	OrderID   string
+	PaymentID string
+	Kind      FiatActionKind
+	// Amount in the payment's minor units (capture and refund; a void releases it all).
+	Amount   *big.Int
+	Currency string
+	// Cause makes the action once per cause ("capture", "void", "refund:failed",
+	// "refund:credit:<id>").
+	Cause  string
+	Reason string
+	Status string
+	// ProviderRef is the provider's id of the movement (a refund's), once done.
+	ProviderRef   string
+	Attempts      int
+	LastError     string
+	NextAttemptAt time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// StartFiatPayment is what a provider is asked to start a payment with.
+type StartFiatPayment struct {
+	// PaymentID is ours; the provider uses it as the idempotency key of the start (a retry
+	// returns the same payment).
+	PaymentID string
+	OrderID   string
+	Amount    *big.Int // minor units
+	Currency  string
+	Decimals  uint8
+	Method    string
+	// ReturnURL is where the provider sends the user back (the checkout page).
+	ReturnURL string
+}
+
+// ProviderPayment is a payment as its provider states it.
+type ProviderPayment struct {
+	Ref       string
+	Status    FiatPaymentStatus
+	Reference string
+	Next      *NextAction
+}
+
+// ProviderEvent is a provider's notification, verified and parsed.
+type ProviderEvent struct {
+	// ID is the provider's event id: an event is applied once.
+	ID   string
+	Type string
+	// PaymentRef is the payment it is about (the provider's id).
+	PaymentRef string
+	// Status is the payment's state as of this event.
+	Status FiatPaymentStatus
+	// Credit and Amount: a push payment's money arrived (one credit per arrival, with its own
+	// id), Amount in minor units.
+	Credit string
+	Amount *big.Int
+	// CardBrand and CardLast4 of the card or wallet that paid.
+	CardBrand, CardLast4 string
+	FailureReason        string
+	// ActionKey is the idempotency key of the capture, void or refund it confirms (our
+	// FiatAction's id), if any.
+	ActionKey string
+}
+
+// Provider event types.
+const (
+	ProviderPaymentProcessing = "payment.processing"
+	ProviderPaymentAuthorized = "payment.authorized"
+	ProviderPaymentFailed     = "payment.failed"
+	ProviderPaymentCredited   = "payment.credited"
+	ProviderPaymentCaptured   = "payment.captured"
+	ProviderPaymentVoided     = "payment.voided"
+	ProviderPaymentRefunded   = "payment.refunded"
+)
+
+// FiatProvider is a payment provider: it starts payments and moves their money, and its
+// notifications reach rampway through its signed webhook route.
+type FiatProvider interface {
+	// Name is the provider's config name and the {name} of /providers/{name}/webhook.
+	Name() string
+	// Methods are the payment method ids it takes.
+	Methods() []string
+	// Start starts a payment, idempotently under p.PaymentID.
+	Start(ctx context.Context, p StartFiatPayment) (*ProviderPayment, error)
+	// Capture takes an authorised amount; Void releases it; Refund sends amount back. Each is
+	// idempotent under key: asked again, it does nothing more and succeeds. Refund returns
+	// the provider's refund id.
+	Capture(ctx context.Context, ref string, amount *big.Int, key string) error
+	Void(ctx context.Context, ref string, key string) error
+	Refund(ctx context.Context, ref string, amount *big.Int, key string) (string, error)
+	// ParseWebhook verifies a notification's signature and parses it. An error is a bad
+	// signature or a malformed body: nothing is applied.
+	ParseWebhook(h http.Header, body []byte, now time.Time) (*ProviderEvent, error)
+}
+
+// FiatPaymentStore keeps fiat payments, provider events and fiat actions.
+type FiatPaymentStore interface {
+	// CreateFiatPayment stores a new payment of an order (before the provider is asked).
+	CreateFiatPayment(ctx context.Context, p *FiatPayment) error
+	// SetFiatPaymentStarted stores what the provider answered to a start.
+	SetFiatPaymentStarted(ctx context.Context, id string, pp *ProviderPayment, at time.Time) error
+	// FiatPayments returns an order's payments, oldest first.
+	FiatPayments(ctx context.Context, orderID string) ([]*FiatPayment, error)
+	// ApplyProviderEvent applies a provider's event once: in one transaction the event id is
+	// recorded (a duplicate returns false and changes nothing), its payment and the payment's
+	// order are locked, ApplyFiatEvent decides, and the payment, the order and what the cause
+	// brings (events, webhook deliveries, fiat actions) are written. ENOTFOUND for an unknown
+	// payment.
+	ApplyProviderEvent(ctx context.Context, provider string, ev *ProviderEvent, at time.Time) (bool, error)
+	// FiatActions returns an order's fiat actions, oldest first.
+	FiatActions(ctx context.Context, orderID string) ([]*FiatAction, error)
+	// ClaimFiatActions leases up to limit pending actions due at now until now+lease.
+	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*FiatAction, error)
+	// FinishFiatAction records an action done (with the provider's ref), or failed this time
+	// and due again at next with its error.
+	FinishFiatAction(ctx context.Context, id string, done bool, providerRef, lastErr string, next, at time.Time) error
+}
+
+// ApplyFiatEvent decides what a provider's event does to a payment, as a pure function: the
+// payment as it is after the event (never moved back by a late, older notification) and the
+// cause it brings to the payment's order (nil for none). A payment's money arriving is a cause
+// each time (FiatCredited, one per credit); the rest are causes when they move the payment on.
+func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayment, Cause) {
+	n := *p
+	n.Amount, n.Received = cloneBig(p.Amount), cloneBig(p.Received)
+	if ev.CardBrand != "" {
+		n.CardBrand, n.CardLast4 = ev.CardBrand, ev.CardLast4
+	}
+	if ev.Type == ProviderPaymentCredited {
+		if ev.Amount != nil && ev.Amount.Sign() > 0 {
+			n.Received.Add(n.Received, ev.Amount)
+		}
+		if n.Status.rank() < FiatSucceeded.rank() {
+			n.Status = FiatSucceeded
+		}
+		n.UpdatedAt = at
+		return &n, FiatCredited{Payment: &n, Credit: ev.Credit, Amount: cloneBig(ev.Amount)}
+	}
+	if !ev.Status.Valid() || ev.Status.rank() <= p.Status.rank() {
+		return &n, nil // old news, or a duplicate state
+	}
+	n.Status, n.UpdatedAt = ev.Status, at
+	if ev.FailureReason != "" {
+		n.FailureReason = ev.FailureReason
+	}
+	if ev.Status != FiatProcessing && ev.Status != FiatPending {
+		n.Next = nil
+	}
+	switch ev.Status {
+	case FiatProcessing:
+		return &n, FiatProcessingCause{Payment: &n}
+	case FiatAuthorized:
+		return &n, FiatAuthorised{Payment: &n}
+	case FiatSucceeded:
+		if p.Status.rank() < FiatAuthorized.rank() {
+			// A capture whose authorisation was not heard of (order-free notifications): it
+			// was authorised first.
+			return &n, FiatAuthorised{Payment: &n}
+		}
+		return &n, nil
+	case FiatFailed:
+		return &n, FiatDeclined{Payment: &n, Reason: n.FailureReason}
+	case FiatVoided, FiatRefunded:
+		return &n, FiatReleased{Payment: &n}
+	}
+	return &n, nil
+}
+
+func cloneBig(v *big.Int) *big.Int {
+	if v == nil {
+		return new(big.Int)
+	}
+	return new(big.Int).Set(v)
+}

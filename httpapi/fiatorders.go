@@ -1,0 +1,223 @@
+package httpapi
+
+import (
+	"context"
+	"io"
+	"net/http"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
+)
+
+// fiatOrderBody is B1's body.
+type fiatOrderBody struct {
+	OrderFiatSymbol     *string        `json:"order_fiat_symbol"`
+	FiatPaymentMethod   *string        `json:"fiat_payment_method"`
+	ContractExecution   *executionBody `json:"contractExecution"`
+	MerchantID          *string        `json:"merchant_id"`
+	MerchantUserID      *string        `json:"merchant_user_id"`
+	MerchantTxnID       *string        `json:"merchant_txn_id"`
+	MerchantRedirectURL *string        `json:"merchant_redirect_url"`
+	MerchantWebhookURL  *string        `json:"merchant_webhook_url"`
+	UserEmailID         *string        `json:"user_email_id"`
+	UserFirstName       *string        `json:"user_first_name"`
+	UserLastName        *string        `json:"user_last_name"`
+	UserMobileNumber    *string        `json:"user_mobileNumber"`
+	UserDOB             *string        `json:"user_dob"`
+	UserAddressLine1    *string        `json:"user_addressLine1"`
+	UserAddressLine2    *string        `json:"user_addressLine2"`
+	UserCity            *string        `json:"user_city"`
+	UserState           *string        `json:"user_state"`
+	UserPostCode        *string        `json:"user_postCode"`
+	UserCountryCode     *string        `json:"user_countryCode"`
+}
+
+func (b *fiatOrderBody) user() map[string]string {
+	user := map[string]string{}
+	for name, v := range map[string]*string{"user_email_id": b.UserEmailID, "user_first_name": b.UserFirstName,
+		"user_last_name": b.UserLastName, "user_mobileNumber": b.UserMobileNumber, "user_dob": b.UserDOB,
+		"user_addressLine1": b.UserAddressLine1, "user_addressLine2": b.UserAddressLine2, "user_city": b.UserCity,
+		"user_state": b.UserState, "user_postCode": b.UserPostCode, "user_countryCode": b.UserCountryCode} {
+		if v != nil && *v != "" {
+			user[name] = *v
+		}
+	}
+	return user
+}
+
+// FiatOrderView is B1's answer.
+type FiatOrderView struct {
+	OrderID           string `json:"order_id"`
+	OrderFiatSymbol   string `json:"order_fiat_symbol"`
+	FiatPaymentMethod string `json:"fiat_payment_method"`
+	OrderFiatAmount   string `json:"order_fiat_amount"`
+	Hash              string `json:"hash"`
+	GatewayURL        string `json:"gateway_url"`
+	Info              string `json:"info,omitempty"`
+}
+
+func fiatOrderView(c *checkout.Created) FiatOrderView {
+	o := c.Order
+	return FiatOrderView{OrderID: o.ID, OrderFiatSymbol: o.FiatSymbol, FiatPaymentMethod: o.FiatMethod,
+		OrderFiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info}
+}
+
+func (s *Server) handleCreateFiatOrder(w http.ResponseWriter, r *http.Request) error {
+	var body fiatOrderBody
+	if err := decodeJSON(r, &body, decodeOptions{}); err != nil {
+		return err
+	}
+	if err := checkMerchantID(r, body.MerchantID); err != nil {
+		return err
+	}
+	x, err := executionParams(body.ContractExecution)
+	if err != nil {
+		return err
+	}
+	m := merchantFrom(r.Context())
+	p := checkout.FiatOrderParams{
+		Quote: checkout.FiatQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol), Method: deref(body.FiatPaymentMethod),
+			Execution: x, ServiceFeeBPS: m.ServiceFeeBPS},
+		Order: checkout.OrderParams{MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
+			MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: body.user()}}
+	return s.createOrder(w, r, func(reply func(*checkout.Created) (*rampway.IdempotentReply, error)) (*checkout.Created, error) {
+		p.Reply = reply
+		return s.checkout.CreateFiatOrder(r.Context(), m, p)
+	}, func(c *checkout.Created) any { return fiatOrderView(c) })
+}
+
+// createOrder runs an order creation (A1, B1) and answers 201 with view(order). With an
+// Idempotency-Key, the answer is stored with the order in the same write (a retry under the
+// same key replays this order even when this process dies before the answer is sent).
+func (s *Server) createOrder(w http.ResponseWriter, r *http.Request,
+	create func(reply func(*checkout.Created) (*rampway.IdempotentReply, error)) (*checkout.Created, error), view func(*checkout.Created) any) error {
+	var reply []byte
+	claim := claimFrom(r.Context())
+	var replyFn func(*checkout.Created) (*rampway.IdempotentReply, error)
+	if claim != nil {
+		replyFn = func(c *checkout.Created) (*rampway.IdempotentReply, error) {
+			var err error
+			reply, err = encodeJSON(view(c))
+			return &rampway.IdempotentReply{IdempotencyClaim: claim.IdempotencyClaim, Status: http.StatusCreated, Body: reply}, err
+		}
+	}
+	c, err := create(replyFn)
+	if err != nil {
+		return err
+	}
+	if claim == nil {
+		writeJSON(w, http.StatusCreated, view(c))
+		return nil
+	}
+	claim.stored = true
+	writeJSONBytes(w, http.StatusCreated, reply)
+	return nil
+}
+
+// FiatPaymentView is an order's fiat payment as the lookups show it (DESIGN.md: method,
+// status, amount, currency, reference), with the card's brand and last four digits.
+type FiatPaymentView struct {
+	Method    string `json:"method"`
+	Status    string `json:"status"`
+	Amount    string `json:"amount"`
+	Currency  string `json:"currency"`
+	Reference string `json:"reference"`
+	CardBrand string `json:"card_brand,omitempty"`
+	CardLast4 string `json:"card_last4,omitempty"`
+	CreatedAt string `json:"created_at"`
+}
+
+// FiatMovementView is a capture, void or refund of an order's fiat payment.
+type FiatMovementView struct {
+	Kind      string `json:"kind"`
+	Amount    string `json:"amount"`
+	Currency  string `json:"currency"`
+	Status    string `json:"status"`
+	Reason    string `json:"reason"`
+	CreatedAt string `json:"created_at"`
+}
+
+// fiatView fills the fiat fields of a B or C order's lookup: its fiat payment (the one that
+// paid it, else the latest attempt; null before any) and its fiat movements.
+func (s *Server) fiatView(ctx context.Context, o *rampway.Order, v *OrderView) error {
+	if o.FiatSymbol == "" {
+		return nil
+	}
+	ps, err := s.checkout.FiatPayments(ctx, o)
+	if err != nil {
+		return err
+	}
+	as, err := s.checkout.FiatActions(ctx, o)
+	if err != nil {
+		return err
+	}
+	v.OrderFiatSymbol, v.OrderFiatAmount, v.FiatPaymentMethod = o.FiatSymbol, rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), o.FiatMethod
+	var p *rampway.FiatPayment
+	for _, x := range ps {
+		if x.ID == o.FiatPaymentID || o.FiatPaymentID == "" {
+			p = x
+		}
+	}
+	if p != nil {
+		v.FiatPayment = &FiatPaymentView{Method: p.Method, Status: string(p.Status), Amount: rampway.FormatFixed(p.Amount, p.Decimals),
+			Currency: p.Currency, Reference: p.Reference, CardBrand: p.CardBrand, CardLast4: p.CardLast4, CreatedAt: p.CreatedAt.UTC().Format(TimeFormat)}
+	}
+	v.FiatMovements = make([]FiatMovementView, len(as))
+	for i, a := range as {
+		v.FiatMovements[i] = FiatMovementView{Kind: string(a.Kind), Amount: rampway.FormatFixed(a.Amount, o.FiatDecimals), Currency: a.Currency,
+			Status: a.Status, Reason: a.Reason, CreatedAt: a.CreatedAt.UTC().Format(TimeFormat)}
+	}
+	return nil
+}
+
+// maxProviderWebhook bounds a provider notification's body.
+const maxProviderWebhook = 64 << 10
+
+// handleProviderWebhook receives a payment provider's notification: verified by the provider
+// (400, nothing applied, for a bad signature), applied once by event id (a duplicate is 200).
+func (s *Server) handleProviderWebhook(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxProviderWebhook))
+	if err != nil {
+		return rampway.Errorf(rampway.ETOOLARGE, "the notification is larger than %d bytes", maxProviderWebhook)
+	}
+	applied, err := s.checkout.ProviderWebhook(r.Context(), r.PathValue("provider"), r.Header, body)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"received": true, "duplicate": !applied})
+	return nil
+}
+
+// bankTransferBody is POST {admin}/sandbox/bank-transfers: a bank transfer arrived at the
+// sandbox for the payment with this reference (amount in major units).
+type bankTransferBody struct {
+	Reference *string `json:"reference"`
+	Amount    *string `json:"amount"`
+	Currency  *string `json:"currency"`
+}
+
+// BankTransferView answers it.
+type BankTransferView struct {
+	Credit    string `json:"credit_id"`
+	Reference string `json:"reference"`
+	Amount    string `json:"amount"`
+	Currency  string `json:"currency"`
+}
+
+func (s *Server) handleSandboxBankTransfer(w http.ResponseWriter, r *http.Request) error {
+	var b bankTransferBody
+	if err := decodeJSON(r, &b, decodeOptions{strict: true}); err != nil {
+		return err
+	}
+	for name, v := range map[string]*string{"reference": b.Reference, "amount": b.Amount, "currency": b.Currency} {
+		if v == nil || *v == "" {
+			return rampway.FieldErrorf(name, "%s is required", name)
+		}
+	}
+	credit, err := s.sandbox.BankTransfer(r.Context(), *b.Reference, *b.Amount, *b.Currency)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, BankTransferView{Credit: credit, Reference: *b.Reference, Amount: *b.Amount, Currency: *b.Currency})
+	return nil
+}
