@@ -2,7 +2,8 @@
 // `rampway dev` and for tests. It mines on its own when transactions wait, serves JSON-RPC over
 // HTTP so that wallets and libraries can use it, and is pre-loaded with the demo contracts of
 // contracts/src: DemoNFT (an ERC-721 with paid, token-paid and free mints), DemoToken (the
-// "Demo USD" stable token), PriceFeed (a Chainlink-style ETH / USD feed) and Multicall3.
+// "Demo USD" stable token), three PriceFeeds (Chainlink-style feeds: ETH / USD, EUR / USD and
+// GBP / USD) and Multicall3.
 //
 // The contracts' compiled artifacts and Go bindings (package bindings) are committed files:
 // building and testing this package never needs npm or solc.
@@ -63,7 +64,8 @@ type Config struct {
 	BlockTime time.Duration
 	// Deployer deploys and owns the demo contracts. It is funded at genesis. The contract
 	// addresses depend only on its address (see ContractAddresses): the same key gives the
-	// same addresses on every start.
+	// same addresses on every start (except the fiat feeds of a chain an older version made:
+	// see DataDir).
 	Deployer *ecdsa.PrivateKey
 	// Fund lists the accounts funded at genesis (native coin) and after deployment (tokens).
 	Fund []Funding
@@ -71,8 +73,9 @@ type Config struct {
 	Logger *slog.Logger
 	// DataDir is where the chain's database lives; "" keeps it in memory. A chain started
 	// again on the same DataDir goes on from its last block, its contracts deployed and its
-	// accounts funded the first time only: give it the same Deployer and Fund (they make its
-	// genesis; another genesis is refused). Every block is synced to disk as it is mined
+	// accounts funded the first time only (a chain that an older version made gets the price
+	// feeds it lacks, once): give it the same Deployer and Fund (they make its genesis;
+	// another genesis is refused). Every block is synced to disk as it is mined
 	// (Mine), so a process killed with SIGKILL comes back with all of them. One process at a
 	// time may use a DataDir.
 	DataDir string
@@ -117,29 +120,56 @@ func splitRPCAddr(addr string) (string, int, error) {
 
 // Contracts holds the addresses of the deployed demo contracts.
 type Contracts struct {
-	NFT       common.Address // DemoNFT
-	Token     common.Address // DemoToken (DUSD)
-	PriceFeed common.Address // PriceFeed (ETH / USD)
-	Multicall common.Address // Multicall3
+	NFT        common.Address // DemoNFT
+	Token      common.Address // DemoToken (DUSD)
+	PriceFeed  common.Address // PriceFeed ETH / USD
+	Multicall  common.Address // Multicall3
+	EURUSDFeed common.Address // PriceFeed EUR / USD
+	GBPUSDFeed common.Address // PriceFeed GBP / USD
 }
 
-// Deployment order: the deployer's nonces 0..3, so that the addresses are known in advance.
+// USDFeed is one of the dev chain's PriceFeeds: the USD price of Symbol.
+type USDFeed struct {
+	Symbol      string // "ETH", "EUR", "GBP"
+	Description string // the feed's description(), "ETH / USD"
+	Answer      int64  // the answer at deployment, with PriceFeedDecimals decimals
+	Address     common.Address
+}
+
+// USDFeeds returns the price feeds of c: ETH / USD, EUR / USD and GBP / USD, in that order.
+func (c Contracts) USDFeeds() []USDFeed {
+	return []USDFeed{
+		{Symbol: NativeSymbol, Description: PriceFeedDescription, Answer: PriceFeedAnswer, Address: c.PriceFeed},
+		{Symbol: "EUR", Description: EURUSDFeedDescription, Answer: EURUSDFeedAnswer, Address: c.EURUSDFeed},
+		{Symbol: "GBP", Description: GBPUSDFeedDescription, Answer: GBPUSDFeedAnswer, Address: c.GBPUSDFeed},
+	}
+}
+
+// Deployment order of a new chain: the deployer's nonces 0..5, so that the addresses are known
+// in advance, then the token mints. (Versions before the fiat feeds minted from nonce 4: see
+// Chain.resume for their chains.)
 const (
 	nonceToken = iota
 	noncePriceFeed
 	nonceMulticall
 	nonceNFT
+	nonceEURUSDFeed
+	nonceGBPUSDFeed
 	nonceFirstMint
 )
 
 // ContractAddresses returns the addresses at which Start deploys the demo contracts for the
-// given deployer address, without starting a chain.
+// given deployer address, without starting a chain. They are a chain's Contracts if this
+// version made the chain; one that an older version made (on a data directory) got the
+// EUR / USD and GBP / USD feeds later, at other addresses: Chain.Contracts says which.
 func ContractAddresses(deployer common.Address) Contracts {
 	return Contracts{
-		Token:     crypto.CreateAddress(deployer, nonceToken),
-		PriceFeed: crypto.CreateAddress(deployer, noncePriceFeed),
-		Multicall: crypto.CreateAddress(deployer, nonceMulticall),
-		NFT:       crypto.CreateAddress(deployer, nonceNFT),
+		Token:      crypto.CreateAddress(deployer, nonceToken),
+		PriceFeed:  crypto.CreateAddress(deployer, noncePriceFeed),
+		Multicall:  crypto.CreateAddress(deployer, nonceMulticall),
+		NFT:        crypto.CreateAddress(deployer, nonceNFT),
+		EURUSDFeed: crypto.CreateAddress(deployer, nonceEURUSDFeed),
+		GBPUSDFeed: crypto.CreateAddress(deployer, nonceGBPUSDFeed),
 	}
 }
 
@@ -168,6 +198,11 @@ type Chain struct {
 // returns once all of that is mined. ctx bounds the start only, not the chain's life: call
 // Close to stop it. On error the partly started chain is closed again.
 func Start(ctx context.Context, cfg Config) (*Chain, error) {
+	return start(ctx, cfg, layoutCurrent)
+}
+
+// start is Start, deploying the contracts of lay on a new chain.
+func start(ctx context.Context, cfg Config, lay layout) (*Chain, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -215,7 +250,7 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	if c.chainID, err = c.client.ChainID(ctx); err != nil {
 		return fail(fmt.Errorf("devchain: read chain id: %w", err))
 	}
-	if c.contracts, err = c.deploy(ctx, cfg.Deployer, cfg.Fund); err != nil {
+	if c.contracts, err = c.deploy(ctx, cfg.Deployer, cfg.Fund, lay); err != nil {
 		return fail(err)
 	}
 	if blockTime > 0 {
@@ -226,7 +261,8 @@ func Start(ctx context.Context, cfg Config) (*Chain, error) {
 	log.Info("dev chain ready",
 		"rpc_url", c.rpcURL, "chain_id", c.chainID, "deployer", deployer,
 		"nft", c.contracts.NFT, "token", c.contracts.Token,
-		"price_feed", c.contracts.PriceFeed, "multicall", c.contracts.Multicall)
+		"price_feed", c.contracts.PriceFeed, "eur_usd_feed", c.contracts.EURUSDFeed,
+		"gbp_usd_feed", c.contracts.GBPUSDFeed, "multicall", c.contracts.Multicall)
 	return c, nil
 }
 

@@ -109,6 +109,7 @@ func rpcString(tb testing.TB, url, method string, params ...any) string {
 func allContracts(c devchain.Contracts) map[string]common.Address {
 	return map[string]common.Address{
 		"DemoNFT": c.NFT, "DemoToken": c.Token, "PriceFeed": c.PriceFeed, "Multicall3": c.Multicall,
+		"EUR / USD feed": c.EURUSDFeed, "GBP / USD feed": c.GBPUSDFeed,
 	}
 }
 

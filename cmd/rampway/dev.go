@@ -258,6 +258,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	cfg.Checkout.Prices = devPrices
+	cfg.Checkout.PriceFeeds = devPriceFeeds(ch.Contracts())
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
@@ -314,8 +315,24 @@ func devChainConfig(keys *devKeys, dataDir, rpcAddr string, blockTime time.Durat
 	}
 }
 
-// devPrices are the dev chain's assets at fixed prices (the price feed says the same of ETH).
-var devPrices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1", "EUR": "1.08", "GBP": "1.27"}
+// devPrices is the dev price table: the demo token at 1 USD. ETH, EUR and GBP are read from
+// the dev chain's feeds (devPriceFeeds).
+var devPrices = map[string]string{devchain.TokenSymbol: "1"}
+
+// devFeedMaxAge is how old a dev feed's answer may be: any age. The dev feeds change only when
+// their owner (the deployer) sets them, and a dev directory's chain may start again months
+// after its feeds were deployed.
+const devFeedMaxAge = 100 * 365 * 24 * time.Hour
+
+// devPriceFeeds are the dev chain's USD feeds as checkout.price_feeds: ETH (3000), EUR (1.08)
+// and GBP (1.27) until their owner sets another answer.
+func devPriceFeeds(c devchain.Contracts) []config.PriceFeed {
+	var out []config.PriceFeed
+	for _, f := range c.USDFeeds() {
+		out = append(out, config.PriceFeed{Symbol: f.Symbol, Network: devNetwork, Address: f.Address.Hex(), MaxAge: devFeedMaxAge})
+	}
+	return out
+}
 
 // depositXPrv returns the xprv of the dev deposit addresses (depositXPub makes their seed).
 func (st *devState) depositXPrv() (string, error) {
