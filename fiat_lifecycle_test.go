@@ -28,7 +28,9 @@ func TestApplyFiat(t *testing.T) {
 	card, bank := MethodCard, MethodSEPABankTransfer
 	p1 := fiatPayment("fpy_1", card, FiatAuthorized)
 	b1 := fiatPayment("fpy_b", bank, FiatSucceeded)
-	credit := func(v int64) Cause { return FiatCredited{Payment: b1, Credit: fmt.Sprint("c", v), Amount: big.NewInt(v)} }
+	credit := func(v int64) Cause {
+		return FiatCredited{Payment: b1, Credit: fmt.Sprint("c", v), Amount: big.NewInt(v)}
+	}
 	for _, tc := range []struct {
 		name    string
 		order   *Order

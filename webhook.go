@@ -97,8 +97,8 @@ type EventContext struct {
 	OrderFiatAmount   string `json:"order_fiat_amount,omitempty"`
 	FiatPaymentMethod string `json:"fiat_payment_method,omitempty"`
 
-	CreatedAt string        `json:"created_at"`
-	UpdatedAt string        `json:"updated_at"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
 }
 
 // EventRefund is a refund record in an event's context: what is owed back to the payer of an

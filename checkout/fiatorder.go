@@ -126,6 +126,9 @@ func IdentityComplete(o *rampway.Order) bool {
 	return true
 }
 
+// IdentityComplete reports whether an order carries every field of the identity step.
+func (s *Service) IdentityComplete(o *rampway.Order) bool { return IdentityComplete(o) }
+
 // SetIdentity stores what the user entered at the page's identity step, checked as B1
 // checks it, for an order awaiting its fiat payment.
 func (s *Service) SetIdentity(ctx context.Context, orderID string, fields map[string]string) (*rampway.Order, error) {

@@ -1,8 +1,11 @@
-// Package checkoutpage is the hosted checkout page at gateway_url: what is bought, how much to
-// pay and where (address, copy buttons, an EIP-681 QR code, a browser-wallet button), a
-// countdown, and the order's live status over server-sent events (polling as a fallback),
-// then the way back to the merchant. Server-rendered html/template with small embedded JS and
-// CSS, no third-party anything, a strict Content-Security-Policy.
+// Package checkoutpage is the hosted checkout page at gateway_url: what is bought, as a shop
+// shows it (the merchant's logo and name, the item's display name and image, the price broken
+// down), how much to pay and where (address, copy buttons, an EIP-681 QR code, a
+// browser-wallet button), a countdown, and the order's live status over server-sent events
+// (polling as a fallback), then the way back to the merchant. Server-rendered html/template
+// with small embedded JS and CSS, no third-party scripts or styles, a strict
+// Content-Security-Policy: the only images from elsewhere are the merchant's logo and the
+// item's image, allowed by their exact origins on the page that shows them.
 package checkoutpage
 
 import (
@@ -89,6 +92,9 @@ type Handler struct {
 	errPg  *template.Template
 	assets http.Handler
 	mux    *http.ServeMux
+	// fiat and fiatPg serve fiat-paid orders (when hash is also a FiatCheckout).
+	fiat   FiatCheckout
+	fiatPg *template.Template
 	qrs    qrCache
 }
 
@@ -108,9 +114,12 @@ func New(cfg Config, store Store, hash Checkout, chains Chains, log *slog.Logger
 	}
 	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] }}
 	h := &Handler{cfg: cfg, store: store, hash: hash, chains: chains, log: log, now: now,
-		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html")),
+		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html", "templates/header.html")),
 		errPg: template.Must(template.New("error.html").Funcs(funcs).ParseFS(templateFS, "templates/error.html")),
 		mux:   http.NewServeMux()}
+	if f, ok := hash.(FiatCheckout); ok {
+		h.fiat, h.fiatPg = f, fiatTemplate(funcs)
+	}
 	sub, _ := fs.Sub(assetFS, "assets")
 	files := http.StripPrefix("/checkout/assets/", http.FileServerFS(sub))
 	h.assets = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -137,6 +146,7 @@ var actions = []struct {
 	{"GET /checkout/events", (*Handler).handleEvents},
 	{"POST /checkout/cancel", (*Handler).handleCancel},
 	{"POST /checkout/close", (*Handler).handleClose},
+	{"POST /checkout/identity", (*Handler).handleIdentity},
 }
 
 // assetRoute prefixes each asset file's name in its route.
@@ -202,8 +212,10 @@ func (h *Handler) lookup(r *http.Request) (*rampway.Order, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read order %s: %w", id, err)
 	}
-	if o.Area != rampway.AreaMint || o.DepositAddress == (rampway.Order{}).DepositAddress {
-		return nil, nil // crypto checkout only (areas B and C come with the fiat provider)
+	switch {
+	case o.FiatSymbol != "" && h.fiat != nil: // a fiat checkout (area B)
+	case o.Area != rampway.AreaMint || o.DepositAddress == (rampway.Order{}).DepositAddress:
+		return nil, nil
 	}
 	return o, nil
 }
@@ -224,14 +236,23 @@ func (h *Handler) order(w http.ResponseWriter, r *http.Request, asJSON bool) *ra
 }
 
 // securityHeaders are set on every page answer: a strict CSP (only our own scripts, styles and
-// connections; images from data: for the QR code), no framing, no referrer (the URL holds the
-// order's hash), never cached.
-func securityHeaders(w http.ResponseWriter, formTarget string) {
+// connections; images from data: for the QR code, and from the origin of each of images, the
+// merchant's logo and the item's image the page shows, only), no framing, no referrer (the URL
+// holds the order's hash, and an image host learns nothing of it), never cached.
+func securityHeaders(w http.ResponseWriter, formTarget string, images ...string) {
 	form := "'self'"
 	if formTarget != "" {
 		form += " " + formTarget
 	}
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+	img := "'self' data:"
+	var seen []string
+	for _, u := range images {
+		if o := imageSource(u); o != "" && !slices.Contains(seen, o) {
+			seen = append(seen, o)
+			img += " " + o
+		}
+	}
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src "+img+"; "+
 		"connect-src 'self'; form-action "+form+"; frame-ancestors 'none'; base-uri 'none'")
 	w.Header().Set("X-Frame-Options", "DENY")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -268,11 +289,77 @@ func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, asJSON boo
 		Timestamp: h.now().UTC().Format(rampway.TimeFormat), Message: "Service unavailable: try again in a moment", Path: r.URL.Path})
 }
 
+// imageSource is the CSP source that allows an image URL: its scheme and host (with the port
+// when it has one), or its scheme alone for a host CSP cannot name (an IPv6 address); "" for
+// no http(s) URL. Image URLs are checked when merchants register them
+// (rampway.CheckImageURL), so no ';' or space reaches the header.
+func imageSource(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return ""
+	}
+	if strings.ContainsAny(u.Host, "[]; ,'\"") {
+		return u.Scheme + ":"
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// Header is the top of a checkout page, what a shop shows: who sells (the merchant's name and
+// logo) and what is bought (the function's display name, or its ABI name, and its image). A
+// fiat checkout shows the same one (templates/header.html, block "header").
+type Header struct {
+	MerchantName string
+	MerchantLogo string // "" for none
+	ItemName     string
+	ItemImage    string // "" for none
+}
+
+// images are the URLs of the images the header shows.
+func (hd Header) images() []string { return []string{hd.MerchantLogo, hd.ItemImage} }
+
+// header reads what the order's header shows. What cannot be read is left out rather than
+// failing the page: a person paying still sees the amount and the address.
+func (h *Handler) header(ctx context.Context, o *rampway.Order) Header {
+	hd := Header{ItemName: Messages["title"]}
+	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
+		hd.MerchantName, hd.MerchantLogo = m.Name, m.LogoURL
+	}
+	if f, err := h.store.ContractFunction(ctx, o.FunctionID); err == nil {
+		hd.ItemName, hd.ItemImage = f.DisplayName, f.ImageURL
+		if hd.ItemName == "" {
+			hd.ItemName = functionLabel(f.Signature)
+		}
+	}
+	return hd
+}
+
+// PriceLine is one line of a checkout's price breakdown (templates/header.html, block
+// "summary"): its label and its amount with the unit.
+type PriceLine struct {
+	Label, Amount string
+	// Total marks the line of the whole amount.
+	Total bool
+}
+
+// priceLines breaks an area A order's amount down in its paying asset: the value paid to the
+// function (totalValue), the network fee, the service fee and the total (the three add up to
+// it, as the quote made them). An order without its parts gets the total alone.
+func priceLines(o *rampway.Order) []PriceLine {
+	amount := func(v *big.Int) string { return rampway.FormatUnits(v, o.Asset.Decimals) + " " + o.Asset.Symbol }
+	var out []PriceLine
+	if o.PaymentValue != nil && o.NetworkFee != nil && o.ServiceFee != nil {
+		out = append(out, PriceLine{Label: Messages["price_value"], Amount: amount(o.PaymentValue)},
+			PriceLine{Label: Messages["price_network_fee"], Amount: amount(o.NetworkFee)},
+			PriceLine{Label: Messages["price_service_fee"], Amount: amount(o.ServiceFee)})
+	}
+	return append(out, PriceLine{Label: Messages["price_total"], Amount: amount(o.CryptoAmount), Total: true})
+}
+
 // pageData is what the template renders.
 type pageData struct {
 	OrderID, Hash string
-	Merchant      string
-	Item          string
+	Header        Header
+	Price         []PriceLine
 	Symbol        string
 	Network       string
 	ChainID       string
@@ -296,6 +383,10 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 	if o == nil {
 		return
 	}
+	if o.FiatSymbol != "" {
+		h.handleFiatPage(w, r, o, nil, nil)
+		return
+	}
 	ctx := r.Context()
 	st, err := h.status(ctx, o)
 	if err != nil {
@@ -303,15 +394,9 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, false)
 		return
 	}
-	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Item: Messages["title"], Symbol: o.Asset.Symbol, Network: o.Network,
-		Address: o.DepositAddress.Hex(), ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st,
+	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: h.header(ctx, o), Price: priceLines(o), Symbol: o.Asset.Symbol,
+		Network: o.Network, Address: o.DepositAddress.Hex(), ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st,
 		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
-	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
-		d.Merchant = m.Name
-	}
-	if f, err := h.store.ContractFunction(ctx, o.FunctionID); err == nil {
-		d.Item = functionLabel(f.Signature)
-	}
 	if n, ok := h.chains.Network(o.Network); ok && n.ChainID != nil {
 		d.ChainID, d.ChainIDHex = n.ChainID.String(), "0x"+n.ChainID.Text(16)
 		d.RPCURL, d.ExplorerURL, d.NativeSymbol = h.publicRPC(n), explorer(n), n.Native.Symbol
@@ -326,7 +411,7 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, false)
 		return
 	}
-	securityHeaders(w, origin(o.MerchantRedirectURL))
+	securityHeaders(w, origin(o.MerchantRedirectURL), d.Header.images()...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	_, _ = w.Write(buf.Bytes())
 	// After the page is out: the merchant hears of the first opening (a write, kept off the

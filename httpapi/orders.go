@@ -214,10 +214,10 @@ type OrderView struct {
 	FiatPaymentMethod string             `json:"fiat_payment_method,omitempty"`
 	FiatPayment       *FiatPaymentView   `json:"fiat_payment,omitempty"`
 	FiatMovements     []FiatMovementView `json:"fiat_movements,omitempty"`
-	GatewayURL              string            `json:"gateway_url"`
-	ExpiresAt               string            `json:"expires_at"`
-	CreatedAt               string            `json:"created_at"`
-	UpdatedAt               string            `json:"updated_at"`
+	GatewayURL        string             `json:"gateway_url"`
+	ExpiresAt         string             `json:"expires_at"`
+	CreatedAt         string             `json:"created_at"`
+	UpdatedAt         string             `json:"updated_at"`
 }
 
 // RefundView is money owed back to the payer of an order.

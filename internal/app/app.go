@@ -5,9 +5,9 @@
 package app
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,16 +25,16 @@ import (
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/checkoutpage"
-	"github.com/rampway/rampway/fiatwork"
-	"github.com/rampway/rampway/provider/sandbox"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/fiatwork"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/secretbox"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/pricing"
+	"github.com/rampway/rampway/provider/sandbox"
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/webhook"
 )

@@ -1,0 +1,258 @@
+package checkoutpage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// The checkout of a fiat-paid order (area B): what is bought and its price in the currency,
+// the quote's countdown, the identity step (prefilled from the order's user_* fields, skipped
+// when they are complete), the payment step of the order's method (the card form, posting to
+// the provider, never to rampway; a wallet sheet; a redirect to approve; bank details with
+// copy buttons and the reference), then live progress to the end and the way back.
+
+// FiatCheckout is the use cases a fiat checkout calls (checkout.Service).
+type FiatCheckout interface {
+	// StartFiatPayment returns the order's payment waiting for the user, or starts one.
+	StartFiatPayment(ctx context.Context, o *rampway.Order, returnURL string) (*rampway.FiatPayment, error)
+	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
+	// SetIdentity stores the identity step's fields; EINVALID naming a field.
+	SetIdentity(ctx context.Context, orderID string, fields map[string]string) (*rampway.Order, error)
+	GatewayURL(orderID string) string
+	// IdentityComplete reports whether the order carries every field of the identity step.
+	IdentityComplete(o *rampway.Order) bool
+}
+
+// fiatMessages are the fiat checkout's texts (joined to Messages).
+var fiatMessages = map[string]string{
+	"fiat_amount":          "Amount to pay",
+	"fiat_includes":        "Includes the payment method's fee and the exchange spread",
+	"quote_expires_in":     "Price held for",
+	"identity":             "Your details",
+	"identity_note":        "The payment provider needs these to process your payment.",
+	"first_name":           "First name",
+	"last_name":            "Last name",
+	"email":                "E-mail",
+	"dob":                  "Date of birth",
+	"country":              "Country of residence (two letters, such as DE)",
+	"continue":             "Continue",
+	"payment":              "Payment",
+	"card_number":          "Card number",
+	"card_expiry":          "Expiry date",
+	"card_expiry_hint":     "MM/YY",
+	"card_cvc":             "Security code",
+	"card_name":            "Name on card",
+	"pay":                  "Pay",
+	"pay_with":             "Pay with",
+	"declined":             "Your payment did not go through: {reason}. You can try again.",
+	"bank_intro":           "Send a bank transfer of exactly this amount with this reference. Your order completes when it arrives.",
+	"bank_beneficiary":     "Beneficiary",
+	"bank_iban":            "IBAN",
+	"bank_bic":             "BIC",
+	"bank_sort_code":       "Sort code",
+	"bank_account":         "Account number",
+	"bank_reference":       "Reference",
+	"copy_value":           "Copy {what}",
+	"redirect_note":        "You will approve the payment on your provider's page, then come back here.",
+	"st_ONRAMP_PROCESSING": "Your payment is being confirmed",
+	"st_ONRAMP_SUCCESS":    "Payment received: completing your order",
+	"card_in":              "Paid with {brand} ending in {last4}",
+	"no_provider":          "Payments are not available right now. Nothing was charged: try again later.",
+}
+
+func init() {
+	for k, v := range fiatMessages {
+		Messages[k] = v
+	}
+}
+
+// fiatData is what templates/fiat.html renders.
+type fiatData struct {
+	OrderID, Hash string
+	Header        Header
+	Price         []PriceLine
+	Amount        string // "25.00 EUR"
+	MethodName    string
+	ExpiresAt     string
+	Status        *Status
+	// Step is what the page asks now: "identity", "card", "wallet", "redirect", "bank", or ""
+	// (nothing: the payment is on its way, or the order is over).
+	Step     string
+	Identity map[string]string
+	// FieldError names the identity field refused, with Error its message.
+	FieldError, Error string
+	// Declined is why the last payment failed ("" when it did not).
+	Declined  string
+	ActionURL string
+	Bank      *rampway.BankAccount
+	Card      string // "Paid with visa ending in 4242"
+	I18N      map[string]string
+}
+
+// methodNames are the payment methods' names on the page.
+var methodNames = map[string]string{rampway.MethodCard: "card", rampway.MethodApplePay: "Apple Pay", rampway.MethodGooglePay: "Google Pay",
+	rampway.MethodSEPABankTransfer: "SEPA bank transfer", rampway.MethodGBPBankTransfer: "bank transfer", rampway.MethodOpenBanking: "open banking",
+	rampway.MethodCashApp: "Cash App", rampway.MethodJWire: "JWire"}
+
+// fiatPriceLines breaks a fiat order's price down: what the call costs in crypto (value, network
+// fee, service fee), then what the user pays in the currency.
+func fiatPriceLines(o *rampway.Order) []PriceLine {
+	lines := priceLines(o)
+	lines[len(lines)-1].Total = false
+	lines[len(lines)-1].Label = Messages["price_total"] + " (" + o.Asset.Symbol + ")"
+	return append(lines, PriceLine{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true})
+}
+
+// handleFiatPage renders the checkout of a fiat-paid order. identityErr, when set, is the
+// identity step's refusal to show.
+func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *rampway.Order, identityErr error, form map[string]string) {
+	ctx := r.Context()
+	st, err := h.status(ctx, o)
+	if err != nil {
+		h.log.Error("checkout page: status", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
+	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: h.header(ctx, o), Price: fiatPriceLines(o),
+		Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, MethodName: methodNames[o.FiatMethod],
+		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, Identity: map[string]string{}, I18N: Messages}
+	if d.MethodName == "" {
+		d.MethodName = o.FiatMethod
+	}
+	for k, v := range o.User {
+		d.Identity[k] = v
+	}
+	for k, v := range form {
+		d.Identity[k] = v
+	}
+	formTargets := []string{origin(o.MerchantRedirectURL)}
+	ps, err := h.fiat.FiatPayments(ctx, o)
+	if err != nil {
+		h.log.Error("checkout page: fiat payments", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
+	for _, p := range ps {
+		if p.ID == o.FiatPaymentID && p.CardLast4 != "" {
+			d.Card = strings.NewReplacer("{brand}", p.CardBrand, "{last4}", p.CardLast4).Replace(Messages["card_in"])
+		}
+	}
+	if n := len(ps); n > 0 && ps[n-1].Status == rampway.FiatFailed && o.Status == rampway.StatusCreated {
+		reason := ps[n-1].FailureReason
+		if reason == "" {
+			reason = "it was declined"
+		}
+		d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", strings.TrimSuffix(reason, "."))
+	}
+	switch {
+	case identityErr != nil:
+		d.Step = "identity"
+		var e *rampway.Error
+		if errors.As(identityErr, &e) {
+			d.FieldError, d.Error = e.Field, e.Message
+		}
+	case o.Status != rampway.StatusCreated:
+	case !h.fiat.IdentityComplete(o):
+		d.Step = "identity"
+	default:
+		sctx, cancel := context.WithTimeout(ctx, fiatTimeout)
+		p, err := h.fiat.StartFiatPayment(sctx, o, h.fiat.GatewayURL(o.ID))
+		cancel()
+		if err != nil {
+			if rampway.ErrorCode(err) == rampway.ECONFLICT { // paid or closed meanwhile: show where it is
+				http.Redirect(w, r, h.fiat.GatewayURL(o.ID), http.StatusSeeOther)
+				return
+			}
+			h.log.Error("checkout page: start fiat payment", "order_id", o.ID, "error", err)
+			d.Error = Messages["no_provider"]
+			break
+		}
+		if p.Next != nil {
+			d.ActionURL, d.Bank = p.Next.URL, p.Next.Bank
+			switch p.Next.Kind {
+			case "card_form":
+				d.Step = "card"
+				formTargets = append(formTargets, origin(p.Next.URL))
+			case "wallet":
+				d.Step = "wallet"
+			case "redirect":
+				d.Step = "redirect"
+			case "bank_transfer":
+				d.Step = "bank"
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := h.fiatPg.Execute(&buf, d); err != nil {
+		h.log.Error("checkout page: render", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
+	securityHeaders(w, strings.Join(formTargets, " "), d.Header.images()...)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if identityErr != nil {
+		w.WriteHeader(http.StatusBadRequest)
+	}
+	_, _ = w.Write(buf.Bytes())
+	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
+		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
+	}
+}
+
+// identityFields are the identity step's form fields, as the API names them.
+var identityFields = []string{"user_first_name", "user_last_name", "user_email_id", "user_dob", "user_countryCode"}
+
+// handleIdentity takes the identity step's form: stored and back to the page, or the page again
+// with the field refused.
+func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 8192)
+	o := h.order(w, r, false)
+	if o == nil {
+		return
+	}
+	if o.FiatSymbol == "" || o.Status != rampway.StatusCreated {
+		http.Redirect(w, r, h.fiat.GatewayURL(o.ID), http.StatusSeeOther)
+		return
+	}
+	fields := map[string]string{}
+	for _, f := range identityFields {
+		fields[f] = strings.TrimSpace(r.PostFormValue(f))
+	}
+	if _, err := h.fiat.SetIdentity(r.Context(), o.ID, fields); err != nil {
+		if rampway.ErrorCode(err) == rampway.EINVALID {
+			h.handleFiatPage(w, r, o, err, fields)
+			return
+		}
+		h.log.Error("checkout page: identity", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
+	http.Redirect(w, r, "/checkout?order_id="+url.QueryEscape(o.ID)+"&hash="+url.QueryEscape(r.FormValue("hash")), http.StatusSeeOther)
+}
+
+// fiatTimeout bounds what a fiat page asks of the provider.
+const fiatTimeout = 10 * time.Second
+
+// identityField is a field of the identity step's form.
+type identityField struct{ Name, Label, Type, Autocomplete string }
+
+// fiatTemplate parses templates/fiat.html with the header blocks.
+func fiatTemplate(funcs template.FuncMap) *template.Template {
+	fs := template.FuncMap{"identityFields": func() []identityField {
+		return []identityField{{"user_first_name", Messages["first_name"], "text", "given-name"},
+			{"user_last_name", Messages["last_name"], "text", "family-name"}, {"user_email_id", Messages["email"], "email", "email"},
+			{"user_dob", Messages["dob"], "date", "bday"}, {"user_countryCode", Messages["country"], "text", "country"}}
+	}}
+	for k, v := range funcs {
+		fs[k] = v
+	}
+	return template.Must(template.New("fiat.html").Funcs(fs).ParseFS(templateFS, "templates/fiat.html", "templates/header.html"))
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math/big"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/rampway/rampway"
+)
+
+// Area B's journeys against `rampway dev`, as a merchant's server (B1, lookups, webhooks), a
+// paying user's browser without scripts (the checkout page's forms, the sandbox provider's
+// pages, redirects followed) and the operator (the sandbox's bank transfers, through the
+// admin API) see them. The NFT lands with the recipient of function_args, or nothing is minted.
+
+// fiatJourney is a journey of fiat-paid orders.
+type fiatJourney struct {
+	*journey
+	browser *http.Client
+}
+
+func newFiatJourney(t *testing.T) *fiatJourney {
+	dj, _ := startDev(t, t.TempDir())
+	return &fiatJourney{journey: newJourney(t, dj), browser: &http.Client{Timeout: 20 * time.Second}}
+}
+
+// identity is a complete set of the identity step's fields: the page skips that step.
+var identity = map[string]any{"user_first_name": "Ada", "user_last_name": "Lovelace", "user_email_id": "ada@example.com",
+	"user_dob": "1990-12-10", "user_countryCode": "DE", "user_mobileNumber": "+4915112345678"}
+
+// order creates a B1 order of the mint example paid in currency by method; user adds or
+// replaces user fields (nil values drop one).
+func (j *fiatJourney) order(t *testing.T, currency, method string, user map[string]any) map[string]any {
+	t.Helper()
+	body := map[string]any{"merchant_id": j.dj.Merchant.MerchantID, "order_fiat_symbol": currency, "fiat_payment_method": method,
+		"contractExecution": j.dj.SmartContractFunctions[0].Example, "merchant_user_id": "user-1",
+		"merchant_redirect_url": "http://127.0.0.1:3000/done", "merchant_txn_id": t.Name(), "merchant_webhook_url": j.hook}
+	for k, v := range identity {
+		body[k] = v
+	}
+	for k, v := range user {
+		if v == nil {
+			delete(body, k)
+		} else {
+			body[k] = v
+		}
+	}
+	b, _ := json.Marshal(body)
+	code, o := post(t, j.dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/order", j.dj.Merchant.APIKey, string(b))
+	if code != 201 {
+		t.Fatalf("B1: %d %v", code, o)
+	}
+	return o
+}
+
+// lookup is the B order as its merchant sees it.
+func (j *fiatJourney) lookup(t *testing.T, id string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, j.dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
+	req.Header.Set("X-API-KEY", j.dj.Merchant.APIKey)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
+		t.Fatalf("lookup %s: %d %v", id, res.StatusCode, err)
+	}
+	return v
+}
+
+// waitStatus polls the order until it is status.
+func (j *fiatJourney) waitStatus(t *testing.T, id, status string, limit time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		v := j.lookup(t, id)
+		if v["status"] == status {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s is %v after %s, want %s (fiat_payment %v)", id, v["status"], limit, status, v["fiat_payment"])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// page GETs a URL as the user's browser and returns the final URL and the HTML.
+func (j *fiatJourney) page(t *testing.T, u string) (string, string) {
+	t.Helper()
+	res, err := j.browser.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", u, res.StatusCode, b)
+	}
+	return res.Request.URL.String(), string(b)
+}
+
+// submit POSTs a form as the user's browser (redirects followed) and returns the final URL and HTML.
+func (j *fiatJourney) submit(t *testing.T, action string, form url.Values) (string, string) {
+	t.Helper()
+	res, err := j.browser.PostForm(action, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("POST %s: %d %s", action, res.StatusCode, b)
+	}
+	return res.Request.URL.String(), string(b)
+}
+
+var (
+	formAction = regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
+	payLink    = regexp.MustCompile(`id="pay-link" href="([^"]+)"`)
+	reference  = regexp.MustCompile(`id="bank-reference">([^<]+)<`)
+)
+
+func match(t *testing.T, re *regexp.Regexp, html string) string {
+	t.Helper()
+	m := re.FindStringSubmatch(html)
+	if m == nil {
+		t.Fatalf("no %s in the page:\n%s", re, html)
+	}
+	return strings.ReplaceAll(m[1], "&amp;", "&")
+}
+
+// abs makes a page's link absolute.
+func (j *fiatJourney) abs(u string) string {
+	if strings.HasPrefix(u, "/") {
+		base, _ := url.Parse(j.dj.API.NFTRampBaseURL)
+		return base.Scheme + "://" + base.Host + u
+	}
+	return u
+}
+
+// card pays the order's card form with number and returns the page the user lands on.
+func (j *fiatJourney) card(t *testing.T, o map[string]any, number string) string {
+	t.Helper()
+	_, html := j.cardAt(t, o, number)
+	return html
+}
+
+// cardAt is card, with the URL of the page the user lands on.
+func (j *fiatJourney) cardAt(t *testing.T, o map[string]any, number string) (string, string) {
+	t.Helper()
+	_, html := j.page(t, o["gateway_url"].(string))
+	action := j.abs(match(t, formAction, html))
+	return j.submit(t, action, url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
+}
+
+// nfts is how many demo NFTs the mint example's recipient holds.
+func (j *fiatJourney) nfts(t *testing.T) *big.Int {
+	t.Helper()
+	to := common.HexToAddress(j.dj.SmartContractFunctions[0].Example.FunctionArgs["to"].(string))
+	data := append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(to.Bytes(), 32)...)
+	nft := common.HexToAddress(j.dj.Contracts.NFT)
+	out, err := j.c.CallContract(t.Context(), ethereum.CallMsg{To: &nft, Data: data}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).SetBytes(out)
+}
+
+// movement finds the order's fiat movement of kind, waiting until it is done.
+func (j *fiatJourney) movement(t *testing.T, id, kind, amount string) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		v := j.lookup(t, id)
+		ms, _ := v["fiat_movements"].([]any)
+		for _, m := range ms {
+			m := m.(map[string]any)
+			if m["kind"] == kind && m["amount"] == amount && m["status"] == rampway.ActionDone {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s: no done %s of %s in %v", id, kind, amount, ms)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+var mintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
+
+// A card that succeeds: authorised, the NFT minted, then captured; the events of the journey.
+func TestFiatCardJourney(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	o := j.order(t, "EUR", rampway.MethodCard, nil)
+	id := o["order_id"].(string)
+	j.card(t, o, j.dj.Fiat.TestCards.Success)
+	v := j.waitStatus(t, id, "SUCCESS", 30*time.Second)
+	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("NFTs %s, want %s + 1", got, before)
+	}
+	j.movement(t, id, "capture", o["order_fiat_amount"].(string))
+	v = j.lookup(t, id)
+	fp := v["fiat_payment"].(map[string]any)
+	if fp["status"] != "succeeded" || fp["card_brand"] != "visa" || fp["card_last4"] != "4242" || fp["amount"] != o["order_fiat_amount"] {
+		t.Fatalf("fiat_payment %v", fp)
+	}
+	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
+}
+
+// A declined card, then one that succeeds: one mint.
+func TestFiatDeclineThenSuccess(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	o := j.order(t, "GBP", rampway.MethodCard, nil)
+	id := o["order_id"].(string)
+	if html := j.card(t, o, j.dj.Fiat.TestCards.Decline); !strings.Contains(html, `id="declined"`) || !strings.Contains(html, `id="card-form"`) {
+		t.Fatalf("after a decline the page does not say so and offer the card form again:\n%s", html)
+	}
+	if v := j.lookup(t, id); v["status"] != "CREATED" {
+		t.Fatalf("declined order is %v", v["status"])
+	}
+	j.card(t, o, j.dj.Fiat.TestCards.Success)
+	j.waitStatus(t, id, "SUCCESS", 30*time.Second)
+	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("NFTs %s, want %s + 1", got, before)
+	}
+	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampFailure,
+		rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
+}
+
+// 3-D Secure: completed, the order is minted; failed, nothing is minted and the order waits.
+func TestFiatThreeDS(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	for _, tc := range []struct{ button, want string }{{"fail", "CREATED"}, {"complete", "SUCCESS"}} {
+		o := j.order(t, "EUR", rampway.MethodCard, nil)
+		id := o["order_id"].(string)
+		at, html := j.cardAt(t, o, j.dj.Fiat.TestCards.ThreeDS)
+		if !strings.Contains(html, "Complete authentication") || !strings.Contains(html, "Fail authentication") || !strings.HasSuffix(at, "/3ds") {
+			t.Fatalf("no 3-D Secure challenge at %s:\n%s", at, html)
+		}
+		if v := j.waitStatus(t, id, "ONRAMP_PROCESSING", 10*time.Second); v["fiat_payment"].(map[string]any)["status"] != "processing" {
+			t.Fatalf("in the challenge: %v", v["fiat_payment"])
+		}
+		j.submit(t, at, url.Values{"result": {tc.button}})
+		j.waitStatus(t, id, tc.want, 30*time.Second)
+		if tc.want == "CREATED" {
+			if got := j.nfts(t); got.Cmp(before) != 0 {
+				t.Fatalf("a failed authentication minted: %s, was %s", got, before)
+			}
+			j.hooks.wantEvents(t, id, []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampFailure})
+		}
+	}
+	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("NFTs %s, want %s + 1", got, before)
+	}
+}
