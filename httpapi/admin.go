@@ -24,8 +24,10 @@ type MerchantView struct {
 	// ServiceFeeBPS is the merchant's own service fee in basis points; null means the
 	// configured default.
 	ServiceFeeBPS *int64 `json:"service_fee_bps"`
-	CreatedAt     string `json:"created_at"`
-	UpdatedAt     string `json:"updated_at"`
+	// LogoURL is the merchant's logo on the hosted checkout page; "" for none.
+	LogoURL   string `json:"logo_url"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
 	// Warning, when present, says what about the merchant keeps it from working as its fields
 	// suggest: a webhook URL without a webhook secret (NoWebhookSecretWarning).
 	Warning string `json:"warning,omitempty"`
@@ -42,7 +44,7 @@ func NoWebhookSecretWarning(merchantID string) string {
 func NewMerchantView(m *rampway.Merchant) MerchantView {
 	v := MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
 		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
-		PreviousSecretExpiresAt: timePtr(previousUntil(m)), ServiceFeeBPS: m.ServiceFeeBPS,
+		PreviousSecretExpiresAt: timePtr(previousUntil(m)), ServiceFeeBPS: m.ServiceFeeBPS, LogoURL: m.LogoURL,
 		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
 	if m.WebhookURL != "" && m.WebhookSecret == "" {
 		v.Warning = NoWebhookSecretWarning(m.ID)
@@ -123,6 +125,7 @@ func (s *Server) handleCreateMerchant(w http.ResponseWriter, r *http.Request) er
 		Name          *string         `json:"name"`
 		WebhookURL    *string         `json:"webhook_url"`
 		ServiceFeeBPS json.RawMessage `json:"service_fee_bps"`
+		LogoURL       *string         `json:"logo_url"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
@@ -134,7 +137,8 @@ func (s *Server) handleCreateMerchant(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	m, err := s.merchants.Create(r.Context(), merchant.CreateParams{Name: *body.Name, WebhookURL: deref(body.WebhookURL), ServiceFeeBPS: fee})
+	m, err := s.merchants.Create(r.Context(), merchant.CreateParams{Name: *body.Name, WebhookURL: deref(body.WebhookURL), ServiceFeeBPS: fee,
+		LogoURL: deref(body.LogoURL)})
 	if err != nil {
 		return err
 	}
@@ -176,6 +180,7 @@ func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) er
 		WebhookURL    *string         `json:"webhook_url"`
 		Status        *string         `json:"status"`
 		ServiceFeeBPS json.RawMessage `json:"service_fee_bps"`
+		LogoURL       *string         `json:"logo_url"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
@@ -185,7 +190,7 @@ func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	m, err := s.merchants.Update(r.Context(), r.PathValue("merchant_id"), merchant.UpdateParams{Name: body.Name, WebhookURL: body.WebhookURL, Status: body.Status,
-		SetServiceFeeBPS: setFee, ServiceFeeBPS: fee})
+		LogoURL: body.LogoURL, SetServiceFeeBPS: setFee, ServiceFeeBPS: fee})
 	if err != nil {
 		return err
 	}

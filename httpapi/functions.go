@@ -21,17 +21,21 @@ type ContractFunctionView struct {
 	ABI                     json.RawMessage `json:"abi"`
 	DefaultGasLimit         uint64          `json:"default_gas_limit"`
 	PayableSymbol           string          `json:"payable_symbol"`
-	Status                  string          `json:"status"`
-	CreatedAt               string          `json:"created_at"`
-	UpdatedAt               string          `json:"updated_at"`
+	// DisplayName and ImageURL are what the hosted checkout page shows the buyer is buying;
+	// "" when none was registered.
+	DisplayName string `json:"display_name"`
+	ImageURL    string `json:"image_url"`
+	Status      string `json:"status"`
+	CreatedAt   string `json:"created_at"`
+	UpdatedAt   string `json:"updated_at"`
 }
 
 // NewContractFunctionView returns f's view.
 func NewContractFunctionView(f *rampway.ContractFunction) ContractFunctionView {
 	return ContractFunctionView{SmartContractFunctionID: f.ID, MerchantID: f.MerchantID, Network: f.Network,
 		ContractAddress: f.Contract.Hex(), Signature: f.Signature, ABI: json.RawMessage(f.ABI), DefaultGasLimit: f.DefaultGasLimit,
-		PayableSymbol: f.PayableSymbol, Status: string(f.Status), CreatedAt: f.CreatedAt.UTC().Format(TimeFormat),
-		UpdatedAt: f.UpdatedAt.UTC().Format(TimeFormat)}
+		PayableSymbol: f.PayableSymbol, DisplayName: f.DisplayName, ImageURL: f.ImageURL, Status: string(f.Status),
+		CreatedAt: f.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: f.UpdatedAt.UTC().Format(TimeFormat)}
 }
 
 // ParseGasLimit reads a gas limit given as a JSON number or a decimal string.
@@ -60,6 +64,8 @@ func (s *Server) handleRegisterFunction(w http.ResponseWriter, r *http.Request) 
 		ABI             json.RawMessage `json:"abi"`
 		DefaultGasLimit json.RawMessage `json:"default_gas_limit"`
 		PayableSymbol   *string         `json:"payable_symbol"`
+		DisplayName     *string         `json:"display_name"`
+		ImageURL        *string         `json:"image_url"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
@@ -77,7 +83,8 @@ func (s *Server) handleRegisterFunction(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	f, err := s.functions.Register(r.Context(), r.PathValue("merchant_id"), contract.RegisterParams{
-		Network: *body.Network, ContractAddress: *body.ContractAddress, ABI: body.ABI, DefaultGasLimit: gas, PayableSymbol: deref(body.PayableSymbol)})
+		Network: *body.Network, ContractAddress: *body.ContractAddress, ABI: body.ABI, DefaultGasLimit: gas, PayableSymbol: deref(body.PayableSymbol),
+		DisplayName: deref(body.DisplayName), ImageURL: deref(body.ImageURL)})
 	if err != nil {
 		return err
 	}

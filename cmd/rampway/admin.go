@@ -33,14 +33,16 @@ JSON, the same objects the admin HTTP API returns. Warnings in them (a merchant 
 webhook URL and no webhook secret gets no webhooks) are also printed on stderr.
 
 Commands:
-  merchants create --name NAME [--webhook-url URL] [--service-fee-bps N]
+  merchants create --name NAME [--webhook-url URL] [--service-fee-bps N] [--logo-url URL]
   merchants get MERCHANT_ID
   merchants list [--limit N] [--starting-after MERCHANT_ID]
   merchants update MERCHANT_ID [--name NAME] [--webhook-url URL] [--status active|disabled]
-                   [--service-fee-bps N|default]
+                   [--service-fee-bps N|default] [--logo-url URL]
                                         --service-fee-bps: the merchant's own service fee,
                                         0 to 10000 basis points of the paid value; 'default'
                                         (or none) uses checkout.service_fee_bps
+                                        --logo-url: the logo the checkout page shows beside
+                                        the name, an https URL (http in dev); '' removes it
   api-keys create MERCHANT_ID           prints the new key once; earlier keys stay valid
   api-keys list MERCHANT_ID
   api-keys revoke MERCHANT_ID KEY_ID    revoked at once
@@ -49,8 +51,12 @@ Commands:
                                         the old one keeps signing for the grace period
   contract-functions register MERCHANT_ID --network NAME --address 0x... --abi JSON|@FILE
                      --gas-limit N [--payable-symbol SYMBOL]
+                     [--display-name TEXT] [--image-url URL]
                                         checks the contract on the network (which must be
-                                        reachable) and prints the smartContractFunctionId
+                                        reachable) and prints the smartContractFunctionId;
+                                        the checkout page shows the display name (at most
+                                        100 characters; the ABI name without one) and the
+                                        image (an https URL, http in dev)
   contract-functions list MERCHANT_ID
   contract-functions get MERCHANT_ID FUNCTION_ID
   contract-functions disable MERCHANT_ID FUNCTION_ID
@@ -120,7 +126,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil {
 			return nil, nil, fmt.Errorf("networks: %w", err)
 		}
-		return contract.NewRegistry(store, nets, nil), nets.Close, nil
+		return contract.NewRegistry(store, nets, nil).DevMode(cfg.Mode == config.ModeDev), nets.Close, nil
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
 	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, hooks, rest)
@@ -192,6 +198,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	gasLimit := fset.Uint64("gas-limit", 0, "default gas limit")
 	payable := fset.String("payable-symbol", "", "asset paid to the function")
 	feeArg := fset.String("service-fee-bps", "", "the merchant's service fee in basis points, or default")
+	logoURL := fset.String("logo-url", "", "the merchant's logo on the checkout page")
+	displayName := fset.String("display-name", "", "what the checkout page says is bought")
+	imageURL := fset.String("image-url", "", "the image the checkout page shows of it")
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -227,7 +236,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(0, "no positional arguments"); err != nil {
 			return nil, err
 		}
-		p := merchant.CreateParams{Name: *name, WebhookURL: *webhookURL}
+		p := merchant.CreateParams{Name: *name, WebhookURL: *webhookURL, LogoURL: *logoURL}
 		if set["service-fee-bps"] {
 			fee, err := serviceFee()
 			if err != nil {
@@ -274,6 +283,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		}
 		if set["status"] {
 			p.Status = status
+		}
+		if set["logo-url"] {
+			p.LogoURL = logoURL
 		}
 		if set["service-fee-bps"] {
 			fee, err := serviceFee()
@@ -355,7 +367,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		}
 		defer done()
 		f, err := reg.Register(ctx, pos[0], contract.RegisterParams{Network: *network, ContractAddress: *address,
-			ABI: json.RawMessage(abi), DefaultGasLimit: *gasLimit, PayableSymbol: *payable})
+			ABI: json.RawMessage(abi), DefaultGasLimit: *gasLimit, PayableSymbol: *payable, DisplayName: *displayName, ImageURL: *imageURL})
 		if err != nil {
 			return nil, err
 		}
