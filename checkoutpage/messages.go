@@ -5,7 +5,12 @@ package checkoutpage
 var Messages = map[string]string{
 	"title":                       "Checkout",
 	"buying":                      "You are buying",
-	"from":                        "from",
+	"seller":                      "Sold by",
+	"summary":                     "Order summary",
+	"price_value":                 "Price",
+	"price_network_fee":           "Network fee",
+	"price_service_fee":           "Service fee",
+	"price_total":                 "Total",
 	"amount":                      "Amount to pay",
 	"amount_left":                 "Amount still to pay",
 	"chain_id":                    "chain ID",

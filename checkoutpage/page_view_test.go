@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"log/slog"
 	"math/big"
@@ -21,18 +22,27 @@ import (
 	"github.com/rampway/rampway"
 )
 
-// viewStore holds one order and its transfers.
+// viewStore holds one order and its transfers, and its merchant and function when given (the
+// merchant "Demo Store" and no function otherwise).
 type viewStore struct {
 	Store
 	order     *rampway.Order
 	transfers []*rampway.InboundTransfer
+	merchant  *rampway.Merchant
+	function  *rampway.ContractFunction
 }
 
 func (s *viewStore) Order(context.Context, string) (*rampway.Order, error) { return s.order, nil }
 func (s *viewStore) Merchant(context.Context, string) (*rampway.Merchant, error) {
+	if s.merchant != nil {
+		return s.merchant, nil
+	}
 	return &rampway.Merchant{Name: "Demo Store"}, nil
 }
 func (s *viewStore) ContractFunction(context.Context, string) (*rampway.ContractFunction, error) {
+	if s.function != nil {
+		return s.function, nil
+	}
 	return nil, errors.New("none")
 }
 func (s *viewStore) OrderTransfers(context.Context, string) ([]*rampway.InboundTransfer, error) {
@@ -245,6 +255,113 @@ func TestPageDescribesTheNetwork(t *testing.T) {
 		"data-rpc-url": "http://127.0.0.1:8545", "data-explorer-url": "https://explorer.example"} {
 		if got := attr(t, page, "checkout", name); got != want {
 			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// The page shows what is bought as a shop would: the merchant's logo (its name as the alt
+// text) and name, the function's display name and image, and the price broken down in the
+// paying asset (value, network fee, service fee, total); its CSP allows images from exactly
+// the origins of those two. Without them: the merchant's name alone, the function's ABI name,
+// no image, and no origin but the page's own.
+func TestPageShowsWhatIsBought(t *testing.T) {
+	net := &rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), Confirmations: 1, Native: rampway.Asset{Symbol: "ETH"}}
+	order := func(token bool) *rampway.Order {
+		o := viewOrder(rampway.StatusCreated, token, 0, 0)
+		if token { // 10 DUSD, 0.05 of network fee, 0.1 of service fee
+			o.PaymentValue, o.NetworkFee, o.ServiceFee, o.CryptoAmount = big.NewInt(10_000_000), big.NewInt(50_000), big.NewInt(100_000), big.NewInt(10_150_000)
+		} else { // 0.01 ETH, 0.0000628 ETH of network fee, 0.0002 ETH of service fee
+			o.PaymentValue, o.NetworkFee, o.ServiceFee, o.CryptoAmount = big.NewInt(1e16), big.NewInt(62_800_000_000_000), big.NewInt(2e14), big.NewInt(10_262_800_000_000_000)
+		}
+		return o
+	}
+	shop := &rampway.Merchant{Name: "Acme <Shop>", LogoURL: "https://cdn.acme.example/logo.svg?v=2"}
+	nft := &rampway.ContractFunction{Signature: "mintWithToken(address,uint256)", DisplayName: "Golden Ticket", ImageURL: "https://img.example:8443/t.png"}
+	for _, tc := range []struct {
+		name     string
+		o        *rampway.Order
+		merchant *rampway.Merchant
+		function *rampway.ContractFunction
+		want     []string // in the page, in this order
+		wantNot  []string
+		imgSrc   string
+		price    [][2]string
+	}{
+		{"with logo and image", order(false), shop, nft,
+			[]string{`<title>Checkout · Acme &lt;Shop&gt;</title>`,
+				`<img class="logo" src="https://cdn.acme.example/logo.svg?v=2" alt="Acme &lt;Shop&gt;" height="40"><span aria-hidden="true">Acme &lt;Shop&gt;</span>`,
+				`<img class="item-image" src="https://img.example:8443/t.png" alt="" width="64" height="64">`,
+				`<h1 id="item-name">Golden Ticket</h1>`},
+			nil, "img-src 'self' data: https://cdn.acme.example https://img.example:8443;",
+			[][2]string{{"Price", "0.01 ETH"}, {"Network fee", "0.0000628 ETH"}, {"Service fee", "0.0002 ETH"}, {"Total", "0.0102628 ETH"}}},
+		{"token", order(true), shop, nft, []string{`<h1 id="item-name">Golden Ticket</h1>`}, nil,
+			"img-src 'self' data: https://cdn.acme.example https://img.example:8443;",
+			[][2]string{{"Price", "10 DUSD"}, {"Network fee", "0.05 DUSD"}, {"Service fee", "0.1 DUSD"}, {"Total", "10.15 DUSD"}}},
+		{"one origin for both", order(false), &rampway.Merchant{Name: "Acme", LogoURL: "http://127.0.0.1:8080/demo/assets/logo.svg"},
+			&rampway.ContractFunction{Signature: "mint(address,uint256)", DisplayName: "Demo NFT", ImageURL: "http://127.0.0.1:8080/demo/assets/nft.svg"},
+			[]string{`alt="Acme"`, `<h1 id="item-name">Demo NFT</h1>`}, nil, "img-src 'self' data: http://127.0.0.1:8080;", nil},
+		{"without", order(false), &rampway.Merchant{Name: "Acme"}, &rampway.ContractFunction{Signature: "mintWithToken(address,uint256)"},
+			[]string{`<p class="seller"><span class="visually-hidden">Sold by </span><span>Acme</span></p>`, `<h1 id="item-name">mint with token</h1>`},
+			[]string{"<img class="}, "img-src 'self' data:;", nil},
+		{"no function", order(false), &rampway.Merchant{Name: "Acme"}, nil, []string{`<h1 id="item-name">Checkout</h1>`}, nil, "img-src 'self' data:;", nil},
+		{"an order without its parts", viewOrder(rampway.StatusCreated, false, 10262800000000000, 0), shop, nft, nil, nil,
+			"img-src 'self' data: https://cdn.acme.example https://img.example:8443;", [][2]string{{"Total", "0.0102628 ETH"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := New(Config{}, &viewStore{order: tc.o, merchant: tc.merchant, function: tc.function}, anyHash{}, viewChains{net}, slog.New(slog.DiscardHandler), nil)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/checkout?order_id="+tc.o.ID+"&hash=h", nil))
+			page := rec.Body.String()
+			if rec.Code != 200 || strings.Contains(page, "ZgotmplZ") {
+				t.Fatalf("%d\n%s", rec.Code, page)
+			}
+			rest := page
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("no %s (after the ones before it) in the page:\n%s", w, page)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(page, w) {
+					t.Errorf("the page has %s", w)
+				}
+			}
+			if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "; "+tc.imgSrc) {
+				t.Errorf("CSP %q, want %q", csp, tc.imgSrc)
+			}
+			price := tc.price
+			if price == nil {
+				price = [][2]string{{"Price", "0.01 ETH"}, {"Network fee", "0.0000628 ETH"}, {"Service fee", "0.0002 ETH"}, {"Total", "0.0102628 ETH"}}
+			}
+			var got [][2]string
+			for _, m := range regexp.MustCompile(`<div( class="total")?><dt>([^<]*)</dt><dd>([^<]*)</dd></div>`).FindAllStringSubmatch(page, -1) {
+				got = append(got, [2]string{m[2], m[3]})
+				if (m[1] != "") != (m[2] == "Total") {
+					t.Errorf("line %s marked total: %v", m[2], m[1] != "")
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(price) {
+				t.Errorf("price lines %v, want %v", got, price)
+			}
+		})
+	}
+}
+
+func TestImageSource(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://cdn.example/a.png":          "https://cdn.example",
+		"https://cdn.example:8443/a.png?x=1": "https://cdn.example:8443",
+		"http://127.0.0.1:8080/demo/x.svg":   "http://127.0.0.1:8080",
+		"http://[::1]:8080/x.svg":            "http:",
+		"":                                   "",
+		"data:image/png;base64,AAAA":         "",
+		"javascript:alert(1)":                "",
+		"/relative.png":                      "",
+	} {
+		if got := imageSource(raw); got != want {
+			t.Errorf("imageSource(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }
