@@ -162,9 +162,10 @@ func (s *Server) fiatView(ctx context.Context, o *rampway.Order, v *OrderView) e
 		v.FiatPayment = &FiatPaymentView{Method: p.Method, Status: string(p.Status), Amount: rampway.FormatFixed(p.Amount, p.Decimals),
 			Currency: p.Currency, Reference: p.Reference, CardBrand: p.CardBrand, CardLast4: p.CardLast4, CreatedAt: p.CreatedAt.UTC().Format(TimeFormat)}
 	}
-	v.FiatMovements = make([]FiatMovementView, len(as))
+	ms := make([]FiatMovementView, len(as))
+	v.FiatMovements = &ms
 	for i, a := range as {
-		v.FiatMovements[i] = FiatMovementView{Kind: string(a.Kind), Amount: rampway.FormatFixed(a.Amount, o.FiatDecimals), Currency: a.Currency,
+		ms[i] = FiatMovementView{Kind: string(a.Kind), Amount: rampway.FormatFixed(a.Amount, o.FiatDecimals), Currency: a.Currency,
 			Status: a.Status, Reason: a.Reason, CreatedAt: a.CreatedAt.UTC().Format(TimeFormat)}
 	}
 	return nil

@@ -209,15 +209,15 @@ type OrderView struct {
 	Refunds                 []RefundView      `json:"refunds"`
 	User                    map[string]string `json:"user"`
 	// Areas B and C: the fiat side (absent for area A).
-	OrderFiatSymbol   string             `json:"order_fiat_symbol,omitempty"`
-	OrderFiatAmount   string             `json:"order_fiat_amount,omitempty"`
-	FiatPaymentMethod string             `json:"fiat_payment_method,omitempty"`
-	FiatPayment       *FiatPaymentView   `json:"fiat_payment,omitempty"`
-	FiatMovements     []FiatMovementView `json:"fiat_movements,omitempty"`
-	GatewayURL        string             `json:"gateway_url"`
-	ExpiresAt         string             `json:"expires_at"`
-	CreatedAt         string             `json:"created_at"`
-	UpdatedAt         string             `json:"updated_at"`
+	OrderFiatSymbol   string              `json:"order_fiat_symbol,omitempty"`
+	OrderFiatAmount   string              `json:"order_fiat_amount,omitempty"`
+	FiatPaymentMethod string              `json:"fiat_payment_method,omitempty"`
+	FiatPayment       *FiatPaymentView    `json:"fiat_payment,omitempty"`
+	FiatMovements     *[]FiatMovementView `json:"fiat_movements,omitempty"` // [] for a B or C order without any
+	GatewayURL        string              `json:"gateway_url"`
+	ExpiresAt         string              `json:"expires_at"`
+	CreatedAt         string              `json:"created_at"`
+	UpdatedAt         string              `json:"updated_at"`
 }
 
 // RefundView is money owed back to the payer of an order.

@@ -268,3 +268,111 @@ func TestFiatThreeDS(t *testing.T) {
 		t.Fatalf("NFTs %s, want %s + 1", got, before)
 	}
 }
+
+// approve follows the page's pay link to the sandbox page and presses button.
+func (j *fiatJourney) approve(t *testing.T, o map[string]any, button string) string {
+	t.Helper()
+	_, html := j.page(t, o["gateway_url"].(string))
+	at, page := j.page(t, j.abs(match(t, payLink, html)))
+	if !strings.Contains(page, ">"+map[string]string{"pay": "Pay", "approve": "Approve payment"}[button]+"<") {
+		t.Fatalf("no %s button at %s:\n%s", button, at, page)
+	}
+	_, out := j.submit(t, at, url.Values{"result": {button}})
+	return out
+}
+
+// bankReference reads the reference of a bank-transfer order off its page.
+func (j *fiatJourney) bankReference(t *testing.T, o map[string]any) string {
+	t.Helper()
+	_, html := j.page(t, o["gateway_url"].(string))
+	return match(t, reference, html)
+}
+
+// bankTransfer tells the sandbox, as the operator, that a transfer with reference arrived.
+func (j *fiatJourney) bankTransfer(t *testing.T, ref, amount, currency string) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]string{"reference": ref, "amount": amount, "currency": currency})
+	req, _ := http.NewRequest(http.MethodPost, j.dj.API.AdminBaseURL+"/sandbox/bank-transfers", strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+j.dj.AdminToken)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if body, _ := io.ReadAll(res.Body); res.StatusCode != 201 {
+		t.Fatalf("bank transfer: %d %s", res.StatusCode, body)
+	}
+}
+
+// Apple Pay and open banking: a wallet sheet authorises (then captured), an approval pushes
+// the money (nothing to capture).
+func TestFiatWalletAndOpenBanking(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	wallet := j.order(t, "EUR", rampway.MethodApplePay, nil)
+	j.approve(t, wallet, "pay")
+	j.waitStatus(t, wallet["order_id"].(string), "SUCCESS", 30*time.Second)
+	j.movement(t, wallet["order_id"].(string), "capture", wallet["order_fiat_amount"].(string))
+
+	ob := j.order(t, "GBP", rampway.MethodOpenBanking, nil)
+	j.approve(t, ob, "approve")
+	v := j.waitStatus(t, ob["order_id"].(string), "SUCCESS", 30*time.Second)
+	if fp := v["fiat_payment"].(map[string]any); fp["status"] != "succeeded" || len(v["fiat_movements"].([]any)) != 0 {
+		t.Fatalf("open banking: %v %v", fp, v["fiat_movements"])
+	}
+	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(2))) != 0 {
+		t.Fatalf("NFTs %s, want %s + 2", got, before)
+	}
+	j.hooks.wantEvents(t, ob["order_id"].(string), append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+		rampway.EventOnrampSuccess}, mintEvents...))
+}
+
+// SEPA: a short transfer is refunded and the order waits; the right amount completes it; a
+// second one after that is refunded too. An unknown reference is 404.
+func TestFiatBankTransfers(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	o := j.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)
+	id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
+	if _, html := j.page(t, o["gateway_url"].(string)); !strings.Contains(html, "DE89370400440532013000") || !strings.Contains(html, amount+" EUR") {
+		t.Fatalf("bank details missing:\n%s", html)
+	}
+	ref := j.bankReference(t, o)
+	j.bankTransfer(t, ref, "5.00", "EUR")
+	j.movement(t, id, "refund", "5.00")
+	if v := j.lookup(t, id); v["status"] != "CREATED" {
+		t.Fatalf("after a short transfer the order is %v", v["status"])
+	}
+	j.bankTransfer(t, ref, amount, "EUR")
+	j.waitStatus(t, id, "SUCCESS", 30*time.Second)
+	j.bankTransfer(t, ref, amount, "EUR")
+	j.movement(t, id, "refund", amount)
+	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
+		t.Fatalf("NFTs %s, want %s + 1", got, before)
+	}
+	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+		rampway.EventOnrampSuccess}, mintEvents...))
+	code, v := postAdmin(t, j.dj, "/sandbox/bank-transfers", `{"reference":"RW-NOPE","amount":"1.00","currency":"EUR"}`)
+	if code != 404 {
+		t.Fatalf("unknown reference: %d %v", code, v)
+	}
+	if code, v := postAdmin(t, j.dj, "/sandbox/bank-transfers", `{"reference":"RW-NOPE","amount":"1.00"}`); code != 400 || !strings.Contains(v["message"].(string), "currency") {
+		t.Fatalf("no currency: %d %v", code, v)
+	}
+}
+
+func postAdmin(t *testing.T, dj devJSON, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, dj.API.AdminBaseURL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+dj.AdminToken)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&v)
+	return res.StatusCode, v
+}
