@@ -129,6 +129,7 @@ type Store interface {
 	RefundStore
 	SweepStore
 	DeliveryStore
+	FiatPaymentStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

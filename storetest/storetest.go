@@ -62,6 +62,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},
 		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},
 		{"DeferDeliveries", testDeferDeliveries},
+		{"ProviderEvents", testProviderEvents},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,167 @@
+package storetest
+
+import (
+	"math/big"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// fiatOrder stores an area B order of 25.00 EUR paid by method, and its payment started at the
+// provider as ref.
+func fiatOrder(t *testing.T, s rampway.Store, merchantID, method, ref string) (*rampway.Order, *rampway.FiatPayment) {
+	t.Helper()
+	at := now()
+	o := orderAt(merchantID, at, 0)
+	o.Area, o.DepositAddress, o.DepositIndex = rampway.AreaNFTRamp, [20]byte{}, 0
+	o.FiatSymbol, o.FiatMethod, o.FiatAmount, o.FiatDecimals = "EUR", method, big.NewInt(2500), 2
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+	p := &rampway.FiatPayment{ID: rampway.NewID(rampway.PrefixFiatPayment, at), OrderID: o.ID, Provider: "sandbox", Method: method,
+		Currency: "EUR", Amount: big.NewInt(2500), Received: new(big.Int), Decimals: 2, Status: rampway.FiatPending, CreatedAt: at, UpdatedAt: at}
+	if err := s.CreateFiatPayment(t.Context(), p); err != nil {
+		t.Fatal(err)
+	}
+	next := &rampway.NextAction{Kind: "card_form", URL: "https://psp.example/pay"}
+	if err := s.SetFiatPaymentStarted(t.Context(), p.ID, &rampway.ProviderPayment{Ref: ref, Next: next, Reference: "RW-1"}, at); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.FiatPayments(t.Context(), o.ID)
+	if err != nil || len(ps) != 1 || ps[0].ProviderRef != ref || ps[0].Next == nil || ps[0].Next.URL != next.URL || ps[0].Reference != "RW-1" {
+		t.Fatalf("payments %+v, %v", ps, err)
+	}
+	return o, ps[0]
+}
+
+func eventNames(t *testing.T, s rampway.Store, id string) []string {
+	t.Helper()
+	es, err := s.OrderEvents(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// Provider notifications are applied once each (by event id), in any order, duplicates and
+// reorderings change nothing more; the fiat actions they bring are claimed and finished.
+func testProviderEvents(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "fiat")
+	o, _ := fiatOrder(t, s, m.ID, rampway.MethodCard, "sbp_card")
+	apply := func(id, typ string, st rampway.FiatPaymentStatus) bool {
+		t.Helper()
+		ok, err := s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: id, Type: typ, PaymentRef: "sbp_card", Status: st,
+			CardBrand: "visa", CardLast4: "4242"}, now())
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		return ok
+	}
+	// The authorisation applied by eight deliveries at once: once.
+	var applied atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if apply("ev_auth", rampway.ProviderPaymentAuthorized, rampway.FiatAuthorized) {
+				applied.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if applied.Load() != 1 {
+		t.Fatalf("the authorisation was applied %d times", applied.Load())
+	}
+	// A processing notification that was sent earlier arrives late: recorded, nothing moves back.
+	if !apply("ev_proc", rampway.ProviderPaymentProcessing, rampway.FiatProcessing) || apply("ev_proc", rampway.ProviderPaymentProcessing, rampway.FiatProcessing) {
+		t.Fatal("a late notification is applied once")
+	}
+	got, err := s.Order(ctx, o.ID)
+	if err != nil || got.Status != rampway.StatusOnrampSuccess || got.FiatPaymentID == "" {
+		t.Fatalf("order %+v, %v", got, err)
+	}
+	want := []string{rampway.EventCreated, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}
+	if names := eventNames(t, s, o.ID); !slices.Equal(names, want) {
+		t.Fatalf("events %v, want %v", names, want)
+	}
+	ps, _ := s.FiatPayments(ctx, o.ID)
+	if ps[0].Status != rampway.FiatAuthorized || ps[0].CardLast4 != "4242" || ps[0].Next != nil {
+		t.Fatalf("payment %+v", ps[0])
+	}
+	// Executed: the capture is asked once, claimed once, finished.
+	for _, c := range []rampway.Cause{rampway.ExecutionStarted{}, rampway.ExecutionMined{}} {
+		if _, err := s.Apply(ctx, o.ID, c, now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	as, err := s.FiatActions(ctx, o.ID)
+	if err != nil || len(as) != 1 || as[0].Kind != rampway.ActionCapture || as[0].Amount.Int64() != 2500 || as[0].Status != rampway.ActionPending {
+		t.Fatalf("actions %+v, %v", as, err)
+	}
+	at := now()
+	claimed, err := s.ClaimFiatActions(ctx, at, time.Minute, 10)
+	if err != nil || len(claimed) != 1 || claimed[0].ID != as[0].ID {
+		t.Fatalf("claim: %+v, %v", claimed, err)
+	}
+	if again, _ := s.ClaimFiatActions(ctx, at, time.Minute, 10); len(again) != 0 {
+		t.Fatalf("a leased action was claimed again: %+v", again)
+	}
+	if err := s.FinishFiatAction(ctx, as[0].ID, false, "", "provider down", at.Add(time.Second), at); err != nil {
+		t.Fatal(err)
+	}
+	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(2*time.Second), time.Minute, 10); len(claimed) != 1 || claimed[0].Attempts != 1 || claimed[0].LastError != "provider down" {
+		t.Fatalf("retry: %+v", claimed)
+	}
+	if err := s.FinishFiatAction(ctx, as[0].ID, true, "cap_1", "", at, at); err != nil {
+		t.Fatal(err)
+	}
+	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(time.Hour), time.Minute, 10); len(claimed) != 0 {
+		t.Fatalf("a done action was claimed: %+v", claimed)
+	}
+	if as, _ := s.FiatActions(ctx, o.ID); as[0].Status != rampway.ActionDone || as[0].ProviderRef != "cap_1" {
+		t.Fatalf("finished: %+v", as[0])
+	}
+	// An unknown payment is ENOTFOUND, and nothing is recorded of it.
+	_, err = s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: "ev_x", Type: rampway.ProviderPaymentAuthorized, PaymentRef: "nope",
+		Status: rampway.FiatAuthorized}, now())
+	wantCode(t, err, rampway.ENOTFOUND)
+
+	// A bank transfer: a short credit is refunded and the order waits; the right one pays it;
+	// the same notification again changes nothing.
+	b, _ := fiatOrder(t, s, m.ID, rampway.MethodSEPABankTransfer, "sbp_bank")
+	credit := func(id string, amount int64) bool {
+		ok, err := s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: id, Type: rampway.ProviderPaymentCredited, PaymentRef: "sbp_bank",
+			Status: rampway.FiatSucceeded, Credit: "c_" + id, Amount: big.NewInt(amount)}, now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	credit("ev_short", 500)
+	if got, _ := s.Order(ctx, b.ID); got.Status != rampway.StatusCreated {
+		t.Fatalf("after a short credit: %s", got.Status)
+	}
+	credit("ev_full", 2500)
+	if credit("ev_full", 2500) {
+		t.Fatal("a duplicate credit was applied")
+	}
+	if got, _ := s.Order(ctx, b.ID); got.Status != rampway.StatusOnrampSuccess {
+		t.Fatalf("after the full credit: %s", got.Status)
+	}
+	as, _ = s.FiatActions(ctx, b.ID)
+	if len(as) != 1 || as[0].Kind != rampway.ActionRefund || as[0].Amount.Int64() != 500 {
+		t.Fatalf("bank actions %+v", as)
+	}
+	if ps, _ := s.FiatPayments(ctx, b.ID); ps[0].Received.Int64() != 3000 {
+		t.Fatalf("received %s, want 3000", ps[0].Received)
+	}
+}
