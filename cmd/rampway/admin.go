@@ -24,6 +24,7 @@ import (
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/provider/sandbox"
 )
 
 const adminUsage = `Usage: rampway admin (--config FILE | --data-dir DIR) COMMAND [ARGS]
@@ -63,6 +64,10 @@ Commands:
   webhooks list MERCHANT_ID ORDER_ID    the order's webhook log: each event, its attempts
   webhooks resend MERCHANT_ID ORDER_ID EVENT_ID
                                         sends the event again (same eventId and body)
+  sandbox bank-transfer --reference REF --amount AMOUNT --currency CUR
+                                        tells the sandbox payment provider that a bank
+                                        transfer arrived (any amount, any number of times);
+                                        the running server notifies itself within a second
 `
 
 // runAdmin runs an admin command: its JSON goes to stdout, warnings (a merchant that gets no
@@ -129,7 +134,13 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return contract.NewRegistry(store, nets, nil).DevMode(cfg.Mode == config.ModeDev), nets.Close, nil
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
-	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, hooks, rest)
+	var bank bankTransfer
+	if cfg.Fiat.Provider == sandbox.Name {
+		// The sandbox's books are in the store: the transfer is recorded with its notification,
+		// which the running server's sandbox sends.
+		bank = sandbox.New(sandbox.Config{}, store, nil).BankTransfer
+	}
+	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, hooks, bank, rest)
 	if err != nil {
 		return err
 	}
@@ -178,7 +189,7 @@ func readDevState(dir string) (*devState, error) {
 
 // adminCommand runs one command and returns what to print.
 func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
-	hooks *checkout.Service, args []string) (any, error) {
+	hooks *checkout.Service, bank bankTransfer, args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
 	}
@@ -201,6 +212,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	logoURL := fset.String("logo-url", "", "the merchant's logo on the checkout page")
 	displayName := fset.String("display-name", "", "what the checkout page says is bought")
 	imageURL := fset.String("image-url", "", "the image the checkout page shows of it")
+	reference := fset.String("reference", "", "a bank transfer's reference")
+	amount := fset.String("amount", "", "an amount in major units, such as 25.50")
+	currency := fset.String("currency", "", "an ISO 4217 currency, such as EUR")
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -372,6 +386,23 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.NewContractFunctionView(f), nil
+	case "sandbox bank-transfer":
+		if err := need(0, "no positional arguments"); err != nil {
+			return nil, err
+		}
+		if bank == nil {
+			return nil, errors.New("admin: the sandbox payment provider is not configured (fiat.provider)")
+		}
+		for _, f := range []struct{ name, v string }{{"reference", *reference}, {"amount", *amount}, {"currency", *currency}} {
+			if f.v == "" {
+				return nil, fmt.Errorf("admin sandbox bank-transfer: --%s is required", f.name)
+			}
+		}
+		credit, err := bank(ctx, *reference, *amount, *currency)
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.BankTransferView{Credit: credit, Reference: *reference, Amount: *amount, Currency: *currency}, nil
 	case "contract-functions list":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -399,6 +430,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	}
 	return nil, fmt.Errorf("admin: unknown command %q (rampway admin help)", group+" "+verb)
 }
+
+// bankTransfer tells the sandbox provider a bank transfer arrived (sandbox.Provider's).
+type bankTransfer func(ctx context.Context, reference, amount, currency string) (string, error)
 
 // offline stands for the networks where a command does not need them.
 type offline struct{}

@@ -27,11 +27,13 @@ import (
 type fiatJourney struct {
 	*journey
 	browser *http.Client
+	dir     string // the dev data directory
 }
 
 func newFiatJourney(t *testing.T) *fiatJourney {
-	dj, _ := startDev(t, t.TempDir())
-	return &fiatJourney{journey: newJourney(t, dj), browser: &http.Client{Timeout: 20 * time.Second}}
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	return &fiatJourney{journey: newJourney(t, dj), browser: &http.Client{Timeout: 20 * time.Second}, dir: dir}
 }
 
 // identity is a complete set of the identity step's fields: the page skips that step.
@@ -344,7 +346,12 @@ func TestFiatBankTransfers(t *testing.T) {
 	if v := j.lookup(t, id); v["status"] != "CREATED" {
 		t.Fatalf("after a short transfer the order is %v", v["status"])
 	}
-	j.bankTransfer(t, ref, amount, "EUR")
+	// The right amount, told through the CLI this time.
+	out := &lockedBuffer{}
+	if err := run(t.Context(), []string{"admin", "--data-dir", j.dir, "sandbox", "bank-transfer", "--reference", ref, "--amount", amount,
+		"--currency", "EUR"}, noEnv, out); err != nil || !strings.Contains(out.String(), `"credit_id": "sbc_`) {
+		t.Fatalf("CLI bank transfer: %v\n%s", err, out)
+	}
 	j.waitStatus(t, id, "SUCCESS", 30*time.Second)
 	j.bankTransfer(t, ref, amount, "EUR")
 	j.movement(t, id, "refund", amount)
