@@ -97,6 +97,12 @@ type OrderContext struct {
 	// payment after expiry or to a closed order, what a failed order was paid.
 	Refunds []Refund `json:"refunds"`
 
+	// The fiat side of areas B and C ("" for area A): the currency the user pays in, the
+	// amount (a decimal string in major units, "29.64") and the payment method.
+	OrderFiatSymbol   string `json:"order_fiat_symbol"`
+	OrderFiatAmount   string `json:"order_fiat_amount"`
+	FiatPaymentMethod string `json:"fiat_payment_method"`
+
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
