@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 )
 
 // Area B's journeys against `rampway dev`, as a merchant's server (B1, lookups, webhooks), a
@@ -382,4 +384,49 @@ func postAdmin(t *testing.T, dj devJSON, path, body string) (int, map[string]any
 	var v map[string]any
 	_ = json.NewDecoder(res.Body).Decode(&v)
 	return res.StatusCode, v
+}
+
+// A call that reverts after the card is authorised (the collection sold out meanwhile):
+// FAILED, the authorisation voided, nothing minted, then REFUNDED; a bank transfer's order that
+// fails the same way is refunded through the provider.
+func TestFiatExecutionFailsVoidsOrRefunds(t *testing.T) {
+	j := newFiatJourney(t)
+	before := j.nfts(t)
+	card := j.order(t, "EUR", rampway.MethodCard, nil)
+	bank := j.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)
+	ref := j.bankReference(t, bank)
+	// The owner caps the supply at what is minted: every mint now reverts ("DemoNFT: sold out").
+	st, err := readDevState(j.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := st.keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nft := bindings.NewDemoNFT()
+	minted, err := bind.Call(nft.Instance(j.c, common.HexToAddress(j.dj.Contracts.NFT)), nil, nft.PackTotalMinted(), nft.UnpackTotalMinted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, j.c, keys.deployer, common.HexToAddress(j.dj.Contracts.NFT), nil, nft.PackSetMaxSupply(minted))
+
+	j.card(t, card, j.dj.Fiat.TestCards.Success)
+	j.bankTransfer(t, ref, bank["order_fiat_amount"].(string), "EUR")
+	for _, o := range []map[string]any{card, bank} {
+		v := j.waitStatus(t, o["order_id"].(string), "REFUNDED", 30*time.Second)
+		if r, _ := v["failure_reason"].(string); !strings.Contains(r, "sold out") {
+			t.Fatalf("failure_reason %v", v["failure_reason"])
+		}
+	}
+	j.movement(t, card["order_id"].(string), "void", card["order_fiat_amount"].(string))
+	j.movement(t, bank["order_id"].(string), "refund", bank["order_fiat_amount"].(string))
+	if fp := j.lookup(t, card["order_id"].(string))["fiat_payment"].(map[string]any); fp["status"] != "voided" {
+		t.Fatalf("card payment %v", fp)
+	}
+	if got := j.nfts(t); got.Cmp(before) != 0 {
+		t.Fatalf("NFTs %s, want %s: nothing minted", got, before)
+	}
+	j.hooks.wantEvents(t, card["order_id"].(string), []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+		rampway.EventOnrampSuccess, rampway.EventSmartContractFailure, rampway.EventRefunded})
 }
