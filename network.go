@@ -104,6 +104,9 @@ type ContractFunctionStore interface {
 	ContractFunctions(ctx context.Context, merchantID string) ([]*ContractFunction, error)
 	// SetContractFunctionStatus changes a merchant's function's status and returns it. ENOTFOUND.
 	SetContractFunctionStatus(ctx context.Context, merchantID, id string, s ContractFunctionStatus, at time.Time) (*ContractFunction, error)
+	// SetContractFunctionDisplay replaces a merchant's function's display name and image URL
+	// (what the checkout page shows; "" for none) and returns it. ENOTFOUND.
+	SetContractFunctionDisplay(ctx context.Context, merchantID, id, displayName, imageURL string, at time.Time) (*ContractFunction, error)
 }
 
 // IsLoopbackHost reports whether a URL's host (without port) names this machine: localhost or

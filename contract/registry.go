@@ -127,11 +127,8 @@ func (r *Registry) Register(ctx context.Context, merchantID string, p RegisterPa
 			return nil, rampway.FieldErrorf("payable_symbol", "payable_symbol %s is a token, paid by approve and transferFrom; %s must not be payable", p.PayableSymbol, fn.Signature())
 		}
 	}
-	display, err := rampway.CheckText("display_name", p.DisplayName, rampway.MaxDisplayNameLen)
+	display, err := r.checkDisplay(p.DisplayName, p.ImageURL)
 	if err != nil {
-		return nil, err
-	}
-	if err := rampway.CheckImageURL("image_url", p.ImageURL, r.devMode); err != nil {
 		return nil, err
 	}
 	has, err := r.chains.HasCode(ctx, net.Name, addr)
@@ -154,6 +151,16 @@ func (r *Registry) Register(ctx context.Context, merchantID string, p RegisterPa
 		return nil, fmt.Errorf("register contract function: %w", err)
 	}
 	return f, nil
+}
+
+// checkDisplay checks what the checkout page would show of a function and returns the display
+// name trimmed.
+func (r *Registry) checkDisplay(displayName, imageURL string) (string, error) {
+	display, err := rampway.CheckText("display_name", displayName, rampway.MaxDisplayNameLen)
+	if err != nil {
+		return "", err
+	}
+	return display, rampway.CheckImageURL("image_url", imageURL, r.devMode)
 }
 
 // unwrapABI accepts the fragment as JSON, or as a JSON string holding JSON.
@@ -209,6 +216,23 @@ func (r *Registry) List(ctx context.Context, merchantID string) ([]*rampway.Cont
 		return nil, err
 	}
 	return r.store.ContractFunctions(ctx, merchantID)
+}
+
+// SetDisplay replaces what the checkout page shows of one of the merchant's functions: its
+// display name and image URL, checked as Register checks them ("" for none). Its id, and so
+// the merchant's integration, stays. EINVALID names the field at fault; ENOTFOUND.
+func (r *Registry) SetDisplay(ctx context.Context, merchantID, id, displayName, imageURL string) (*rampway.ContractFunction, error) {
+	display, err := r.checkDisplay(displayName, imageURL)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Get(ctx, merchantID, id); err != nil {
+		return nil, err
+	}
+	if r.active != nil {
+		defer r.active.Remove(id)
+	}
+	return r.store.SetContractFunctionDisplay(ctx, merchantID, id, display, imageURL, r.now().UTC().Truncate(time.Microsecond))
 }
 
 // Disable stops orders from using a function; existing orders keep it. ENOTFOUND.

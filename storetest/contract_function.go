@@ -83,9 +83,28 @@ func testContractFunctions(t *testing.T, open Opener) {
 	dup := *f1
 	wantCode(t, s.CreateContractFunction(t.Context(), &dup), rampway.ECONFLICT)
 
+	// The display changes alone (a disabled function keeps it as it is, below).
+	at := now().Add(time.Second)
+	for _, d := range [][2]string{{"Demo NFT", "http://127.0.0.1:8080/demo/assets/nft.svg"}, {"", ""}, {"Ticket", "https://img.example/t.png"}} {
+		got, err := s.SetContractFunctionDisplay(t.Context(), m.ID, f1.ID, d[0], d[1], at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f1.DisplayName, f1.ImageURL, f1.UpdatedAt = d[0], d[1], at
+		sameFunction(t, got, f1)
+		if got, err = s.ContractFunction(t.Context(), f1.ID); err != nil {
+			t.Fatal(err)
+		}
+		sameFunction(t, got, f1)
+	}
+	_, err = s.SetContractFunctionDisplay(t.Context(), other.ID, f1.ID, "x", "", now())
+	wantCode(t, err, rampway.ENOTFOUND)
+	_, err = s.SetContractFunctionDisplay(t.Context(), m.ID, "scf_nope", "x", "", now())
+	wantCode(t, err, rampway.ENOTFOUND)
+
 	_, err = s.SetContractFunctionStatus(t.Context(), other.ID, f1.ID, rampway.ContractFunctionDisabled, now())
 	wantCode(t, err, rampway.ENOTFOUND)
-	at := now().Add(time.Second)
+	at = now().Add(2 * time.Second)
 	d, err := s.SetContractFunctionStatus(t.Context(), m.ID, f1.ID, rampway.ContractFunctionDisabled, at)
 	if err != nil {
 		t.Fatal(err)

@@ -164,6 +164,28 @@ func testRegistry(t *testing.T, cached bool) {
 		t.Fatalf("dev mode and an http image: %v", err)
 	}
 	e.reg.DevMode(false)
+	// The display changes in place (same id); checked as at registration; per merchant.
+	changed, err := e.reg.SetDisplay(ctx, e.merchant, shown.ID, " Golden Ticket ", "https://img.example/ticket.png")
+	if err != nil || changed.ID != shown.ID || changed.DisplayName != "Golden Ticket" || changed.ImageURL != "https://img.example/ticket.png" ||
+		changed.Signature != shown.Signature || changed.Status != rampway.ContractFunctionActive {
+		t.Fatalf("SetDisplay = %+v, %v", changed, err)
+	}
+	if got, err := e.reg.Get(ctx, e.merchant, shown.ID); err != nil || got.DisplayName != "Golden Ticket" || got.ImageURL != changed.ImageURL {
+		t.Fatalf("Get after SetDisplay = %+v, %v", got, err)
+	}
+	if cleared, err := e.reg.SetDisplay(ctx, e.merchant, shown.ID, "", ""); err != nil || cleared.DisplayName != "" || cleared.ImageURL != "" {
+		t.Fatalf("SetDisplay to none = %+v, %v", cleared, err)
+	}
+	for _, bad := range [][3]string{{"display_name", "a\x00b", ""}, {"image_url", "", "http://img.example/t.png"}} {
+		_, err := e.reg.SetDisplay(ctx, e.merchant, shown.ID, bad[1], bad[2])
+		var re *rampway.Error
+		if !errors.As(err, &re) || re.Code != rampway.EINVALID || re.Field != bad[0] {
+			t.Fatalf("SetDisplay(%q, %q) = %v, want EINVALID on %s", bad[1], bad[2], err, bad[0])
+		}
+	}
+	if _, err := e.reg.SetDisplay(ctx, e.other, shown.ID, "x", ""); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("another merchant's function: %v", err)
+	}
 
 	// Lookups are per merchant.
 	if got, err := e.reg.Get(ctx, e.merchant, f.ID); err != nil || got.ID != f.ID {

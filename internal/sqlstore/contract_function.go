@@ -67,18 +67,30 @@ func (s *Store) ContractFunctions(ctx context.Context, merchantID string) ([]*ra
 
 // SetContractFunctionStatus implements rampway.ContractFunctionStore.
 func (s *Store) SetContractFunctionStatus(ctx context.Context, merchantID, id string, st rampway.ContractFunctionStatus, at time.Time) (*rampway.ContractFunction, error) {
+	return s.updateContractFunction(ctx, "set contract function status", merchantID, id, `status = $3, updated_at = $4`, string(st), s.t(at))
+}
+
+// SetContractFunctionDisplay implements rampway.ContractFunctionStore.
+func (s *Store) SetContractFunctionDisplay(ctx context.Context, merchantID, id, displayName, imageURL string, at time.Time) (*rampway.ContractFunction, error) {
+	return s.updateContractFunction(ctx, "set contract function display", merchantID, id, `display_name = $3, image_url = $4, updated_at = $5`,
+		displayName, imageURL, s.t(at))
+}
+
+// updateContractFunction sets columns (an SQL SET list whose parameters start at $3, with
+// values) on a merchant's function and returns it. ENOTFOUND.
+func (s *Store) updateContractFunction(ctx context.Context, what, merchantID, id, set string, values ...any) (*rampway.ContractFunction, error) {
 	var out *rampway.ContractFunction
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE contract_functions SET status = $1, updated_at = $2 WHERE id = $3 AND merchant_id = $4`),
-			string(st), s.t(at), id, merchantID); err != nil {
-			return fmt.Errorf("set contract function status: %w", err)
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE contract_functions SET `+set+` WHERE id = $1 AND merchant_id = $2`),
+			append([]any{id, merchantID}, values...)...); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		f, err := scanContractFunction(tx.QueryRowContext(ctx, s.q(`SELECT `+contractFunctionColumns+` FROM contract_functions WHERE id = $1 AND merchant_id = $2`), id, merchantID))
 		if errors.Is(err, sql.ErrNoRows) {
 			return rampway.Errorf(rampway.ENOTFOUND, "contract function not found")
 		}
 		if err != nil {
-			return fmt.Errorf("set contract function status: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		out = f
 		return nil
