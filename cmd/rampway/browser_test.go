@@ -91,7 +91,38 @@ func (r *browserRun) buy(t *testing.T, button string) checkoutPage {
 		t.Fatalf("the page shows %s to %s, the API says %v to %v (%v)", cp.Amount, cp.Address, o["crypto_amount"], o["deposit_address"], o["status"])
 	}
 	r.asks(t, o, cp.Amount, false)
+	r.showsWhatIsBought(t, o)
 	return cp
+}
+
+// bought is what the checkout page's header and summary show.
+type bought struct {
+	Logo      string   `json:"logo"` // the logo's alt text
+	LogoShown bool     `json:"logo_shown"`
+	Item      string   `json:"item"`
+	ImageAlt  *string  `json:"image_alt"`
+	ImgShown  bool     `json:"img_shown"`
+	Lines     []string `json:"lines"`
+}
+
+// showsWhatIsBought checks the page's header and summary, as a shop shows them: the demo
+// merchant's logo (loaded: the CSP lets it in; its alt text is the merchant's name), the demo
+// NFT's name and picture (loaded, decorative), and the price's lines, the total being the
+// order's amount.
+func (r *browserRun) showsWhatIsBought(t *testing.T, o map[string]any) {
+	t.Helper()
+	b := browsertest.WaitFor(t, r.ctx, "the header's images", `(() => {
+	  const logo = document.querySelector(".seller img"), img = document.querySelector(".item img");
+	  return {logo: logo ? logo.alt : "", logo_shown: !!logo && logo.complete && logo.naturalWidth > 0,
+	    item: document.getElementById("item-name").textContent.trim(), image_alt: img ? img.getAttribute("alt") : null,
+	    img_shown: !!img && img.complete && img.naturalWidth > 0,
+	    lines: [...document.querySelectorAll("#price div")].map((d) => d.querySelector("dt").textContent + ": " + d.querySelector("dd").textContent)};
+	})()`, 10*time.Second, func(b bought) bool { return b.LogoShown && b.ImgShown })
+	symbol := fmt.Sprint(o["crypto_symbol"])
+	if b.Logo != "Demo Store" || !strings.HasPrefix(b.Item, "Demo NFT") || b.ImageAlt == nil || *b.ImageAlt != "" || len(b.Lines) != 4 ||
+		!strings.HasPrefix(b.Lines[0], "Price: ") || b.Lines[3] != "Total: "+fmt.Sprint(o["crypto_amount"])+" "+symbol {
+		t.Fatalf("the page shows %+v for order %v %v", b, o["crypto_amount"], symbol)
+	}
 }
 
 // asked is what the checkout page asks the user to pay, everywhere it says it.

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -36,6 +38,37 @@ type demoStore struct {
 
 // demoWebhookPath is the demo store's webhook receiver, the demo merchant's webhook_url.
 const demoWebhookPath = "/demo/webhooks"
+
+// demoAssetFS holds the demo store's images, ours, served under demoAssetPath so that the
+// checkout page shows a logo and a picture of what is bought in dev mode, offline.
+//
+//go:embed demoassets/*.svg
+var demoAssetFS embed.FS
+
+// demoAssetPath prefixes the demo store's images.
+const demoAssetPath = "/demo/assets/"
+
+// The demo images, by file name: the demo merchant's logo and its NFT's picture.
+const (
+	demoLogo     = "logo.svg"
+	demoNFTImage = "nft.svg"
+)
+
+// demoAssetURL is the address of a demo image on the dev server at base.
+func demoAssetURL(base, name string) string { return base + demoAssetPath + name }
+
+// demoAssets serves the demo images: SVG as images (a script in one would not run in an img,
+// and opened by itself the CSP runs none), cached for an hour.
+var demoAssets = func() http.Handler {
+	sub, _ := fs.Sub(demoAssetFS, "demoassets")
+	files := http.StripPrefix(demoAssetPath, http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	})
+}()
 
 // demoEventsKept is how many received events the demo store keeps to show.
 const demoEventsKept = 50
@@ -144,6 +177,8 @@ func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.buy(w, r)
 	case r.Method == http.MethodGet && r.URL.Path == "/demo/return":
 		d.back(w, r)
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, demoAssetPath) && !strings.HasSuffix(r.URL.Path, "/"):
+		demoAssets.ServeHTTP(w, r)
 	case r.Method == http.MethodGet && r.URL.Path == demoWebhookPath:
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")

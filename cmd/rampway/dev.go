@@ -276,7 +276,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		store.Close()
 		return fmt.Errorf("dev: networks: %w", err)
 	}
-	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil), cfg.HTTP.BasePaths, ch, state, keys, base)
+	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil).DevMode(true), cfg.HTTP.BasePaths, ch, state, keys, base)
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
@@ -380,11 +380,11 @@ func devNetworkConfig(rpcURL, token string) config.Network {
 // prepareDev makes sure the demo merchant and its functions exist and returns dev.json.
 func prepareDev(ctx context.Context, merchants *merchant.Service, functions *contract.Registry, bp config.BasePaths, ch *devchain.Chain,
 	st *devState, keys *devKeys, base string) (devJSON, error) {
-	if err := ensureDemoMerchant(ctx, merchants, st, base+demoWebhookPath); err != nil {
+	if err := ensureDemoMerchant(ctx, merchants, st, base+demoWebhookPath, demoAssetURL(base, demoLogo)); err != nil {
 		return devJSON{}, err
 	}
 	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
-	fns, err := ensureDemoFunctions(ctx, functions, st.MerchantID, ch.Contracts(), payer)
+	fns, err := ensureDemoFunctions(ctx, functions, st.MerchantID, ch.Contracts(), payer, demoAssetURL(base, demoNFTImage))
 	if err != nil {
 		return devJSON{}, err
 	}
@@ -411,17 +411,24 @@ type demoFunction struct {
 	name       string
 	payable    string
 	totalValue string // for one token
+	// display is what the checkout page says is bought (with the demo NFT's picture).
+	display string
 }
 
 var demoFunctions = []demoFunction{
-	{name: "mint", payable: devchain.NativeSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
-	{name: "mintWithToken", payable: devchain.TokenSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTTokenPrice), devchain.TokenDecimals)},
-	{name: "freeMint"},
+	{name: "mint", payable: devchain.NativeSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18), display: "Demo NFT"},
+	{name: "mintWithToken", payable: devchain.TokenSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTTokenPrice), devchain.TokenDecimals),
+		display: "Demo NFT"},
+	{name: "freeMint", display: "Demo NFT (free mint)"},
 }
 
-// ensureDemoFunctions registers the demo merchant's NFT functions unless an active
-// registration of the same function exists, and returns them with working examples.
-func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID string, c devchain.Contracts, payer common.Address) ([]devFunction, error) {
+// ensureDemoFunctions registers the demo merchant's NFT functions, with their display name and
+// the picture at image, unless an active registration of the same function exists, and returns
+// them with working examples. An existing one keeps its id; its display is made the demo's when
+// it has none or an earlier run's (its picture on another port), and kept when the developer
+// gave it a picture of their own.
+func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID string, c devchain.Contracts, payer common.Address,
+	image string) ([]devFunction, error) {
 	existing, err := reg.List(ctx, merchantID)
 	if err != nil {
 		return nil, fmt.Errorf("dev: demo functions: %w", err)
@@ -444,12 +451,15 @@ func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID
 				break
 			}
 		}
-		if f == nil {
+		switch {
+		case f == nil:
 			f, err = reg.Register(ctx, merchantID, contract.RegisterParams{Network: devNetwork, ContractAddress: c.NFT.Hex(),
-				ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: d.payable})
-			if err != nil {
-				return nil, fmt.Errorf("dev: register demo function %s: %w", d.name, err)
-			}
+				ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: d.payable, DisplayName: d.display, ImageURL: image})
+		case f.ImageURL != image && (f.ImageURL == "" || isDemoURL(f.ImageURL, demoAssetPath+demoNFTImage)):
+			f, err = reg.SetDisplay(ctx, merchantID, f.ID, d.display, image)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
 		}
 		ex := devExecution{SmartContractFunctionID: f.ID, FunctionArgs: map[string]any{"to": payer.Hex(), "quantity": "1"},
 			NetworkParams: devNetworkParams{NetworkName: devNetwork}}
@@ -523,12 +533,13 @@ func devSecret() string {
 
 // ensureDemoMerchant makes sure the demo merchant exists with a working API key and webhook
 // secret, repairing what is missing (a first run, a revoked key, a cleared secret), and that
-// its webhook URL is the demo store's receiver, hookURL: set when it has none or when it is an
-// earlier run's (another port); a URL of the developer's own is kept.
-func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState, hookURL string) error {
+// its webhook URL is the demo store's receiver, hookURL, and its logo the demo store's,
+// logoURL: each set when it has none or when it is an earlier run's (another port); a URL of
+// the developer's own is kept.
+func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState, hookURL, logoURL string) error {
 	m, err := svc.Get(ctx, st.MerchantID)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
-		m, err = svc.Create(ctx, merchant.CreateParams{Name: "Demo Store", WebhookURL: hookURL})
+		m, err = svc.Create(ctx, merchant.CreateParams{Name: "Demo Store", WebhookURL: hookURL, LogoURL: logoURL})
 		st.APIKey, st.WebhookSecret = "", ""
 	}
 	if err != nil {
@@ -540,10 +551,13 @@ func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState
 		active := string(rampway.MerchantActive)
 		fix.Status = &active
 	}
-	if m.WebhookURL != hookURL && (m.WebhookURL == "" || isDemoWebhookURL(m.WebhookURL)) {
+	if m.WebhookURL != hookURL && (m.WebhookURL == "" || isDemoURL(m.WebhookURL, demoWebhookPath)) {
 		fix.WebhookURL = &hookURL
 	}
-	if fix.Status != nil || fix.WebhookURL != nil {
+	if m.LogoURL != logoURL && (m.LogoURL == "" || isDemoURL(m.LogoURL, demoAssetPath+demoLogo)) {
+		fix.LogoURL = &logoURL
+	}
+	if fix.Status != nil || fix.WebhookURL != nil || fix.LogoURL != nil {
 		if _, err := svc.Update(ctx, m.ID, fix); err != nil {
 			return fmt.Errorf("dev: demo merchant: %w", err)
 		}
@@ -564,11 +578,11 @@ func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState
 	return nil
 }
 
-// isDemoWebhookURL reports whether raw is a demo store's webhook receiver (of any run: the
-// port changes with --addr).
-func isDemoWebhookURL(raw string) bool {
+// isDemoURL reports whether raw is the demo store's address of path (its webhook receiver, one
+// of its images), of any run: the port changes with --addr.
+func isDemoURL(raw, path string) bool {
 	u, err := url.Parse(raw)
-	return err == nil && u.Scheme == "http" && u.Path == demoWebhookPath && u.RawQuery == ""
+	return err == nil && u.Scheme == "http" && u.Path == path && u.RawQuery == ""
 }
 
 // saveJSON writes v to path atomically (readers see the old file or the whole new one), 0600.

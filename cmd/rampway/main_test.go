@@ -187,6 +187,21 @@ func TestDevModeContractAndRestart(t *testing.T) {
 			t.Fatalf("restart registered function %d again: %s, was %s", i, f.ID, dj.SmartContractFunctions[i].ID)
 		}
 	}
+	// The demo merchant's logo and its functions' picture moved with the server (another port),
+	// and the functions kept their display names.
+	base2, admin2 := strings.TrimSuffix(dj2.API.AdminBaseURL, "/admin"), "Bearer "+dj2.AdminToken
+	if base2 == strings.TrimSuffix(dj.API.AdminBaseURL, "/admin") {
+		t.Fatalf("the restart kept the port %s: this check needs another", base2)
+	}
+	if m := call(t, "GET", dj2.API.AdminBaseURL+"/merchants/"+dj2.Merchant.MerchantID, admin2, nil); m["logo_url"] != base2+"/demo/assets/logo.svg" {
+		t.Fatalf("demo merchant after restart: %v", m)
+	}
+	for _, f := range dj2.SmartContractFunctions {
+		g := call(t, "GET", dj2.API.AdminBaseURL+"/merchants/"+dj2.Merchant.MerchantID+"/contract-functions/"+f.ID, admin2, nil)
+		if g["image_url"] != base2+"/demo/assets/nft.svg" || !strings.HasPrefix(g["display_name"].(string), "Demo NFT") {
+			t.Fatalf("demo function after restart: %v", g)
+		}
+	}
 	order2 := dj2.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
 	if code, _ := post(t, order2, dj.Merchant.APIKey, body); code != 501 {
 		t.Fatalf("key lost across restart: %d", code)

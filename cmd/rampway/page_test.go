@@ -48,6 +48,26 @@ func TestCheckoutPageHTTP(t *testing.T) {
 		res.Header.Get("Referrer-Policy") != "no-referrer" {
 		t.Fatalf("headers: %v", res.Header)
 	}
+	// What is bought, as a shop shows it: the demo merchant's logo and name, the demo NFT's
+	// name and picture (images the dev server serves itself, from the one origin the CSP
+	// names), and the price broken down, adding up to the amount.
+	base := strings.Split(gw, "/checkout?")[0]
+	for _, want := range []string{
+		`<img class="logo" src="` + base + `/demo/assets/logo.svg" alt="Demo Store"`,
+		`<img class="item-image" src="` + base + `/demo/assets/nft.svg" alt=""`,
+		`<h1 id="item-name">Demo NFT</h1>`,
+		`<dt>Price</dt><dd>0.01 ETH</dd>`,
+		`<dt>Network fee</dt><dd>`,
+		`<dt>Service fee</dt><dd>`,
+		`<div class="total"><dt>Total</dt><dd>` + o["crypto_amount"].(string) + ` ETH</dd>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page has no %s", want)
+		}
+	}
+	if !strings.Contains(csp, "img-src 'self' data: "+base+";") {
+		t.Errorf("CSP %q does not allow the demo images' origin %s (alone)", csp, base)
+	}
 	// The page with its assets stays small.
 	size := len(page)
 	for _, a := range []string{"/checkout/assets/checkout.css", "/checkout/assets/checkout.js"} {
@@ -118,6 +138,25 @@ func TestDemoStoreHTTP(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(string(shop), "Mint a demo NFT (pay in ETH)") || !strings.Contains(string(shop), "(pay in the demo token)") {
 		t.Fatalf("shop: %d\n%s", res.StatusCode, shop)
+	}
+	// The demo images are the store's own, served as images that run nothing; nothing else
+	// under /demo/assets/ is.
+	for path, want := range map[string]int{"/demo/assets/logo.svg": 200, "/demo/assets/nft.svg": 200, "/demo/assets/": 404,
+		"/demo/assets/nope.svg": 404, "/demo/assets/../dev.go": 404} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s: %d, want %d", path, res.StatusCode, want)
+			continue
+		}
+		if want == 200 && (res.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(res.Header.Get("Content-Security-Policy"), "default-src 'none'") ||
+			!strings.HasPrefix(string(body), "<svg ")) {
+			t.Errorf("%s: %v\n%.80s", path, res.Header, body)
+		}
 	}
 	for _, pay := range []string{"eth", "token"} {
 		res, err = noRedirect.PostForm(base+"/demo/buy", url.Values{"pay": {pay}})

@@ -220,7 +220,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		return nil, err
 	}
 	a.Merchants = NewMerchantService(cfg, a.Store, cacheTTL)
-	a.Functions = contract.NewRegistry(a.Store, a.Networks, nil).CacheActive(cacheTTL)
+	// Dev mode takes http image URLs, as its merchant service does logos.
+	a.Functions = contract.NewRegistry(a.Store, a.Networks, nil).DevMode(cfg.Mode == config.ModeDev).CacheActive(cacheTTL)
 	var deriver checkout.Deriver
 	if cfg.Checkout.DepositXPub != "" {
 		if deriver, err = hd.FromXPub(cfg.Checkout.DepositXPub); err != nil {
