@@ -179,6 +179,13 @@ func TestApplyFiatEvent(t *testing.T) {
 	if _, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentFailed, Status: FiatFailed, FailureReason: "declined"}, at); c == nil || c.Kind() != CauseFiatDeclined {
 		t.Fatalf("declined: %T", c)
 	}
+	// A push payment's state read from the provider never credits it: its credits do.
+	if _, c := ApplyFiatEvent(fiatPayment("fpy_o", MethodOpenBanking, FiatPending), SyncEvent(&ProviderPayment{Ref: "r", Status: FiatSucceeded}), at); c != nil {
+		t.Fatalf("a synced push payment brought %T", c)
+	}
+	if ev := SyncEvent(&ProviderPayment{Ref: "sbp_1", Status: FiatFailed, FailureReason: "declined"}); ev.ID != "sync:sbp_1:failed" || ev.FailureReason != "declined" {
+		t.Fatalf("sync event %+v", ev)
+	}
 	b := fiatPayment("fpy_b", MethodSEPABankTransfer, FiatPending)
 	for i := range 2 {
 		n, c := ApplyFiatEvent(b, &ProviderEvent{Type: ProviderPaymentCredited, Status: FiatSucceeded, Credit: fmt.Sprint(i), Amount: big.NewInt(1000)}, at)

@@ -209,6 +209,20 @@ type ProviderPayment struct {
 	Status    FiatPaymentStatus
 	Reference string
 	Next      *NextAction
+	// CardBrand, CardLast4 and FailureReason, when the provider has them (Payment's answer).
+	CardBrand, CardLast4 string
+	FailureReason        string
+}
+
+// ProviderPaymentSynced is the type of the event a payment's state read from its provider is
+// applied as (FiatProvider.Payment): its id is "sync:<ref>:<status>", so that a state is
+// applied once, whether it comes this way or as the provider's own notification.
+const ProviderPaymentSynced = "payment.synced"
+
+// SyncEvent is the event of a payment's state read from its provider.
+func SyncEvent(pp *ProviderPayment) *ProviderEvent {
+	return &ProviderEvent{ID: "sync:" + pp.Ref + ":" + string(pp.Status), Type: ProviderPaymentSynced, PaymentRef: pp.Ref, Status: pp.Status,
+		CardBrand: pp.CardBrand, CardLast4: pp.CardLast4, FailureReason: pp.FailureReason}
 }
 
 // ProviderEvent is a provider's notification, verified and parsed.
@@ -252,6 +266,9 @@ type FiatProvider interface {
 	Methods() []string
 	// Start starts a payment, idempotently under p.PaymentID.
 	Start(ctx context.Context, p StartFiatPayment) (*ProviderPayment, error)
+	// Payment reads a payment's state (a user back from the provider's page may be faster
+	// than its notification).
+	Payment(ctx context.Context, ref string) (*ProviderPayment, error)
 	// Capture takes an authorised amount; Void releases it; Refund sends amount back. Each is
 	// idempotent under key: asked again, it does nothing more and succeeds. Refund returns
 	// the provider's refund id.
@@ -322,6 +339,9 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 	case FiatAuthorized:
 		return &n, FiatAuthorised{Payment: &n}
 	case FiatSucceeded:
+		if MethodFlow(p.Method) == FlowPush {
+			return &n, nil // pushed money is credited by its own notifications, each once
+		}
 		if p.Status.rank() < FiatAuthorized.rank() {
 			// A capture whose authorisation was not heard of (order-free notifications): it
 			// was authorised first.

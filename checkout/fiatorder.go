@@ -160,15 +160,30 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
 	}
-	ps, err := s.store.FiatPayments(ctx, o.ID)
+	p, err := s.openPayment(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	var p *rampway.FiatPayment
-	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Status == rampway.FiatPending || ps[i].Status == rampway.FiatProcessing {
-			p = ps[i]
-			break
+	if p != nil && p.ProviderRef != "" {
+		// The user may be back from the provider's page before its notification: its state is
+		// read from the provider and applied (once, as the notification would be).
+		pp, err := s.provider.Payment(ctx, p.ProviderRef)
+		if err != nil {
+			return nil, fmt.Errorf("read %s payment: %w", s.provider.Name(), err)
+		}
+		if pp.Status != p.Status {
+			if _, err := s.store.ApplyProviderEvent(ctx, s.provider.Name(), rampway.SyncEvent(pp), s.now().UTC().Truncate(time.Microsecond)); err != nil {
+				return nil, err
+			}
+			if o, err = s.store.Order(ctx, o.ID); err != nil {
+				return nil, err
+			}
+			if o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing {
+				return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
+			}
+			if p, err = s.openPayment(ctx, o); err != nil {
+				return nil, err
+			}
 		}
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
@@ -195,6 +210,21 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 	}
 	p.ProviderRef, p.Reference, p.Next = pp.Ref, pp.Reference, pp.Next
 	return p, nil
+}
+
+// openPayment is the order's latest payment still waiting for the user or the provider (nil
+// for none).
+func (s *Service) openPayment(ctx context.Context, o *rampway.Order) (*rampway.FiatPayment, error) {
+	ps, err := s.store.FiatPayments(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].Status == rampway.FiatPending || ps[i].Status == rampway.FiatProcessing {
+			return ps[i], nil
+		}
+	}
+	return nil, nil
 }
 
 // FiatPayments returns an order's fiat payments, oldest first.

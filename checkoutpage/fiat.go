@@ -134,24 +134,7 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		d.Identity[k] = v
 	}
 	formTargets := []string{origin(o.MerchantRedirectURL)}
-	ps, err := h.fiat.FiatPayments(ctx, o)
-	if err != nil {
-		h.log.Error("checkout page: fiat payments", "order_id", o.ID, "error", err)
-		h.unavailable(w, r, false)
-		return
-	}
-	for _, p := range ps {
-		if p.ID == o.FiatPaymentID && p.CardLast4 != "" {
-			d.Card = strings.NewReplacer("{brand}", p.CardBrand, "{last4}", p.CardLast4).Replace(Messages["card_in"])
-		}
-	}
-	if n := len(ps); n > 0 && ps[n-1].Status == rampway.FiatFailed && o.Status == rampway.StatusCreated {
-		reason := ps[n-1].FailureReason
-		if reason == "" {
-			reason = "it was declined"
-		}
-		d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", strings.TrimSuffix(reason, "."))
-	}
+	var current *rampway.FiatPayment
 	switch {
 	case identityErr != nil:
 		d.Step = "identity"
@@ -175,6 +158,7 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 			d.Error = Messages["no_provider"]
 			break
 		}
+		current = p
 		if p.Next != nil {
 			d.ActionURL, d.Bank = p.Next.URL, p.Next.Bank
 			switch p.Next.Kind {
@@ -188,6 +172,25 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 			case "bank_transfer":
 				d.Step = "bank"
 			}
+		}
+	}
+	ps, err := h.fiat.FiatPayments(ctx, o)
+	if err != nil {
+		h.log.Error("checkout page: fiat payments", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
+	for i, p := range ps {
+		if p.ID == o.FiatPaymentID && p.CardLast4 != "" {
+			d.Card = strings.NewReplacer("{brand}", p.CardBrand, "{last4}", p.CardLast4).Replace(Messages["card_in"])
+		}
+		// The attempt before the one the page offers failed: say why, and offer another.
+		if current != nil && p.ID == current.ID && i > 0 && ps[i-1].Status == rampway.FiatFailed {
+			reason := strings.TrimSuffix(ps[i-1].FailureReason, ".")
+			if reason == "" {
+				reason = "it was declined"
+			}
+			d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", reason)
 		}
 	}
 	var buf bytes.Buffer

@@ -17,7 +17,7 @@ import (
 var _ sandbox.Store = (*Store)(nil)
 
 const sandboxColumns = `id, idem_key, order_id, method, currency, decimals, amount, received, captured, refunded, status, reference,
-	card_brand, card_last4, return_url, created_at, updated_at`
+	card_brand, card_last4, failure_reason, return_url, created_at, updated_at`
 
 func scanSandbox(row interface{ Scan(...any) error }) (*sandbox.Payment, error) {
 	var (
@@ -28,7 +28,7 @@ func scanSandbox(row interface{ Scan(...any) error }) (*sandbox.Payment, error) 
 		created, updated                     dbTime
 	)
 	if err := row.Scan(&p.ID, &p.IdemKey, &p.OrderID, &p.Method, &p.Currency, &decimals, &amount, &received, &captured, &refunded, &status,
-		&p.Reference, &p.CardBrand, &p.CardLast4, &p.ReturnURL, &created, &updated); err != nil {
+		&p.Reference, &p.CardBrand, &p.CardLast4, &p.FailureReason, &p.ReturnURL, &created, &updated); err != nil {
 		return nil, err
 	}
 	p.Decimals, p.Status, p.CreatedAt, p.UpdatedAt = uint8(decimals), rampway.FiatPaymentStatus(status), created.T, updated.T
@@ -45,10 +45,10 @@ func scanSandbox(row interface{ Scan(...any) error }) (*sandbox.Payment, error) 
 
 // SandboxCreate implements sandbox.Store.
 func (s *Store) SandboxCreate(ctx context.Context, p *sandbox.Payment) (*sandbox.Payment, error) {
-	_, err := s.exec(ctx, s.q(`INSERT INTO sandbox_payments (`+sandboxColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+	_, err := s.exec(ctx, s.q(`INSERT INTO sandbox_payments (`+sandboxColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 		ON CONFLICT (idem_key) DO NOTHING`),
 		p.ID, p.IdemKey, p.OrderID, p.Method, p.Currency, int64(p.Decimals), bigText(p.Amount), bigText(p.Received), bigText(p.Captured),
-		bigText(p.Refunded), string(p.Status), p.Reference, p.CardBrand, p.CardLast4, p.ReturnURL, s.t(p.CreatedAt), s.t(p.UpdatedAt))
+		bigText(p.Refunded), string(p.Status), p.Reference, p.CardBrand, p.CardLast4, p.FailureReason, p.ReturnURL, s.t(p.CreatedAt), s.t(p.UpdatedAt))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox create: %w", err)
 	}
@@ -75,8 +75,8 @@ func (s *Store) SandboxPayment(ctx context.Context, key string, byReference bool
 func (s *Store) SandboxUpdate(ctx context.Context, p *sandbox.Payment, from rampway.FiatPaymentStatus, events []sandbox.Event, call *sandbox.Call) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.q(`UPDATE sandbox_payments SET status = $1, received = $2, captured = $3, refunded = $4, card_brand = $5,
-			card_last4 = $6, updated_at = $7 WHERE id = $8 AND status = $9`), string(p.Status), bigText(p.Received), bigText(p.Captured),
-			bigText(p.Refunded), p.CardBrand, p.CardLast4, s.t(p.UpdatedAt), p.ID, string(from))
+			card_last4 = $6, failure_reason = $7, updated_at = $8 WHERE id = $9 AND status = $10`), string(p.Status), bigText(p.Received), bigText(p.Captured),
+			bigText(p.Refunded), p.CardBrand, p.CardLast4, p.FailureReason, s.t(p.UpdatedAt), p.ID, string(from))
 		if err != nil {
 			return fmt.Errorf("sandbox update: %w", err)
 		}

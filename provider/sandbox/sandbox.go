@@ -62,9 +62,11 @@ type Payment struct {
 	Reference string
 	CardBrand string
 	CardLast4 string
-	ReturnURL string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	// FailureReason says why a failed payment failed.
+	FailureReason string
+	ReturnURL     string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // Event is a notification on its way to rampway.
@@ -188,6 +190,20 @@ func (p *Provider) next(pay *Payment) *rampway.NextAction {
 	return &rampway.NextAction{Kind: "redirect", URL: base + "/approve"}
 }
 
+// Payment implements rampway.FiatProvider.
+func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPayment, error) {
+	pay, err := p.payment(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	pp := &rampway.ProviderPayment{Ref: pay.ID, Status: pay.Status, Reference: pay.Reference, CardBrand: pay.CardBrand, CardLast4: pay.CardLast4,
+		FailureReason: pay.FailureReason}
+	if pay.Status == rampway.FiatPending {
+		pp.Next = p.next(pay)
+	}
+	return pp, nil
+}
+
 // eventBody is a notification as the sandbox sends it.
 type eventBody struct {
 	ID      string    `json:"id"`
@@ -233,6 +249,9 @@ func (p *Provider) event(pay *Payment, typ string, d eventData) Event {
 func (p *Provider) move(ctx context.Context, pay *Payment, typ string, change func(*Payment), d eventData, call *Call) error {
 	from := pay.Status
 	change(pay)
+	if d.Reason != "" {
+		pay.FailureReason = d.Reason
+	}
 	pay.UpdatedAt = p.at()
 	if err := p.store.SandboxUpdate(ctx, pay, from, []Event{p.event(pay, typ, d)}, call); err != nil {
 		return err

@@ -89,6 +89,7 @@ CREATE TABLE sandbox_payments (
     reference    TEXT NOT NULL DEFAULT '',
     card_brand   TEXT NOT NULL DEFAULT '',
     card_last4   TEXT NOT NULL DEFAULT '',
+    failure_reason TEXT NOT NULL DEFAULT '',
     return_url   TEXT NOT NULL,
     created_at   INTEGER NOT NULL,
     updated_at   INTEGER NOT NULL
