@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"time"
 
-	"golang.org/x/text/language"
-
 	"github.com/rampway/rampway"
 )
 
@@ -42,7 +40,10 @@ func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p Fi
 	if err != nil {
 		return nil, err
 	}
-	if !q.Allowed {
+	switch {
+	case q.NoPrice: // a feed down or stale: the merchant may retry, as for a node that is down
+		return nil, rampway.Errorf(rampway.EUNAVAILABLE, "%s", q.Message)
+	case !q.Allowed:
 		return nil, rampway.Errorf(rampway.EINVALID, "%s", q.Message)
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
@@ -101,8 +102,7 @@ func checkIdentity(u map[string]string, now time.Time) error {
 		}
 	}
 	if v, ok := u["user_countryCode"]; ok {
-		r, err := language.ParseRegion(v)
-		if err != nil || len(v) != 2 || v != r.String() || !r.IsCountry() {
+		if !rampway.ValidCountry(v) {
 			return rampway.FieldErrorf("user_countryCode", "user_countryCode must be an ISO 3166-1 alpha-2 country code in capitals, such as DE")
 		}
 	}
@@ -249,5 +249,13 @@ func (s *Service) ProviderWebhook(ctx context.Context, name string, h http.Heade
 	if err != nil {
 		return false, rampway.Errorf(rampway.EINVALID, "%s webhook: %v", name, err)
 	}
-	return s.store.ApplyProviderEvent(ctx, name, ev, now)
+	applied, err := s.store.ApplyProviderEvent(ctx, name, ev, now)
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+		return false, fmt.Errorf("%w: %s %s", ErrUnknownPayment, name, ev.PaymentRef)
+	}
+	return applied, err
 }
+
+// ErrUnknownPayment is a verified provider notification about a payment this service never
+// started: acknowledged and ignored.
+var ErrUnknownPayment = errors.New("notification of an unknown payment")

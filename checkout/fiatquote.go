@@ -39,7 +39,10 @@ type FiatQuote struct {
 	MethodFee decimal.Decimal
 	Amount    *big.Int // what the user pays, minor units
 	// NoAmount: no fiat_amount is stated (""): below the method's minimum, or no price.
-	NoAmount  bool
+	NoAmount bool
+	// NoPrice: no current price converts the asset into the currency (a feed down or stale):
+	// a passing fault, not the request's.
+	NoPrice   bool
 	Allowed   bool
 	Message   string
 	ExpiresAt time.Time
@@ -97,7 +100,7 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 	if err != nil {
 		// A missing, stale or non-positive price is never a zero price: the quote is not
 		// allowed, and says so.
-		q.Amount, q.NoAmount, q.Allowed = new(big.Int), true, false
+		q.Amount, q.NoAmount, q.NoPrice, q.Allowed = new(big.Int), true, true, false
 		q.Message = fmt.Sprintf("No current price converts %s into %s: try again later", cq.Asset.Symbol, cur.Symbol)
 		return q, nil
 	}

@@ -73,7 +73,6 @@ func defaultFiat() Fiat {
 
 var (
 	currencySymbol = regexp.MustCompile(`^[A-Z]{3}$`)
-	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
 	methodID       = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
@@ -105,7 +104,7 @@ func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 			bad(p+".countries", "is required: the ISO alpha-2 codes of the countries that support it")
 		}
 		for j, cc := range cur.Countries {
-			if !countryCode.MatchString(cc) {
+			if !rampway.ValidCountry(cc) {
 				bad(fmt.Sprintf("%s.countries[%d]", p, j), "must be an ISO 3166-1 alpha-2 code such as DE, not %q", cc)
 			}
 		}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 
@@ -182,10 +183,17 @@ func (s *Server) handleProviderWebhook(w http.ResponseWriter, r *http.Request) e
 		return rampway.Errorf(rampway.ETOOLARGE, "the notification is larger than %d bytes", maxProviderWebhook)
 	}
 	applied, err := s.checkout.ProviderWebhook(r.Context(), r.PathValue("provider"), r.Header, body)
+	if errors.Is(err, checkout.ErrUnknownPayment) {
+		// Signed by the provider, about a payment this service never started (another
+		// installation on the same provider account): acknowledged, or it is sent for ever.
+		s.log.Warn("provider notification of an unknown payment ignored", "provider", r.PathValue("provider"), "error", err)
+		writeJSON(w, http.StatusOK, map[string]bool{"received": true, "duplicate": false, "ignored": true})
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"received": true, "duplicate": !applied})
+	writeJSON(w, http.StatusOK, map[string]bool{"received": true, "duplicate": !applied, "ignored": false})
 	return nil
 }
 

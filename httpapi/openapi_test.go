@@ -867,11 +867,11 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 			t.Errorf("response %s is not the envelope", name)
 		}
 	}
-	// The provider webhook's receipt is a map of the handler's: exactly received and duplicate.
+	// The provider webhook's receipt is a map of the handler's: exactly received, duplicate and ignored.
 	receipt := schemas["ProviderWebhookReceipt"].(jsonObject)
 	props := obj(t, receipt, "properties")
-	if len(props) != 2 || schemaTypes(t, doc, obj(t, props, "received"))[0] != "boolean" ||
-		schemaTypes(t, doc, obj(t, props, "duplicate"))[0] != "boolean" || len(receipt["required"].([]any)) != 2 {
+	if len(props) != 3 || schemaTypes(t, doc, obj(t, props, "received"))[0] != "boolean" || schemaTypes(t, doc, obj(t, props, "ignored"))[0] != "boolean" ||
+		schemaTypes(t, doc, obj(t, props, "duplicate"))[0] != "boolean" || len(receipt["required"].([]any)) != 3 {
 		t.Errorf("ProviderWebhookReceipt %v", receipt)
 	}
 }

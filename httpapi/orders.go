@@ -266,8 +266,13 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	if o.DepositAddress != ([20]byte{}) {
 		v.DepositAddress = o.DepositAddress.Hex()
 	}
-	if v.User == nil {
-		v.User = map[string]string{}
+	// The user's contact fields only: identity data (KYC: mobile, date of birth, address,
+	// country) is shown to nobody but the order's page.
+	v.User = map[string]string{}
+	for _, k := range []string{"user_email_id", "user_first_name", "user_last_name"} {
+		if x := o.User[k]; x != "" {
+			v.User[k] = x
+		}
 	}
 	if err := s.fiatView(ctx, o, &v); err != nil {
 		return OrderView{}, err
