@@ -1,8 +1,13 @@
 package rampway
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -196,5 +201,53 @@ func TestApplyFiatEvent(t *testing.T) {
 	}
 	if b.Received.Int64() != 2000 {
 		t.Fatalf("received %s, want 2000", b.Received)
+	}
+}
+
+// The webhook bodies of an area B journey, as merchants receive them
+// (testdata/lifecycle/b-*.json; go test -run TestApplyFiatGoldenBodies -update rewrites them).
+func TestApplyFiatGoldenBodies(t *testing.T) {
+	ids := regexp.MustCompile(`"(evt|fac)_[0-9a-z]{26}"`)
+	at := t0.Add(time.Minute)
+	p := fiatPayment("fpy_06h0z2taeyjfxm6266fdz0nhzg", MethodCard, FiatAuthorized)
+	steps := []struct {
+		name  string
+		order *Order
+		cause Cause
+	}{
+		{"b-1-authorised", fiatOrder(StatusCreated, MethodCard, ""), FiatAuthorised{p}},
+		{"b-2-executed", fiatOrder(StatusSmartContractProcessing, MethodCard, p.ID), ExecutionMined{callTx}},
+		{"b-3-declined", fiatOrder(StatusOnrampProcessing, MethodCard, ""), FiatDeclined{p, "Your card was declined"}},
+		{"b-4-reverted-released", fiatOrder(StatusFailed, MethodCard, p.ID), FiatReleased{p}},
+	}
+	for _, s := range steps {
+		out, err := Apply(s.order, Facts{}, s.cause, at)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		var all bytes.Buffer
+		for _, e := range out.Events {
+			var v any
+			if err := json.Unmarshal(e.Body, &v); err != nil {
+				t.Fatal(err)
+			}
+			pretty, _ := json.MarshalIndent(v, "", "  ")
+			all.Write(ids.ReplaceAll(pretty, []byte(`"${1}_ID"`)))
+			all.WriteByte('\n')
+		}
+		path := filepath.Join("testdata", "lifecycle", s.name+".json")
+		if *update {
+			if err := os.WriteFile(path, all.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to write it)", err)
+		}
+		if !bytes.Equal(want, all.Bytes()) {
+			t.Errorf("%s: bodies differ from %s:\n%s", s.name, path, all.Bytes())
+		}
 	}
 }
