@@ -221,8 +221,12 @@ const ProviderPaymentSynced = "payment.synced"
 
 // SyncEvent is the event of a payment's state read from its provider.
 func SyncEvent(pp *ProviderPayment) *ProviderEvent {
-	return &ProviderEvent{ID: "sync:" + pp.Ref + ":" + string(pp.Status), Type: ProviderPaymentSynced, PaymentRef: pp.Ref, Status: pp.Status,
+	ev := &ProviderEvent{ID: "sync:" + pp.Ref + ":" + string(pp.Status), Type: ProviderPaymentSynced, PaymentRef: pp.Ref, Status: pp.Status,
 		CardBrand: pp.CardBrand, CardLast4: pp.CardLast4, FailureReason: pp.FailureReason}
+	if pp.Status == FiatProcessing && pp.Next != nil {
+		ev.NextURL = pp.Next.URL
+	}
+	return ev
 }
 
 // ProviderEvent is a provider's notification, verified and parsed.
@@ -244,6 +248,9 @@ type ProviderEvent struct {
 	// ActionKey is the idempotency key of the capture, void or refund it confirms (our
 	// FiatAction's id), if any.
 	ActionKey string
+	// NextURL is where the user completes a payment that waits on them (a 3-D Secure
+	// challenge), for a processing one.
+	NextURL string
 }
 
 // Provider event types.
@@ -332,6 +339,9 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 	}
 	if ev.Status != FiatProcessing && ev.Status != FiatPending {
 		n.Next = nil
+	}
+	if ev.Status == FiatProcessing && ev.NextURL != "" {
+		n.Next = &NextAction{Kind: "redirect", URL: ev.NextURL}
 	}
 	switch ev.Status {
 	case FiatProcessing:

@@ -62,6 +62,8 @@ var fiatMessages = map[string]string{
 	"bank_reference":       "Reference",
 	"copy_value":           "Copy {what}",
 	"redirect_note":        "You will approve the payment on your provider's page, then come back here.",
+	"authenticate":         "Your bank asks you to confirm the payment",
+	"authenticate_link":    "Continue to your bank's confirmation",
 	"st_ONRAMP_PROCESSING": "Your payment is being confirmed",
 	"st_ONRAMP_SUCCESS":    "Payment received: completing your order",
 	"card_in":              "Paid with {brand} ending in {last4}",
@@ -141,6 +143,16 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		var e *rampway.Error
 		if errors.As(identityErr, &e) {
 			d.FieldError, d.Error = e.Field, e.Message
+		}
+	case o.Status == rampway.StatusOnrampProcessing:
+		// A payment waits on the user at the provider (a 3-D Secure challenge left open):
+		// the way back to it.
+		if ps, err := h.fiat.FiatPayments(ctx, o); err == nil {
+			for _, p := range ps {
+				if p.Status == rampway.FiatProcessing && p.Next != nil && p.Next.URL != "" {
+					d.Step, d.ActionURL = "authenticate", p.Next.URL
+				}
+			}
 		}
 	case o.Status != rampway.StatusCreated:
 	case !h.fiat.IdentityComplete(o):

@@ -124,9 +124,9 @@ func (p *Provider) handleCard(w http.ResponseWriter, r *http.Request) {
 	case number == CardThreeDS:
 		err = p.move(r.Context(), pay, rampway.ProviderPaymentProcessing, func(x *Payment) {
 			x.Status, x.CardBrand, x.CardLast4 = rampway.FiatProcessing, brand, last4
-		}, eventData{}, nil)
+		}, eventData{NextURL: p.challengeURL(pay)}, nil)
 		if err == nil {
-			http.Redirect(w, r, "/providers/sandbox/pay/"+pay.ID+"/3ds", http.StatusSeeOther)
+			http.Redirect(w, r, p.challengeURL(pay), http.StatusSeeOther)
 			return
 		}
 	default:

@@ -198,10 +198,18 @@ func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPa
 	}
 	pp := &rampway.ProviderPayment{Ref: pay.ID, Status: pay.Status, Reference: pay.Reference, CardBrand: pay.CardBrand, CardLast4: pay.CardLast4,
 		FailureReason: pay.FailureReason}
-	if pay.Status == rampway.FiatPending {
+	switch pay.Status {
+	case rampway.FiatPending:
 		pp.Next = p.next(pay)
+	case rampway.FiatProcessing:
+		pp.Next = &rampway.NextAction{Kind: "redirect", URL: p.challengeURL(pay)}
 	}
 	return pp, nil
+}
+
+// challengeURL is a card payment's 3-D Secure page.
+func (p *Provider) challengeURL(pay *Payment) string {
+	return p.cfg.BaseURL + "/providers/sandbox/pay/" + pay.ID + "/3ds"
 }
 
 // eventBody is a notification as the sandbox sends it.
@@ -218,6 +226,7 @@ type eventData struct {
 	Amount    string      `json:"amount,omitempty"`
 	ActionKey string      `json:"action_key,omitempty"`
 	Reason    string      `json:"failure_reason,omitempty"`
+	NextURL   string      `json:"next_url,omitempty"`
 }
 
 type paymentJSON struct {
@@ -400,7 +409,7 @@ func (p *Provider) ParseWebhook(h http.Header, body []byte, now time.Time) (*ram
 	}
 	ev := &rampway.ProviderEvent{ID: e.ID, Type: e.Type, PaymentRef: e.Data.Payment.ID, Status: rampway.FiatPaymentStatus(e.Data.Payment.Status),
 		Credit: e.Data.Credit, CardBrand: e.Data.Payment.CardBrand, CardLast4: e.Data.Payment.CardLast4, FailureReason: e.Data.Reason,
-		ActionKey: e.Data.ActionKey}
+		ActionKey: e.Data.ActionKey, NextURL: e.Data.NextURL}
 	if !ev.Status.Valid() {
 		return nil, fmt.Errorf("malformed notification: status %q", e.Data.Payment.Status)
 	}
