@@ -1,13 +1,8 @@
 package rampway
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -134,30 +129,9 @@ func TestApplyFiatTable(t *testing.T) {
 		PaymentDropped{transfer(7, half, TransferDropped)}, ExecutionStarted{callTx}, ExecutionMined{callTx},
 		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}, FiatProcessingCause{p}, FiatAuthorised{p},
 		FiatCredited{p, "c", big.NewInt(2500)}, FiatDeclined{p, "x"}, FiatReleased{p}}
-	taken := map[string]bool{}
-	for _, s := range OrderStatuses {
-		for _, c := range causes {
-			for _, paidBy := range []string{"", "fpy_1"} {
-				out, err := Apply(fiatOrder(s, MethodCard, paidBy), Facts{}, c, t0)
-				switch {
-				case err != nil:
-					if ErrorCode(err) != ECONFLICT {
-						t.Fatalf("%s %s: %v", s, c.Kind(), err)
-					}
-				case out.Order != nil:
-					if _, ok := rule(AreaNFTRamp, s, c.Kind(), out.Order.Status); !ok {
-						t.Fatalf("%s %s -> %s: no rule", s, c.Kind(), out.Order.Status)
-					}
-					taken[fmt.Sprint(s, c.Kind(), out.Order.Status)] = true
-				}
-			}
-		}
-	}
-	for _, r := range Rules(AreaNFTRamp) {
-		if !taken[fmt.Sprint(r.From, r.Cause, r.To)] {
-			t.Errorf("rule %s --%s--> %s is never taken", r.From, r.Cause, r.To)
-		}
-	}
+	tableAgrees(t, AreaNFTRamp, causes, func(s OrderStatus, variant int) *Order {
+		return fiatOrder(s, MethodCard, []string{"", "fpy_1"}[variant])
+	}, 2)
 	if _, err := Apply(fiatOrder(StatusCreated, MethodCard, ""), Facts{}, PaymentSeen{transfer(7, half, TransferSeen)}, t0); ErrorCode(err) != ECONFLICT {
 		t.Fatalf("a crypto payment of a fiat order: %v", err)
 	}
@@ -207,7 +181,6 @@ func TestApplyFiatEvent(t *testing.T) {
 // The webhook bodies of an area B journey, as merchants receive them
 // (testdata/lifecycle/b-*.json; go test -run TestApplyFiatGoldenBodies -update rewrites them).
 func TestApplyFiatGoldenBodies(t *testing.T) {
-	ids := regexp.MustCompile(`"(evt|fac)_[0-9a-z]{26}"`)
 	at := t0.Add(time.Minute)
 	p := fiatPayment("fpy_06h0z2taeyjfxm6266fdz0nhzg", MethodCard, FiatAuthorized)
 	steps := []struct {
@@ -225,29 +198,6 @@ func TestApplyFiatGoldenBodies(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		var all bytes.Buffer
-		for _, e := range out.Events {
-			var v any
-			if err := json.Unmarshal(e.Body, &v); err != nil {
-				t.Fatal(err)
-			}
-			pretty, _ := json.MarshalIndent(v, "", "  ")
-			all.Write(ids.ReplaceAll(pretty, []byte(`"${1}_ID"`)))
-			all.WriteByte('\n')
-		}
-		path := filepath.Join("testdata", "lifecycle", s.name+".json")
-		if *update {
-			if err := os.WriteFile(path, all.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to write it)", err)
-		}
-		if !bytes.Equal(want, all.Bytes()) {
-			t.Errorf("%s: bodies differ from %s:\n%s", s.name, path, all.Bytes())
-		}
+		golden(t, s.name, out.Events)
 	}
 }

@@ -62,20 +62,7 @@ func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p Fi
 		FiatSymbol: q.Currency.Symbol, FiatMethod: q.Method.ID, FiatAmount: q.Amount, FiatDecimals: q.Currency.Decimals,
 		ExpiresAt: now.Add(expiry), CreatedAt: now, UpdatedAt: now,
 	}
-	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
-	if p.Order.MerchantWebhookURL != "" && m.WebhookSecret == "" {
-		c.Info = NoWebhookSecretInfo
-	}
-	var reply *rampway.IdempotentReply
-	if p.Reply != nil {
-		if reply, err = p.Reply(c); err != nil {
-			return nil, fmt.Errorf("create order: reply: %w", err)
-		}
-	}
-	if err := s.store.CreateOrderWithReply(ctx, o, reply); err != nil {
-		return nil, fmt.Errorf("create order: %w", err)
-	}
-	return c, nil
+	return s.storeNew(ctx, m, o, p.Reply)
 }
 
 var (

@@ -80,13 +80,20 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 		return nil, fmt.Errorf("create order: %w", err)
 	}
 	o.DepositIndex, o.DepositAddress = idx, addr
+	return s.storeNew(ctx, m, o, p.Reply)
+}
+
+// storeNew stores a new order (A1, B1) with its order.created event and, when the request
+// claimed an Idempotency-Key, the answer to replay (reply), in one write.
+func (s *Service) storeNew(ctx context.Context, m *rampway.Merchant, o *rampway.Order, replyFn func(c *Created) (*rampway.IdempotentReply, error)) (*Created, error) {
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
-	if p.Order.MerchantWebhookURL != "" && m.WebhookSecret == "" {
+	if o.MerchantWebhookURL != "" && m.WebhookSecret == "" {
 		c.Info = NoWebhookSecretInfo
 	}
 	var reply *rampway.IdempotentReply
-	if p.Reply != nil {
-		if reply, err = p.Reply(c); err != nil {
+	if replyFn != nil {
+		var err error
+		if reply, err = replyFn(c); err != nil {
 			return nil, fmt.Errorf("create order: reply: %w", err)
 		}
 	}
