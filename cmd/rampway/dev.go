@@ -79,9 +79,10 @@ type devJSON struct {
 	Fiat                   devFiat       `json:"fiat"`
 }
 
-// devFiat is the dev-mode contract's fiat part: the card numbers the dev payment provider
-// will answer with success, a decline and a 3-D Secure challenge. The fiat areas (B, C) are
-// not built yet: their routes answer 501, and nothing takes these cards so far.
+// devFiat is the dev-mode contract's fiat part: the test cards of the sandbox payment provider
+// (provider/sandbox), which takes area B's card payments on the checkout page's card form:
+// success is authorised, decline is declined, three_ds asks for a 3-D Secure challenge on the
+// sandbox's page. docs/fiat.md lists the sandbox's other test data.
 type devFiat struct {
 	TestCards devTestCards `json:"test_cards"`
 }
