@@ -324,8 +324,8 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 		if ev.Amount != nil && ev.Amount.Sign() > 0 {
 			n.Received.Add(n.Received, ev.Amount)
 		}
-		if n.Status.rank() < FiatSucceeded.rank() {
-			n.Status = FiatSucceeded
+		if n.Status.rank() < FiatSucceeded.rank() || n.Status == FiatRefunded {
+			n.Status = FiatSucceeded // new money, after an earlier transfer went back
 		}
 		n.UpdatedAt = at
 		return &n, FiatCredited{Payment: &n, Credit: ev.Credit, Amount: cloneBig(ev.Amount)}
@@ -337,7 +337,10 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 	if ev.FailureReason != "" {
 		n.FailureReason = ev.FailureReason
 	}
-	if ev.Status != FiatProcessing && ev.Status != FiatPending {
+	switch {
+	case IsBankTransfer(p.Method) && ev.Status != FiatFailed:
+		// The account and the reference stay good: more money may come to them.
+	case ev.Status != FiatProcessing && ev.Status != FiatPending:
 		n.Next = nil
 	}
 	if ev.Status == FiatProcessing && ev.NextURL != "" {

@@ -207,8 +207,14 @@ func (s *Service) openPayment(ctx context.Context, o *rampway.Order) (*rampway.F
 		return nil, err
 	}
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Status == rampway.FiatPending || ps[i].Status == rampway.FiatProcessing {
-			return ps[i], nil
+		switch p := ps[i]; {
+		case p.Status == rampway.FiatPending || p.Status == rampway.FiatProcessing:
+			return p, nil
+		case rampway.IsBankTransfer(p.Method) && (p.Status == rampway.FiatSucceeded || p.Status == rampway.FiatRefunded) &&
+			o.Status == rampway.StatusCreated:
+			// Money arrived that did not pay the order (short; sent back): the same account
+			// and reference take the right amount.
+			return p, nil
 		}
 	}
 	return nil, nil

@@ -29,6 +29,8 @@ type FiatCheckout interface {
 	GatewayURL(orderID string) string
 	// IdentityComplete reports whether the order carries every field of the identity step.
 	IdentityComplete(o *rampway.Order) bool
+	// FiatActions are the order's captures, voids and refunds.
+	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
 }
 
 // fiatMessages are the fiat checkout's texts (joined to Messages).
@@ -62,6 +64,7 @@ var fiatMessages = map[string]string{
 	"bank_reference":       "Reference",
 	"copy_value":           "Copy {what}",
 	"redirect_note":        "You will approve the payment on your provider's page, then come back here.",
+	"bank_returned":        "A transfer of {amount} arrived that could not be used ({reason}): it is being sent back to you. Send {total} with the same reference.",
 	"authenticate":         "Your bank asks you to confirm the payment",
 	"authenticate_link":    "Continue to your bank's confirmation",
 	"st_ONRAMP_PROCESSING": "Your payment is being confirmed",
@@ -92,7 +95,9 @@ type fiatData struct {
 	// FieldError names the identity field refused, with Error its message.
 	FieldError, Error string
 	// Declined is why the last payment failed ("" when it did not).
-	Declined  string
+	Declined string
+	// Returned says a transfer to this order could not be used and is sent back.
+	Returned  string
 	ActionURL string
 	Bank      *rampway.BankAccount
 	Card      string // "Paid with visa ending in 4242"
@@ -142,7 +147,13 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		d.Step = "identity"
 		var e *rampway.Error
 		if errors.As(identityErr, &e) {
+			// The API's message, with the field named as the form labels it.
 			d.FieldError, d.Error = e.Field, e.Message
+			for _, f := range identityFormFields() {
+				if f.Name == e.Field {
+					d.Error = strings.Replace(e.Message, e.Field, strings.SplitN(f.Label, " (", 2)[0], 1)
+				}
+			}
 		}
 	case o.Status == rampway.StatusOnrampProcessing:
 		// A payment waits on the user at the provider (a 3-D Secure challenge left open):
@@ -186,6 +197,18 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 			}
 		}
 	}
+	if d.Step == "bank" {
+		// A transfer that could not pay the order (short, or in another currency) is sent back:
+		// the page says so, with what to send.
+		if as, err := h.fiat.FiatActions(ctx, o); err == nil {
+			for _, a := range as {
+				if a.Kind == rampway.ActionRefund && strings.HasPrefix(a.Cause, "refund:credit:") {
+					d.Returned = strings.NewReplacer("{amount}", rampway.FormatFixed(a.Amount, o.FiatDecimals)+" "+a.Currency,
+						"{reason}", a.Reason, "{total}", d.Amount).Replace(Messages["bank_returned"])
+				}
+			}
+		}
+	}
 	ps, err := h.fiat.FiatPayments(ctx, o)
 	if err != nil {
 		h.log.Error("checkout page: fiat payments", "order_id", o.ID, "error", err)
@@ -222,9 +245,6 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	}
 }
 
-// identityFields are the identity step's form fields, as the API names them.
-var identityFields = []string{"user_first_name", "user_last_name", "user_email_id", "user_dob", "user_countryCode"}
-
 // handleIdentity takes the identity step's form: stored and back to the page, or the page again
 // with the field refused.
 func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
@@ -238,8 +258,8 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fields := map[string]string{}
-	for _, f := range identityFields {
-		fields[f] = strings.TrimSpace(r.PostFormValue(f))
+	for _, f := range identityFormFields() {
+		fields[f.Name] = strings.TrimSpace(r.PostFormValue(f.Name))
 	}
 	if _, err := h.fiat.SetIdentity(r.Context(), o.ID, fields); err != nil {
 		if rampway.ErrorCode(err) == rampway.EINVALID {
@@ -259,13 +279,16 @@ const fiatTimeout = 10 * time.Second
 // identityField is a field of the identity step's form.
 type identityField struct{ Name, Label, Type, Autocomplete string }
 
+// identityFormFields are the identity step's fields, in the form's order.
+func identityFormFields() []identityField {
+	return []identityField{{"user_first_name", Messages["first_name"], "text", "given-name"},
+		{"user_last_name", Messages["last_name"], "text", "family-name"}, {"user_email_id", Messages["email"], "email", "email"},
+		{"user_dob", Messages["dob"], "date", "bday"}, {"user_countryCode", Messages["country"], "text", "country"}}
+}
+
 // fiatTemplate parses templates/fiat.html with the header blocks.
 func fiatTemplate(funcs template.FuncMap) *template.Template {
-	fs := template.FuncMap{"identityFields": func() []identityField {
-		return []identityField{{"user_first_name", Messages["first_name"], "text", "given-name"},
-			{"user_last_name", Messages["last_name"], "text", "family-name"}, {"user_email_id", Messages["email"], "email", "email"},
-			{"user_dob", Messages["dob"], "date", "bday"}, {"user_countryCode", Messages["country"], "text", "country"}}
-	}}
+	fs := template.FuncMap{"identityFields": identityFormFields}
 	for k, v := range funcs {
 		fs[k] = v
 	}

@@ -33,13 +33,32 @@
     });
   }
 
+  // user.widget.close when the user leaves the checkout, not when it moves on by itself (a
+  // reload at a new status) or through its own steps (a form, the provider's page).
+  let inFlow = false;
+  document.querySelectorAll("form, a#pay-link").forEach((el) => {
+    el.addEventListener(el.tagName === "FORM" ? "submit" : "click", () => { inFlow = true; });
+  });
+  window.addEventListener("pagehide", () => {
+    if (!inFlow && navigator.sendBeacon) navigator.sendBeacon("/checkout/close", new URLSearchParams({ order_id: root.dataset.orderId, hash: root.dataset.hash }));
+  });
+
+  // Live status: the page reloads when the order moves on (the server renders each step). At
+  // a final status nothing more comes: no stream is opened, and one is closed.
   const initial = root.dataset.status;
-  const changed = (st) => { if (st && st.status && st.status !== initial) location.reload(); };
+  const live = document.getElementById("live");
+  const finalStates = ["SUCCESS", "FAILED", "REFUND_PENDING", "REFUNDED", "EXPIRED", "CANCELLED"];
+  if (finalStates.includes(initial)) return;
+  const changed = (st) => { if (st && st.status && st.status !== initial) { inFlow = true; location.reload(); } };
   if (window.EventSource) {
     const es = new EventSource("/checkout/events?" + q);
-    es.addEventListener("status", (e) => { try { changed(JSON.parse(e.data)); } catch (x) { /* ignore */ } });
-    es.onmessage = (e) => { try { changed(JSON.parse(e.data)); } catch (x) { /* ignore */ } };
-    es.onerror = () => { document.getElementById("live").hidden = false; };
+    const on = (e) => {
+      live.hidden = true;
+      try { const st = JSON.parse(e.data); if (st.final) es.close(); changed(st); } catch (x) { /* ignore */ }
+    };
+    es.addEventListener("status", on);
+    es.onmessage = on;
+    es.onerror = () => { if (es.readyState !== EventSource.CLOSED) live.hidden = false; };
   } else {
     setInterval(async () => {
       try { const r = await fetch("/checkout/status?" + q); if (r.ok) changed(await r.json()); } catch (e) { /* retry */ }
