@@ -103,8 +103,8 @@ type fiatPage struct {
 	Bank      string `json:"bank"` // the bank details' text
 	TxHash    string `json:"tx_hash"`
 	Cancel    bool   `json:"cancel"`
-	Return    string `json:"return"` // the return link's href, when it shows
-	Live      bool   `json:"live"`   // the "live updates paused" note shows
+	Return    string `json:"return"`   // the return link's href, when it shows
+	Live      bool   `json:"live"`     // the "live updates paused" note shows
 	Returned  string `json:"returned"` // what the page says of a transfer sent back
 }
 
