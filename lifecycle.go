@@ -524,7 +524,7 @@ func applyFiat(o, n *Order, f Facts, c Cause, out *Outcome, at time.Time) (to Or
 		case p.Currency != o.FiatSymbol:
 			refund(amount, fmt.Sprintf("paid in %s, the order asks %s", p.Currency, o.FiatSymbol))
 		case amount.Cmp(o.FiatAmount) < 0:
-			refund(amount, fmt.Sprintf("short: %s of %s %s", FormatUnits(amount, o.FiatDecimals), FormatUnits(o.FiatAmount, o.FiatDecimals), o.FiatSymbol))
+			refund(amount, fmt.Sprintf("short: %s of %s %s", FormatFixed(amount, o.FiatDecimals), FormatFixed(o.FiatAmount, o.FiatDecimals), o.FiatSymbol))
 		default:
 			refund(new(big.Int).Sub(amount, o.FiatAmount), "paid more than the order asks")
 			newActions(out, f, at)
