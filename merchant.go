@@ -130,6 +130,7 @@ type Store interface {
 	SweepStore
 	DeliveryStore
 	FiatPaymentStore
+	MerchantDepositAddressStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -41,6 +41,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentWrites", testConcurrentWrites},
 		{"SurvivesReopen", testSurvivesReopen},
 		{"ContractFunctions", testContractFunctions},
+		{"MerchantDepositAddresses", testMerchantDepositAddresses},
 		{"Orders", testOrders},
 		{"Transitions", testTransitions},
 		{"ConcurrentTransition", testConcurrentTransition},
