@@ -5,6 +5,7 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -185,6 +186,21 @@ func (n *Networks) HasCode(ctx context.Context, network string, addr common.Addr
 		return false, fmt.Errorf("network %s: read code at %s: %w", network, addr.Hex(), err)
 	}
 	return len(code) > 0, nil
+}
+
+// Simulate runs calls in order from `from` on the named network's latest state, sending
+// nothing: QuoteClient's Simulate on the network's client ("" when every call would succeed,
+// else the first failing call's reason; rampway.ErrInsufficientFunds when from cannot pay).
+func (n *Networks) Simulate(ctx context.Context, network string, from common.Address, calls []rampway.Call) (string, error) {
+	c, ok := n.clients[network]
+	if !ok {
+		return "", fmt.Errorf("unknown network %q", network)
+	}
+	reason, err := QuoteClient{Node: c}.Simulate(ctx, from, calls)
+	if err != nil && !errors.Is(err, rampway.ErrInsufficientFunds) {
+		return "", fmt.Errorf("network %s: simulate: %w", network, err)
+	}
+	return reason, err
 }
 
 // Close closes every client.
