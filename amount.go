@@ -64,3 +64,18 @@ func RoundUpSignificant(v *big.Int, digits int) *big.Int {
 	}
 	return q.Mul(q, unit)
 }
+
+// RoundDownSignificant rounds v (base units, non-negative) down to at most digits significant
+// digits: what the user or merchant receives (10105415 -> 10105000 for 5). v is not changed.
+func RoundDownSignificant(v *big.Int, digits int) *big.Int {
+	if v.Sign() <= 0 || digits <= 0 {
+		return new(big.Int).Set(v)
+	}
+	n := len(v.Text(10))
+	if n <= digits {
+		return new(big.Int).Set(v)
+	}
+	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n-digits)), nil)
+	q := new(big.Int).Quo(v, unit)
+	return q.Mul(q, unit)
+}

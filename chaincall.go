@@ -66,3 +66,13 @@ func Approvals(token Asset, spender common.Address, amount *big.Int) []Call {
 	}
 	return append(out, Call{To: token.Contract, Value: new(big.Int), Data: ERC20Call(SelApprove, spender, amount), Gas: ApproveGas})
 }
+
+// PayoutCall is the transfer of amount of asset from the hot wallet to `to` with gas (area C's
+// delivery to a merchant): the amount as the call's value for the native coin, an ERC-20
+// transfer for a token.
+func PayoutCall(asset Asset, to common.Address, amount *big.Int, gas uint64) Call {
+	if asset.IsNative() {
+		return Call{To: to, Value: new(big.Int).Set(amount), Gas: gas}
+	}
+	return Call{To: asset.Contract, Value: new(big.Int), Data: ERC20Call(SelTransfer, to, amount), Gas: gas}
+}

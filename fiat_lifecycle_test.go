@@ -201,3 +201,75 @@ func TestApplyFiatGoldenBodies(t *testing.T) {
 		golden(t, s.name, out.Events)
 	}
 }
+
+// depositOrder is an area C order of 100.00 EUR delivering 0.0301 ETH to the merchant, paid by
+// method ("" for none chosen yet), in status s.
+func depositOrder(s OrderStatus, method, paidBy string) *Order {
+	o := fiatOrder(s, method, paidBy)
+	o.Area, o.FiatAmount = AreaDeposit, big.NewInt(10_000)
+	o.FunctionID, o.PaymentValue, o.CryptoAmount = "", new(big.Int), big.NewInt(30_100_000_000_000_000)
+	o.PayoutAddress = payer
+	return o
+}
+
+// Area C: the fiat side as B's, then the transfer to the merchant as the deposit's steps; the
+// method chosen on the page's quote screen; the table and Apply agree.
+func TestApplyDeposit(t *testing.T) {
+	p := fiatPayment("fpy_1", MethodCard, FiatAuthorized)
+	p.Amount = big.NewInt(10_000)
+	at := t0.Add(time.Minute)
+	for _, tc := range []struct {
+		name   string
+		order  *Order
+		cause  Cause
+		to     OrderStatus
+		events []string
+		action string
+	}{
+		{"card authorised", depositOrder(StatusCreated, MethodCard, ""), FiatAuthorised{p}, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}, ""},
+		{"transfer sent", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionStarted{callTx}, StatusDepositProcessing, []string{EventDepositProcessing}, ""},
+		{"transfer mined", depositOrder(StatusDepositProcessing, MethodCard, "fpy_1"), ExecutionMined{callTx}, StatusSuccess,
+			[]string{EventDepositSuccess, EventSuccess}, "capture"},
+		{"transfer reverted", depositOrder(StatusDepositProcessing, MethodSEPABankTransfer, "fpy_1"), ExecutionReverted{callTx, "x"}, StatusFailed,
+			[]string{EventDepositFailure}, "refund"},
+		{"transfer refused", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionRefused{"no funds"}, StatusFailed, []string{EventDepositFailure}, "void"},
+		{"released", depositOrder(StatusFailed, MethodCard, "fpy_1"), FiatReleased{p}, StatusRefunded, []string{EventRefunded}, ""},
+	} {
+		out, err := Apply(tc.order, Facts{}, tc.cause, at)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var events []string
+		for _, e := range out.Events {
+			events = append(events, e.Name)
+		}
+		action := ""
+		if len(out.FiatActions) == 1 {
+			action = string(out.FiatActions[0].Kind)
+		}
+		if out.Order == nil || out.Order.Status != tc.to || !slices.Equal(events, tc.events) || action != tc.action {
+			t.Fatalf("%s: %+v events %v action %q", tc.name, out.Order, events, action)
+		}
+	}
+	// The quote screen's choice: the order takes the method's quote, once.
+	o := depositOrder(StatusCreated, "", "")
+	out, err := Apply(o, Facts{}, FiatMethodChosen{Method: MethodSEPABankTransfer, CryptoAmount: big.NewInt(7), NetworkFee: big.NewInt(2),
+		ServiceFee: big.NewInt(1), ExpiresAt: at.Add(72 * time.Hour)}, at)
+	if err != nil || out.Order.FiatMethod != MethodSEPABankTransfer || out.Order.CryptoAmount.Int64() != 7 || len(out.Events) != 0 ||
+		!out.Order.ExpiresAt.Equal(at.Add(72*time.Hour)) || o.FiatMethod != "" {
+		t.Fatalf("chosen: %+v %v", out, err)
+	}
+	if _, err := Apply(out.Order, Facts{}, FiatMethodChosen{Method: MethodCard}, at); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("chosen twice: %v", err)
+	}
+	if _, err := Apply(fiatOrder(StatusCreated, "", ""), Facts{}, FiatMethodChosen{Method: MethodCard}, at); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("an area B order took a method choice: %v", err)
+	}
+	causes := []Cause{PaymentSeen{transfer(7, half, TransferSeen)}, PaymentConfirmed{transfer(7, half, TransferSeen)},
+		ExecutionStarted{callTx}, ExecutionMined{callTx}, ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{},
+		FiatProcessingCause{p}, FiatAuthorised{p}, FiatCredited{p, "c", big.NewInt(10_000)}, FiatDeclined{p, "x"}, FiatReleased{p},
+		FiatMethodChosen{Method: MethodCard, CryptoAmount: big.NewInt(1), NetworkFee: new(big.Int), ServiceFee: new(big.Int)}}
+	tableAgrees(t, AreaDeposit, causes, func(s OrderStatus, variant int) *Order {
+		return depositOrder(s, []string{"", MethodCard}[variant], []string{"", "fpy_1"}[variant])
+	}, 2)
+}

@@ -42,6 +42,7 @@ const (
 	CauseFiatCredited      CauseKind = "fiat_credited"
 	CauseFiatDeclined      CauseKind = "fiat_declined"
 	CauseFiatReleased      CauseKind = "fiat_released"
+	CauseFiatMethodChosen  CauseKind = "fiat_method_chosen"
 )
 
 // PaymentSeen: a payment to the order's deposit address is in a block (not yet confirmed), or
@@ -104,6 +105,19 @@ type FiatDeclined struct {
 // FiatReleased: a fiat payment's money is back with the user (its authorisation voided, or
 // all of it refunded).
 type FiatReleased struct{ Payment *FiatPayment }
+
+// FiatMethodChosen: the user chose how to pay an area C order created without a method, on
+// the page's quote screen; the order takes that method's quote (what it delivers, its fees)
+// and, for a bank transfer, its longer expiry.
+type FiatMethodChosen struct {
+	Method                 string
+	CryptoAmount           *big.Int
+	NetworkFee, ServiceFee *big.Int
+	ExpiresAt              time.Time
+}
+
+// Kind implements Cause.
+func (FiatMethodChosen) Kind() CauseKind { return CauseFiatMethodChosen }
 
 // Kind implements Cause.
 func (FiatProcessingCause) Kind() CauseKind { return CauseFiatProcessing }
@@ -192,7 +206,29 @@ var rules = map[Area][]Rule{
 	}, staysCredited()...),
 	// B: fiat in, call out. A payment's money that the order cannot take (late, twice, short,
 	// an authorisation of a closed order) changes nothing of it: it is voided or refunded.
-	AreaNFTRamp: {
+	AreaNFTRamp: append(fiatRules(), []Rule{
+		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
+		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
+		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}}, // the voided or refunded payment
+	}...),
+	// C: fiat in, crypto to the merchant's deposit address. The fiat side is B's; the transfer
+	// to the merchant is an execution whose steps are the deposit's.
+	AreaDeposit: append(fiatRules(), []Rule{
+		{StatusCreated, CauseFiatMethodChosen, StatusCreated, nil},
+		{StatusOnrampSuccess, CauseExecutionStarted, StatusDepositProcessing, []string{EventDepositProcessing}},
+		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventDepositFailure}},
+		{StatusDepositProcessing, CauseExecutionMined, StatusSuccess, []string{EventDepositSuccess, EventSuccess}},
+		{StatusDepositProcessing, CauseExecutionReverted, StatusFailed, []string{EventDepositFailure}},
+		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}},
+	}...),
+}
+
+// fiatRules are the steps of a fiat payment, areas B and C alike, up to ONRAMP_SUCCESS, and
+// the order's expiry and cancel before it.
+func fiatRules() []Rule {
+	return []Rule{
 		{StatusCreated, CauseFiatProcessing, StatusOnrampProcessing, []string{EventOnrampProcessing}},
 		{StatusCreated, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}},
 		{StatusOnrampProcessing, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampSuccess}},
@@ -203,12 +239,7 @@ var rules = map[Area][]Rule{
 		{StatusCreated, CauseExpired, StatusExpired, []string{EventOnrampFailure}},
 		{StatusOnrampProcessing, CauseExpired, StatusExpired, []string{EventOnrampFailure}}, // a late authorisation is voided
 		{StatusCreated, CauseCancelled, StatusCancelled, []string{EventCancelled}},
-		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
-		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
-		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}}, // the voided or refunded payment
-	},
+	}
 }
 
 // staysCredited are the rules of a payment confirmed in a state that takes none any more.
@@ -346,7 +377,16 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case ExecutionStarted:
 		to = StatusSmartContractProcessing
+		if o.Area == AreaDeposit {
+			to = StatusDepositProcessing // the transfer to the merchant is on its way
+		}
 		n.ExecutionTxHash = c.TxHash.Hex()
+	case FiatMethodChosen:
+		if o.Status != StatusCreated || o.FiatMethod != "" {
+			return nil, Errorf(ECONFLICT, "order %s has its payment method (%s) already", o.ID, o.FiatMethod)
+		}
+		n.FiatMethod, n.CryptoAmount, n.NetworkFee, n.ServiceFee, n.ExpiresAt = c.Method, cloneBig(c.CryptoAmount),
+			cloneBig(c.NetworkFee), cloneBig(c.ServiceFee), c.ExpiresAt
 	case ExecutionMined:
 		to = StatusSuccess
 		n.ExecutionTxHash = c.TxHash.Hex()

@@ -278,7 +278,7 @@ func golden(t *testing.T, name string, events []*RenderedEvent) {
 // between its markers; go test -run TestOrderStatesDoc -update rewrites them.
 func TestOrderStatesDoc(t *testing.T) {
 	const path = "docs/order-states.md"
-	for _, area := range []Area{AreaMint, AreaNFTRamp} {
+	for _, area := range []Area{AreaMint, AreaNFTRamp, AreaDeposit} {
 		begin, end := "<!-- rules: "+string(area)+" (generated from rampway.Rules by lifecycle_test.go) -->\n", "<!-- /rules -->\n"
 		var b strings.Builder
 		b.WriteString(begin)

@@ -110,9 +110,11 @@ type Order struct {
 	NetworkFee *big.Int
 	ServiceFee *big.Int
 
-	// DepositAddress receives the payment; DepositIndex is its HD derivation index.
+	// DepositAddress receives the payment; DepositIndex is its HD derivation index (area A).
 	DepositAddress common.Address
 	DepositIndex   uint32
+	// PayoutAddress is the merchant's deposit address the asset is sent to (area C).
+	PayoutAddress common.Address
 
 	// The fiat side (areas B and C): the currency, the payment method and the amount the user
 	// pays, in the currency's minor units (FiatDecimals digits), and the fiat payment that

@@ -147,6 +147,9 @@ func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) 
 	if o.DepositAddress != ([20]byte{}) {
 		c.DepositAddress = o.DepositAddress.Hex()
 	}
+	if o.PayoutAddress != ([20]byte{}) {
+		c.DepositAddress = o.PayoutAddress.Hex() // area C: the merchant's, where the asset goes
+	}
 	if o.FiatSymbol != "" {
 		c.OrderFiatSymbol, c.OrderFiatAmount, c.FiatPaymentMethod = o.FiatSymbol, FormatFixed(o.FiatAmount, o.FiatDecimals), o.FiatMethod
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -45,6 +46,10 @@ type ExecutorConfig struct {
 	RepriceAfter uint64
 	// Batch bounds the orders started in one step; default 200.
 	Batch int
+	// FiatGiveUpAfter is how long a fiat-paid order (areas B and C) waits for the hot wallet's
+	// funds before it fails and its payment is voided or refunded (a card's authorisation does
+	// not last); default 1 hour. Area A's orders wait for funds however long it takes.
+	FiatGiveUpAfter time.Duration
 }
 
 // Executor executes the paid orders of one network from the hot wallet: it pre-flights each
@@ -72,6 +77,9 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 	}
 	if cfg.Batch <= 0 {
 		cfg.Batch = 200
+	}
+	if cfg.FiatGiveUpAfter <= 0 {
+		cfg.FiatGiveUpAfter = time.Hour
 	}
 	if now == nil {
 		now = time.Now
@@ -230,55 +238,57 @@ var errNoLiquidity = errors.New("hot wallet balance too low")
 // step are returned.
 func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order, tip, feeCap *big.Int, chainNonce uint64, liq *liquidity) (bool, error) {
 	log := x.log.With("order_id", o.ID, "merchant_id", o.MerchantID)
-	f, fn, err := x.functions.ForOrder(ctx, o)
+	p, err := x.plan(ctx, o)
 	if err != nil {
-		log.Error("order's function unavailable", "function_id", o.FunctionID, "error", err)
-		return false, nil
+		return false, x.fail(ctx, o, err.Error())
 	}
-	data, err := fn.Encode(o.FunctionArgs)
-	if err != nil {
-		return false, x.fail(ctx, o, "the function arguments no longer encode: "+rampway.ErrorMessage(err))
-	}
-	var token *rampway.Asset
-	if pa, ok := x.net.Asset(f.PayableSymbol); ok && !pa.IsNative() {
-		token = &pa
-	}
-	value := new(big.Int)
-	gas := o.GasLimit
-	var approve []rampway.Call
-	if token == nil {
-		value.Set(o.PaymentValue)
-	} else {
-		approve = rampway.Approvals(*token, f.Contract, o.PaymentValue)
-		gas += rampway.ApproveGas * uint64(len(approve))
+	if p == nil {
+		return false, nil // its function cannot be read now: logged, tried again
 	}
 	// Our own liquidity pays: a shortfall is ours to fix, never the order's failure.
-	cost := new(big.Int).Add(value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas)))
+	cost := new(big.Int).Add(p.call.Value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(p.gas)))
+	short := liq.native.Cmp(cost) < 0
+	if !short && p.token != nil {
+		have, err := x.tokenBalance(ctx, p.token.Contract, liq)
+		if err != nil {
+			return false, err
+		}
+		short = have.Cmp(p.tokenNeed) < 0
+	}
+	if short && o.FiatSymbol != "" && x.at().Sub(o.UpdatedAt) > x.cfg.FiatGiveUpAfter {
+		// The user's fiat cannot wait for ever: the order fails, its payment is given back.
+		return false, x.fail(ctx, o, fmt.Sprintf("the service's wallet could not pay for it within %s", x.cfg.FiatGiveUpAfter))
+	}
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),
 			"balance_wei", liq.native.String(), "needed_wei", cost.String())
 		return false, errNoLiquidity
 	}
-	if token != nil {
-		have, err := x.tokenBalance(ctx, token.Contract, liq)
+	if p.token != nil {
+		have, err := x.tokenBalance(ctx, p.token.Contract, liq)
 		if err != nil {
 			return false, err
 		}
-		if have.Cmp(o.PaymentValue) < 0 {
-			log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(), "token", token.Symbol,
-				"balance", have.String(), "needed", o.PaymentValue.String())
+		if have.Cmp(p.tokenNeed) < 0 {
+			log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(), "token", p.token.Symbol,
+				"balance", have.String(), "needed", p.tokenNeed.String())
 			return false, errNoLiquidity
 		}
 	}
 
-	reason, err := x.preflight(ctx, f, o, approve, data)
+	reason, err := x.preflight(ctx, p)
 	if err != nil {
 		log.Warn("pre-flight failed; will retry", "error", err)
 		return false, nil
 	}
 	if reason != "" {
-		return false, x.fail(ctx, o, "the smart-contract call would revert: "+reason)
+		what := "the smart-contract call"
+		if o.Area == rampway.AreaDeposit {
+			what = "the transfer to the merchant's deposit address"
+		}
+		return false, x.fail(ctx, o, what+" would revert: "+reason)
 	}
+	approve, call, value, token := p.approve, p.call, p.call.Value, p.token
 
 	var signed []*rampway.ChainTx
 	exec, err := x.store.StartExecution(ctx, o.ID, x.net.Name, x.signer.Address(), chainNonce, func(first uint64) ([]*rampway.ChainTx, error) {
@@ -286,7 +296,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		for _, a := range approve {
 			calls = append(calls, &types.DynamicFeeTx{To: &a.To, Gas: a.Gas, Value: a.Value, Data: a.Data})
 		}
-		calls = append(calls, &types.DynamicFeeTx{To: &f.Contract, Gas: o.GasLimit, Value: value, Data: data})
+		calls = append(calls, &types.DynamicFeeTx{To: &call.To, Gas: call.Gas, Value: value, Data: call.Data})
 		out := make([]*rampway.ChainTx, len(calls))
 		for i, c := range calls {
 			c.ChainID, c.Nonce, c.GasTipCap, c.GasFeeCap = x.net.ChainID, first+uint64(i), tip, feeCap
@@ -316,7 +326,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	}
 	liq.native.Sub(liq.native, cost)
 	if token != nil {
-		liq.tokens[token.Contract].Sub(liq.tokens[token.Contract], o.PaymentValue)
+		liq.tokens[token.Contract].Sub(liq.tokens[token.Contract], p.tokenNeed)
 	}
 	// Stored first, broadcast second: a crash in between is mended by the next step.
 	for _, t := range signed {
@@ -339,11 +349,52 @@ func (x *Executor) fail(ctx context.Context, o *rampway.Order, reason string) er
 	return nil
 }
 
-// preflight says why the call would revert now (after approve, for a token-paid one), or "".
-func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o *rampway.Order, approve []rampway.Call, data []byte) (string, error) {
+// execPlan is what executing an order sends: the approvals a token-paid function needs, then
+// the call (a function's, or area C's transfer to the merchant), with the gas of them all and
+// the token the hot wallet spends (nil for none) and how much of it.
+type execPlan struct {
+	approve   []rampway.Call
+	call      rampway.Call
+	gas       uint64
+	token     *rampway.Asset
+	tokenNeed *big.Int
+}
+
+// plan is what executing o sends. An error is the order's failure (arguments that no longer
+// encode); nil and no error, a function that cannot be read now (tried again later).
+func (x *Executor) plan(ctx context.Context, o *rampway.Order) (*execPlan, error) {
+	if o.Area == rampway.AreaDeposit {
+		c := rampway.PayoutCall(o.Asset, o.PayoutAddress, o.CryptoAmount, o.GasLimit)
+		p := &execPlan{call: c, gas: c.Gas}
+		if !o.Asset.IsNative() {
+			p.token, p.tokenNeed = &o.Asset, o.CryptoAmount
+		}
+		return p, nil
+	}
+	f, fn, err := x.functions.ForOrder(ctx, o)
+	if err != nil {
+		x.log.Error("order's function unavailable", "order_id", o.ID, "function_id", o.FunctionID, "error", err)
+		return nil, nil
+	}
+	data, err := fn.Encode(o.FunctionArgs)
+	if err != nil {
+		return nil, errors.New("the function arguments no longer encode: " + rampway.ErrorMessage(err))
+	}
+	p := &execPlan{call: rampway.Call{To: f.Contract, Value: new(big.Int).Set(o.PaymentValue), Data: data, Gas: o.GasLimit}, gas: o.GasLimit}
+	if pa, ok := x.net.Asset(f.PayableSymbol); ok && !pa.IsNative() {
+		p.token, p.tokenNeed = &pa, o.PaymentValue
+		p.call.Value = new(big.Int)
+		p.approve = rampway.Approvals(pa, f.Contract, o.PaymentValue)
+		p.gas += rampway.ApproveGas * uint64(len(p.approve))
+	}
+	return p, nil
+}
+
+// preflight says why the plan's call would revert now (after its approvals), or "".
+func (x *Executor) preflight(ctx context.Context, p *execPlan) (string, error) {
 	from := x.signer.Address()
-	if len(approve) == 0 {
-		_, err := x.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &f.Contract, Gas: o.GasLimit, Value: o.PaymentValue, Data: data}, nil)
+	if len(p.approve) == 0 {
+		_, err := x.client.CallContract(ctx, ethereum.CallMsg{From: from, To: &p.call.To, Gas: p.call.Gas, Value: p.call.Value, Data: p.call.Data}, nil)
 		if err == nil {
 			return "", nil
 		}
@@ -352,7 +403,7 @@ func (x *Executor) preflight(ctx context.Context, f *rampway.ContractFunction, o
 		}
 		return "", err
 	}
-	reason, _, err := chain.Simulate(ctx, x.client, from, append(approve, rampway.Call{To: f.Contract, Value: new(big.Int), Data: data, Gas: o.GasLimit}))
+	reason, _, err := chain.Simulate(ctx, x.client, from, append(slices.Clone(p.approve), p.call))
 	if errors.Is(err, chain.ErrSimulateUnsupported) {
 		return "", nil // the receipt will tell
 	}

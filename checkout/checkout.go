@@ -72,6 +72,8 @@ type Store interface {
 	rampway.RefundStore
 	rampway.DeliveryStore
 	rampway.FiatPaymentStore
+	// MerchantDepositAddress is rampway.MerchantDepositAddressStore's: where area C delivers.
+	MerchantDepositAddress(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error)
 	// SetOrderUser adds the user fields to an order's (the page's identity step). ENOTFOUND.
 	SetOrderUser(ctx context.Context, orderID string, fields map[string]string, at time.Time) (*rampway.Order, error)
 	// OrderTransfers is rampway.DepositStore's: the payments seen for an order.

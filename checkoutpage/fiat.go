@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"html/template"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
 )
 
 // The checkout of a fiat-paid order (area B): what is bought and its price in the currency,
@@ -31,6 +33,15 @@ type FiatCheckout interface {
 	IdentityComplete(o *rampway.Order) bool
 	// FiatActions are the order's captures, voids and refunds.
 	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
+	// DepositQuotes prices an area C order with each method its amount fits (the quote screen).
+	DepositQuotes(ctx context.Context, p checkout.DepositQuoteParams) ([]*checkout.DepositQuote, error)
+	// ChooseFiatMethod settles an area C order's method, and its quote with it.
+	ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string, feeBPS *int64) (*rampway.Order, error)
+}
+
+// MethodChoice is a line of area C's quote screen: a method, its fee and what it delivers.
+type MethodChoice struct {
+	ID, Name, Fee, Delivers string
 }
 
 // fiatMessages are the fiat checkout's texts (joined to Messages).
@@ -64,6 +75,12 @@ var fiatMessages = map[string]string{
 	"bank_reference":       "Reference",
 	"copy_value":           "Copy {what}",
 	"redirect_note":        "You will approve the payment on your provider's page, then come back here.",
+	"choose_method":        "Choose how to pay",
+	"choose_note":          "Each way of paying has its own fee: here is what your amount buys with each.",
+	"method_fee":           "Fee",
+	"delivers":             "Delivered",
+	"deposit_of":           "Deposit of {amount} {symbol}",
+	"price_delivered":      "Delivered to {merchant}",
 	"bank_returned":        "A transfer of {amount} arrived that could not be used ({reason}): it is being sent back to you. Send {total} with the same reference.",
 	"authenticate":         "Your bank asks you to confirm the payment",
 	"authenticate_link":    "Continue to your bank's confirmation",
@@ -101,7 +118,9 @@ type fiatData struct {
 	ActionURL string
 	Bank      *rampway.BankAccount
 	Card      string // "Paid with visa ending in 4242"
-	I18N      map[string]string
+	// Choices are area C's quote screen (Step "choose").
+	Choices []MethodChoice
+	I18N    map[string]string
 }
 
 // methodNames are the payment methods' names on the page.
@@ -110,8 +129,15 @@ var methodNames = map[string]string{rampway.MethodCard: "card", rampway.MethodAp
 	rampway.MethodCashApp: "Cash App", rampway.MethodJWire: "JWire"}
 
 // fiatPriceLines breaks a fiat order's price down: what the call costs in crypto (value, network
-// fee, service fee), then what the user pays in the currency.
-func fiatPriceLines(o *rampway.Order) []PriceLine {
+// fee, service fee), then what the user pays in the currency; for area C, what the merchant
+// receives and the fees that came off it.
+func fiatPriceLines(o *rampway.Order, merchant string) []PriceLine {
+	if o.Area == rampway.AreaDeposit {
+		amount := func(v *big.Int) string { return rampway.FormatUnits(v, o.Asset.Decimals) + " " + o.Asset.Symbol }
+		return []PriceLine{{Label: strings.ReplaceAll(Messages["price_delivered"], "{merchant}", merchant), Amount: amount(o.CryptoAmount)},
+			{Label: Messages["price_network_fee"], Amount: amount(o.NetworkFee)}, {Label: Messages["price_service_fee"], Amount: amount(o.ServiceFee)},
+			{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true}}
+	}
 	lines := priceLines(o)
 	lines[len(lines)-1].Total = false
 	lines[len(lines)-1].Label = Messages["price_total"] + " (" + o.Asset.Symbol + ")"
@@ -128,7 +154,11 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		h.unavailable(w, r, false)
 		return
 	}
-	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: h.header(ctx, o), Price: fiatPriceLines(o),
+	hd := h.header(ctx, o)
+	if o.Area == rampway.AreaDeposit {
+		hd.ItemName = strings.NewReplacer("{amount}", rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), "{symbol}", o.Asset.Symbol).Replace(Messages["deposit_of"])
+	}
+	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: hd, Price: fiatPriceLines(o, hd.MerchantName),
 		Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, MethodName: methodNames[o.FiatMethod],
 		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, Identity: map[string]string{}, I18N: Messages}
 	if d.MethodName == "" {
@@ -166,6 +196,26 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 			}
 		}
 	case o.Status != rampway.StatusCreated:
+	case o.FiatMethod == "":
+		// Area C without a method: the quote screen first (the spec's rule).
+		qs, err := h.fiat.DepositQuotes(ctx, checkout.DepositQuoteParams{MerchantID: o.MerchantID, FiatSymbol: o.FiatSymbol,
+			FiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network,
+			ContractAddress: contractText(o.Asset), ServiceFeeBPS: h.feeBPS(ctx, o)})
+		if err != nil {
+			h.log.Error("checkout page: quote methods", "order_id", o.ID, "error", err)
+			d.Error = rampway.ErrorMessage(err)
+			break
+		}
+		d.Step = "choose"
+		for _, q := range qs {
+			name := q.Method.Name
+			if name == "" {
+				name = methodNames[q.Method.ID]
+			}
+			d.Choices = append(d.Choices, MethodChoice{ID: q.Method.ID, Name: name,
+				Fee:      rampway.FormatFixed(q.MethodFee.Ceil().BigInt(), o.FiatDecimals) + " " + o.FiatSymbol,
+				Delivers: rampway.FormatUnits(q.CryptoAmount, q.Asset.Decimals) + " " + q.Asset.Symbol})
+		}
 	case !h.fiat.IdentityComplete(o):
 		d.Step = "identity"
 	default:
@@ -276,6 +326,41 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 // fiatTimeout bounds what a fiat page asks of the provider.
 const fiatTimeout = 10 * time.Second
 
+// feeBPS is the order's merchant's service fee (nil: the default).
+func (h *Handler) feeBPS(ctx context.Context, o *rampway.Order) *int64 {
+	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
+		return m.ServiceFeeBPS
+	}
+	return nil
+}
+
+func contractText(a rampway.Asset) string {
+	if a.IsNative() {
+		return ""
+	}
+	return a.Contract.Hex()
+}
+
+// handleMethod takes area C's quote screen's choice: the order's method, then its page.
+func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	o := h.order(w, r, false)
+	if o == nil {
+		return
+	}
+	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
+	if _, err := h.fiat.ChooseFiatMethod(r.Context(), o, r.PostFormValue("method"), h.feeBPS(r.Context(), o)); err != nil {
+		switch rampway.ErrorCode(err) {
+		case rampway.ECONFLICT, rampway.EINVALID: // chosen already, or not one of the currency's: the page shows where it is
+		default:
+			h.log.Error("checkout page: choose method", "order_id", o.ID, "error", err)
+			h.unavailable(w, r, false)
+			return
+		}
+	}
+	http.Redirect(w, r, back, http.StatusSeeOther)
+}
+
 // identityField is a field of the identity step's form.
 type identityField struct{ Name, Label, Type, Autocomplete string }
 
@@ -288,7 +373,7 @@ func identityFormFields() []identityField {
 
 // fiatTemplate parses templates/fiat.html with the header blocks.
 func fiatTemplate(funcs template.FuncMap) *template.Template {
-	fs := template.FuncMap{"identityFields": identityFormFields}
+	fs := template.FuncMap{"identityFields": identityFormFields, "methodIcon": MethodIcon}
 	for k, v := range funcs {
 		fs[k] = v
 	}

@@ -147,6 +147,7 @@ var actions = []struct {
 	{"POST /checkout/cancel", (*Handler).handleCancel},
 	{"POST /checkout/close", (*Handler).handleClose},
 	{"POST /checkout/identity", (*Handler).handleIdentity},
+	{"POST /checkout/method", (*Handler).handleMethod},
 }
 
 // assetRoute prefixes each asset file's name in its route.

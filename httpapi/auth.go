@@ -60,23 +60,3 @@ func (s *Server) adminAuth(next http.Handler) http.Handler {
 	})
 }
 
-// notImplemented stands for a merchant API route whose issue has not landed yet: it checks
-// the request as the real handler will (auth, body, merchant_id) and answers 501.
-func (s *Server) notImplemented(what string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		if r.Method == http.MethodPost {
-			var body struct {
-				MerchantID *string `json:"merchant_id"`
-			}
-			if err := decodeJSON(r, &body, decodeOptions{}); err != nil {
-				return err
-			}
-			if err := checkMerchantID(r, body.MerchantID); err != nil {
-				return err
-			}
-		} else if err := checkQueryMerchantID(r); err != nil {
-			return err
-		}
-		return rampway.Errorf(rampway.ENOTIMPLEMENTED, "%s is not implemented yet", what)
-	}
-}

@@ -230,3 +230,79 @@ func (s *Server) handleSandboxBankTransfer(w http.ResponseWriter, r *http.Reques
 	writeJSON(w, http.StatusCreated, BankTransferView{Credit: credit, Reference: *b.Reference, Amount: *b.Amount, Currency: *b.Currency})
 	return nil
 }
+
+// depositOrderBody is C1's body.
+type depositOrderBody struct {
+	OrderFiatSymbol                *string `json:"order_fiat_symbol"`
+	OrderFiatAmount                *string `json:"order_fiat_amount"`
+	ConvertToCryptoSymbol          *string `json:"convert_to_crypto_symbol"`
+	ConvertToCryptoNetwork         *string `json:"convert_to_crypto_network"`
+	ConvertToCryptoContractAddress *string `json:"convert_to_crypto_contractAddress"`
+	MerchantID                     *string `json:"merchant_id"`
+	MerchantUserID                 *string `json:"merchant_user_id"`
+	MerchantTxnID                  *string `json:"merchant_txn_id"`
+	MerchantRedirectURL            *string `json:"merchant_redirect_url"`
+	MerchantWebhookURL             *string `json:"merchant_webhook_url"`
+	FiatPaymentMethod              *string `json:"fiat_payment_method"`
+	UserEmailID                    *string `json:"user_email_id"`
+	UserFirstName                  *string `json:"user_first_name"`
+	UserLastName                   *string `json:"user_last_name"`
+	UserMobileNumber               *string `json:"user_mobileNumber"`
+	UserDOB                        *string `json:"user_dob"`
+	UserAddressLine1               *string `json:"user_addressLine1"`
+	UserAddressLine2               *string `json:"user_addressLine2"`
+	UserCity                       *string `json:"user_city"`
+	UserState                      *string `json:"user_state"`
+	UserPostCode                   *string `json:"user_postCode"`
+	UserCountryCode                *string `json:"user_countryCode"`
+}
+
+// DepositOrderView is C1's answer (DESIGN.md's area C response).
+type DepositOrderView struct {
+	OrderID                        string  `json:"order_id"`
+	OrderFiatSymbol                string  `json:"order_fiat_symbol"`
+	OrderFiatAmount                string  `json:"order_fiat_amount"`
+	ConvertToCryptoSymbol          string  `json:"convert_to_crypto_symbol"`
+	ConvertToCryptoNetwork         string  `json:"convert_to_crypto_network"`
+	ConvertToCryptoContractAddress *string `json:"convert_to_crypto_contractAddress"`
+	// CryptoAmount is what the merchant receives (estimated with the first method the amount
+	// fits when no fiat_payment_method is given: the user's choice on the page settles it).
+	CryptoAmount      string `json:"crypto_amount"`
+	FiatPaymentMethod string `json:"fiat_payment_method,omitempty"`
+	Hash              string `json:"hash"`
+	GatewayURL        string `json:"gateway_url"`
+	Info              string `json:"info,omitempty"`
+}
+
+func depositOrderView(c *checkout.Created) DepositOrderView {
+	o := c.Order
+	return DepositOrderView{OrderID: o.ID, OrderFiatSymbol: o.FiatSymbol, OrderFiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals),
+		ConvertToCryptoSymbol: o.Asset.Symbol, ConvertToCryptoNetwork: o.Network, ConvertToCryptoContractAddress: contractOf(o.Asset),
+		CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), FiatPaymentMethod: o.FiatMethod, Hash: c.Hash,
+		GatewayURL: c.GatewayURL, Info: c.Info}
+}
+
+func (s *Server) handleCreateDepositOrder(w http.ResponseWriter, r *http.Request) error {
+	var body depositOrderBody
+	if err := decodeJSON(r, &body, decodeOptions{}); err != nil {
+		return err
+	}
+	if err := checkMerchantID(r, body.MerchantID); err != nil {
+		return err
+	}
+	m := merchantFrom(r.Context())
+	user := (&fiatOrderBody{UserEmailID: body.UserEmailID, UserFirstName: body.UserFirstName, UserLastName: body.UserLastName,
+		UserMobileNumber: body.UserMobileNumber, UserDOB: body.UserDOB, UserAddressLine1: body.UserAddressLine1,
+		UserAddressLine2: body.UserAddressLine2, UserCity: body.UserCity, UserState: body.UserState, UserPostCode: body.UserPostCode,
+		UserCountryCode: body.UserCountryCode}).user()
+	p := checkout.DepositOrderParams{
+		Quote: checkout.DepositQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol), FiatAmount: deref(body.OrderFiatAmount),
+			Method: deref(body.FiatPaymentMethod), CryptoSymbol: deref(body.ConvertToCryptoSymbol), CryptoNetwork: deref(body.ConvertToCryptoNetwork),
+			ContractAddress: deref(body.ConvertToCryptoContractAddress), ServiceFeeBPS: m.ServiceFeeBPS},
+		Order: checkout.OrderParams{MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
+			MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: user}}
+	return s.createOrder(w, r, func(reply func(*checkout.Created) (*rampway.IdempotentReply, error)) (*checkout.Created, error) {
+		p.Reply = reply
+		return s.checkout.CreateDepositOrder(r.Context(), m, p)
+	}, func(c *checkout.Created) any { return depositOrderView(c) })
+}

@@ -266,6 +266,9 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	if o.DepositAddress != ([20]byte{}) {
 		v.DepositAddress = o.DepositAddress.Hex()
 	}
+	if o.PayoutAddress != ([20]byte{}) {
+		v.DepositAddress = o.PayoutAddress.Hex() // area C: the merchant's, where the asset goes
+	}
 	// The user's contact fields only: identity data (KYC: mobile, date of birth, address,
 	// country) is shown to nobody but the order's page.
 	v.User = map[string]string{}

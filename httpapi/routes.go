@@ -54,10 +54,12 @@ func (s *Server) routes() {
 	api("POST "+ramp+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaNFTRamp, false))
 
 	// Area C: on-ramp to a merchant deposit.
-	api("POST "+dep+routeOnRampOrder, s.notImplemented("C1 create order"))
+	api("POST "+dep+routeOnRampOrder, s.handleCreateDepositOrder)
 	api("GET "+dep+routeDepositFiat, s.handleFiatCurrencies) // C2 answers like B2
-	api("GET "+dep+routeOnRampOrder+"/{order_id}", s.notImplemented("order lookup"))
-	api("GET "+dep+routeOnRampOrders, s.notImplemented("order list"))
+	api("GET "+dep+routeOnRampOrder+"/{order_id}", s.handleGetOrder(rampway.AreaDeposit))
+	api("GET "+dep+routeOnRampOrders, s.handleListOrders(rampway.AreaDeposit))
+	api("GET "+dep+routeOnRampOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaDeposit, false))
+	api("POST "+dep+routeOnRampOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaDeposit, false))
 
 	// Admin API: onboarding.
 	adm("POST "+admin+"/merchants", s.handleCreateMerchant)
@@ -72,6 +74,9 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions", s.handleListFunctions)
 	adm("GET "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}", s.handleGetFunction)
 	adm("POST "+admin+"/merchants/{merchant_id}/contract-functions/{function_id}/disable", s.handleDisableFunction)
+	adm("POST "+admin+"/merchants/{merchant_id}/deposit-addresses", s.handleSetDepositAddress)
+	adm("GET "+admin+"/merchants/{merchant_id}/deposit-addresses", s.handleListDepositAddresses)
+	adm("DELETE "+admin+"/merchants/{merchant_id}/deposit-addresses/{network}/{symbol}", s.handleDeleteDepositAddress)
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
 

@@ -50,6 +50,7 @@ type Checkout interface {
 	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
 	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
 	CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p checkout.FiatOrderParams) (*checkout.Created, error)
+	CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p checkout.DepositOrderParams) (*checkout.Created, error)
 	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
 	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
 	ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error)
@@ -112,6 +113,8 @@ type Deps struct {
 	// Sandbox is the sandbox payment provider, when it is the configured one: its pages are
 	// served, and the admin API tells it bank transfers arrived.
 	Sandbox Sandbox
+	// DepositAddresses onboards merchants' deposit addresses (area C).
+	DepositAddresses DepositAddresses
 }
 
 // Sandbox is what the server asks of the sandbox payment provider (sandbox.Provider).
@@ -135,6 +138,7 @@ type Server struct {
 	page      http.Handler
 	home      http.Handler
 	sandbox   Sandbox
+	deposits  DepositAddresses
 	limiter   *merchantLimiter // nil: no rate limit
 	mux       *http.ServeMux
 	handler   http.Handler
@@ -142,7 +146,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, deposits: d.DepositAddresses, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

@@ -181,6 +181,9 @@ func (noChain) CreateMintOrder(context.Context, *rampway.Merchant, checkout.Mint
 func (noChain) CreateFiatOrder(context.Context, *rampway.Merchant, checkout.FiatOrderParams) (*checkout.Created, error) {
 	return nil, errNoChain
 }
+func (noChain) CreateDepositOrder(context.Context, *rampway.Merchant, checkout.DepositOrderParams) (*checkout.Created, error) {
+	return nil, errNoChain
+}
 func (noChain) FiatPayments(context.Context, *rampway.Order) ([]*rampway.FiatPayment, error) {
 	return nil, errNoChain
 }
@@ -345,7 +348,7 @@ func wantEnvelope(t *testing.T, r resp, httpStatus, bodyStatus int, path, msg st
 	return b
 }
 
-const orderPath = "/deposit/merchant/sdk/on-ramp/order" // C1: not built yet, so its answer is 501 past auth and body checks
+const orderPath = "/nft-ramp/merchant/hosted/nftCheckout/order" // B1: past the key and body checks, this test's bodies lack contractExecution (400)
 
 func TestMerchantAuth(t *testing.T) {
 	e := newHTTPEnv(t)
@@ -379,14 +382,14 @@ func TestMerchantAuth(t *testing.T) {
 	// The header name in any case, and several keys active at once.
 	for _, h := range []map[string]string{{"x-api-key": e.key}, {"X-Api-Key": raw2}} {
 		r := e.do(http.MethodPost, orderPath, body, h)
-		wantEnvelope(t, r, 501, 501, orderPath, "not implemented")
+		wantEnvelope(t, r, 400, 400, orderPath, "contractExecution is required")
 	}
 	// Revoked: refused at once.
 	if r := e.admin(http.MethodDelete, "/merchants/"+e.merchant.ID+"/api-keys/"+e.keyID, nil); r.status != 204 {
 		t.Fatalf("revoke: %d %s", r.status, r.body)
 	}
 	wantEnvelope(t, e.merchantAPI(http.MethodPost, orderPath, body), 401, 401, orderPath, "Unauthorized")
-	wantEnvelope(t, e.do(http.MethodPost, orderPath, body, map[string]string{"X-API-KEY": raw2}), 501, 501, orderPath, "")
+	wantEnvelope(t, e.do(http.MethodPost, orderPath, body, map[string]string{"X-API-KEY": raw2}), 400, 400, orderPath, "contractExecution is required")
 }
 
 func TestSpecRoutesMounted(t *testing.T) {
@@ -462,7 +465,7 @@ func TestBodyErrors(t *testing.T) {
 	// JSON by its media type (a +json suffix too), or no Content-Type at all: taken as JSON.
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/merchant+json", ""} {
 		r := e.do(http.MethodPost, orderPath, `{"merchant_id":"`+e.merchant.ID+`"}`, map[string]string{"X-API-KEY": e.key, "Content-Type": ct})
-		wantEnvelope(t, r, 501, 501, orderPath, "")
+		wantEnvelope(t, r, 400, 400, orderPath, "contractExecution is required")
 	}
 }
 
