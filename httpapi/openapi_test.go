@@ -21,11 +21,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/provider/sandbox"
 )
 
@@ -519,7 +521,8 @@ func newOpenAPIServer(t *testing.T, e *env, bp BasePaths) *httptest.Server {
 	h := New(Config{BasePaths: bp, MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
 		Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store, DB: e.ping, Log: log,
 			Metrics: prometheus.NewRegistry(), Page: checkoutpage.New(checkoutpage.Config{}, e.store, e.checkout, openAPIChains{}, log, nil),
-			Sandbox: sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil)})
+			Sandbox:          sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil),
+			DepositAddresses: newDepositAddresses(t, e)})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
@@ -592,7 +595,8 @@ func TestOpenAPIRoutesAnswer(t *testing.T) {
 
 	samples := map[string]string{"order_id": "ord_00000000000000000000000000", "event_id": "evt_00000000000000000000000000",
 		"key_id": "key_00000000000000000000000000", "function_id": "scf_00000000000000000000000000",
-		"merchant_id": e.merchant.ID, "file": "checkout.css", "icon": "credit_debit_card.svg", "provider": "sandbox"}
+		"merchant_id": e.merchant.ID, "file": "checkout.css", "icon": "credit_debit_card.svg", "provider": "sandbox",
+		"network": "devnet", "symbol": "DUSD"}
 	send := func(method, path string) (int, ErrorBody) {
 		var reqBody io.Reader
 		if method == http.MethodPost || method == http.MethodPatch {
@@ -751,6 +755,8 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[FiatPaymentView]():                "FiatPayment",
 		reflect.TypeFor[FiatMovementView]():               "FiatMovement",
 		reflect.TypeFor[BankTransferView]():               "BankTransfer",
+		reflect.TypeFor[DepositAddressView]():             "DepositAddress",
+		reflect.TypeFor[ListView[DepositAddressView]]():   "DepositAddressList",
 	}
 	bodies := map[reflect.Type]string{
 		reflect.TypeFor[mintOrderBody]():                                "MintOrderRequest",
@@ -758,6 +764,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[fiatQuoteBody]():                                "FiatQuoteRequest",
 		reflect.TypeFor[fiatOrderBody]():                                "FiatOrderRequest",
 		reflect.TypeFor[bankTransferBody]():                             "BankTransferRequest",
+		reflect.TypeFor[depositAddressBody]():                           "DepositAddressRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",
 		field(reflect.TypeFor[executionBody](), "Payment").Elem():       "ContractExecutionPayment",
 		field(reflect.TypeFor[executionBody](), "NetworkParams").Elem(): "NetworkParams",
@@ -885,7 +892,8 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	// With the sandbox provider, for its admin route's body.
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(),
-		Sandbox: sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil)}))
+		Sandbox:          sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil),
+		DepositAddresses: merchant.NewDepositAddresses(e.store, noDepositChains{}, common.Address{}, nil)}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
 	doc := decodeDoc(t, openAPIDoc)
@@ -922,7 +930,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 		}
 	}
 	for _, route := range []string{"POST /admin/merchants", "PATCH /admin/merchants/{merchant_id}", "POST /admin/merchants/{merchant_id}/contract-functions",
-		"POST /admin/sandbox/bank-transfers"} {
+		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses"} {
 		if !checked[route] {
 			t.Errorf("%s: no request fields checked", route)
 		}

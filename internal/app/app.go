@@ -63,6 +63,12 @@ func NewMerchantService(cfg config.Config, store *sqlstore.Store, authCache time
 		AuthCacheTTL: authCache})
 }
 
+// NewDepositAddresses returns the onboarding of merchants' deposit addresses on nets, testing
+// contracts with transfers simulated from the configured hot wallet.
+func NewDepositAddresses(cfg config.Config, store *sqlstore.Store, nets *chain.Networks) *merchant.DepositAddresses {
+	return merchant.NewDepositAddresses(store, nets, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
+}
+
 // cacheTTL is how long the server keeps what every order request reads and merchants rarely
 // change: API keys with their merchants, and registered functions. A key revoked, a merchant
 // or a function disabled by another process (the admin CLI, another instance) takes effect
@@ -273,7 +279,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
+		DepositAddresses: NewDepositAddresses(cfg, a.Store, a.Networks),
+		Home:             opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
