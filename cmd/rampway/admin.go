@@ -61,6 +61,13 @@ Commands:
   contract-functions list MERCHANT_ID
   contract-functions get MERCHANT_ID FUNCTION_ID
   contract-functions disable MERCHANT_ID FUNCTION_ID
+  deposit-addresses set MERCHANT_ID --network NAME --symbol SYMBOL --address 0x...
+                                        where area C sends the merchant that asset on that
+                                        network (replacing the one there was); a contract is
+                                        accepted only if a transfer of the asset to it
+                                        succeeds in simulation (the network must be reachable)
+  deposit-addresses list MERCHANT_ID
+  deposit-addresses delete MERCHANT_ID --network NAME --symbol SYMBOL
   webhooks list MERCHANT_ID ORDER_ID    the order's webhook log: each event, its attempts
   webhooks resend MERCHANT_ID ORDER_ID EVENT_ID
                                         sends the event again (same eventId and body)
@@ -108,6 +115,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 			}
 			token := devchain.ContractAddresses(crypto.PubkeyToAddress(keys.deployer.PublicKey)).Token
 			cfg.Networks = []config.Network{devNetworkConfig(st.RPCURL, token.Hex())}
+			cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(keys.hotWallet.PublicKey).Hex()
 		}
 	case *path != "":
 		var err error
@@ -122,7 +130,8 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer store.Close()
-	// Only registering a function needs the chain; every other command works offline.
+	// Only registering a function and setting a deposit address need the chain; every other
+	// command works offline.
 	registry := func(online bool) (*contract.Registry, func(), error) {
 		if !online {
 			return contract.NewRegistry(store, offline{}, nil), func() {}, nil
@@ -133,6 +142,16 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return contract.NewRegistry(store, nets, nil).DevMode(cfg.Mode == config.ModeDev), nets.Close, nil
 	}
+	deposits := func(online bool) (*merchant.DepositAddresses, func(), error) {
+		if !online {
+			return merchant.NewDepositAddresses(store, offline{}, common.Address{}, nil), func() {}, nil
+		}
+		nets, err := chain.Dial(ctx, cfg.DomainNetworks())
+		if err != nil {
+			return nil, nil, fmt.Errorf("networks: %w", err)
+		}
+		return app.NewDepositAddresses(cfg, store, nets), nets.Close, nil
+	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
 	var bank bankTransfer
 	if cfg.Fiat.Provider == sandbox.Name {
@@ -140,7 +159,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		// which the running server's sandbox sends.
 		bank = sandbox.New(sandbox.Config{}, store, nil).BankTransfer
 	}
-	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, hooks, bank, rest)
+	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, hooks, bank, rest)
 	if err != nil {
 		return err
 	}
@@ -189,7 +208,7 @@ func readDevState(dir string) (*devState, error) {
 
 // adminCommand runs one command and returns what to print.
 func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
-	hooks *checkout.Service, bank bankTransfer, args []string) (any, error) {
+	deposits func(online bool) (*merchant.DepositAddresses, func(), error), hooks *checkout.Service, bank bankTransfer, args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
 	}
@@ -204,7 +223,8 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
 	grace := fset.Duration("grace-period", 0, "keep the replaced webhook secret valid this long (e.g. 24h)")
 	network := fset.String("network", "", "network name")
-	address := fset.String("address", "", "contract address")
+	address := fset.String("address", "", "contract or deposit address")
+	symbol := fset.String("symbol", "", "an asset's symbol, such as ETH")
 	abiArg := fset.String("abi", "", "the function's ABI fragment, or @FILE")
 	gasLimit := fset.Uint64("gas-limit", 0, "default gas limit")
 	payable := fset.String("payable-symbol", "", "asset paid to the function")
@@ -403,6 +423,48 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.BankTransferView{Credit: credit, Reference: *reference, Amount: *amount, Currency: *currency}, nil
+	case "deposit-addresses set":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		d, done, err := deposits(true)
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		a, err := d.Set(ctx, pos[0], merchant.DepositAddressParams{Network: *network, Symbol: *symbol, Address: *address})
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewDepositAddressView(a), nil
+	case "deposit-addresses list":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		d, _, _ := deposits(false)
+		as, err := d.List(ctx, pos[0])
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewDepositAddressListView(as), nil
+	case "deposit-addresses delete":
+		if err := need(1, "MERCHANT_ID"); err != nil {
+			return nil, err
+		}
+		for _, f := range []struct{ name, v string }{{"network", *network}, {"symbol", *symbol}} {
+			if f.v == "" {
+				return nil, fmt.Errorf("admin deposit-addresses delete: --%s is required", f.name)
+			}
+		}
+		d, _, _ := deposits(false)
+		a, err := d.Get(ctx, pos[0], *network, *symbol)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Delete(ctx, pos[0], *network, *symbol); err != nil {
+			return nil, err
+		}
+		return httpapi.NewDepositAddressView(a), nil
 	case "contract-functions list":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -438,6 +500,10 @@ type bankTransfer func(ctx context.Context, reference, amount, currency string) 
 type offline struct{}
 
 func (offline) Network(string) (*rampway.Network, bool) { return nil, false }
+func (offline) List() []*rampway.Network                { return nil }
 func (offline) HasCode(context.Context, string, common.Address) (bool, error) {
 	return false, errors.New("networks are not connected for this command")
+}
+func (offline) Simulate(context.Context, string, common.Address, []rampway.Call) (string, error) {
+	return "", errors.New("networks are not connected for this command")
 }

@@ -59,6 +59,10 @@ type devState struct {
 	HotWalletKey string `json:"hot_wallet_key"`
 	// DepositMnemonic is the HD seed of the deposit addresses.
 	DepositMnemonic string `json:"deposit_mnemonic"`
+	// MerchantDepositKey is the key, hex, of the demo merchant's deposit address (area C
+	// delivers to it): an account of its own, funded by nothing else, so that what it receives
+	// shows as its balance.
+	MerchantDepositKey string `json:"merchant_deposit_key,omitempty"`
 	// RPCURL is the running chain's endpoint, for `rampway admin --data-dir`.
 	RPCURL string `json:"rpc_url"`
 	// ChainBlock1 is the hash of the chain's first block (the demo contracts' deployment,
@@ -112,9 +116,10 @@ type devAsset struct {
 }
 
 type devContracts struct {
-	NFT       string `json:"nft"`
-	Token     string `json:"token"`
-	PriceFeed string `json:"price_feed"`
+	NFT        string `json:"nft"`
+	Token      string `json:"token"`
+	PriceFeed  string `json:"price_feed"`
+	Multicall3 string `json:"multicall3"`
 }
 
 type devFunction struct {
@@ -154,6 +159,15 @@ type devMerchant struct {
 	MerchantID    string `json:"merchant_id"`
 	APIKey        string `json:"api_key"`
 	WebhookSecret string `json:"webhook_secret"`
+	// DepositAddresses are the demo merchant's onboarded deposit addresses, one per dev asset.
+	DepositAddresses []devMerchantDepositAddress `json:"deposit_addresses"`
+}
+
+// devMerchantDepositAddress is where area C sends the demo merchant an asset.
+type devMerchantDepositAddress struct {
+	Symbol  string `json:"symbol"`
+	Network string `json:"network"`
+	Address string `json:"address"`
 }
 
 // devNetwork is the name of the embedded chain's network in dev mode.
@@ -277,7 +291,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		store.Close()
 		return fmt.Errorf("dev: networks: %w", err)
 	}
-	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil).DevMode(true), cfg.HTTP.BasePaths, ch, state, keys, base)
+	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil).DevMode(true),
+		app.NewDepositAddresses(cfg, store, networks), cfg.HTTP.BasePaths, ch, state, keys, base)
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
@@ -378,9 +393,10 @@ func devNetworkConfig(rpcURL, token string) config.Network {
 	}
 }
 
-// prepareDev makes sure the demo merchant and its functions exist and returns dev.json.
-func prepareDev(ctx context.Context, merchants *merchant.Service, functions *contract.Registry, bp config.BasePaths, ch *devchain.Chain,
-	st *devState, keys *devKeys, base string) (devJSON, error) {
+// prepareDev makes sure the demo merchant, its functions and its deposit addresses exist and
+// returns dev.json.
+func prepareDev(ctx context.Context, merchants *merchant.Service, functions *contract.Registry, deposits *merchant.DepositAddresses,
+	bp config.BasePaths, ch *devchain.Chain, st *devState, keys *devKeys, base string) (devJSON, error) {
 	if err := ensureDemoMerchant(ctx, merchants, st, base+demoWebhookPath, demoAssetURL(base, demoLogo)); err != nil {
 		return devJSON{}, err
 	}
@@ -389,22 +405,70 @@ func prepareDev(ctx context.Context, merchants *merchant.Service, functions *con
 	if err != nil {
 		return devJSON{}, err
 	}
+	depositAddr, err := st.merchantDepositAddress()
+	if err != nil {
+		return devJSON{}, err
+	}
+	addrs, err := ensureDemoDepositAddresses(ctx, deposits, st.MerchantID, depositAddr)
+	if err != nil {
+		return devJSON{}, err
+	}
 	c := ch.Contracts()
 	return devJSON{
 		API: devAPI{MintBaseURL: base + bp.Mint, NFTRampBaseURL: base + bp.NFTRamp,
 			DepositBaseURL: base + bp.Deposit, AdminBaseURL: base + bp.Admin},
 		AdminToken: st.AdminToken,
-		Merchant:   devMerchant{MerchantID: st.MerchantID, APIKey: st.APIKey, WebhookSecret: st.WebhookSecret},
+		Merchant:   devMerchant{MerchantID: st.MerchantID, APIKey: st.APIKey, WebhookSecret: st.WebhookSecret, DepositAddresses: addrs},
 		Chain: devChainInfo{Network: devNetwork, ChainID: devchain.ChainID, RPCURL: ch.RPCURL(),
 			PayerPrivateKey: "0x" + hex.EncodeToString(crypto.FromECDSA(keys.payer)), PayerAddress: payer.Hex()},
 		Assets: []devAsset{
 			{Symbol: devchain.NativeSymbol, Network: devNetwork, ContractAddress: "", Decimals: 18},
 			{Symbol: devchain.TokenSymbol, Network: devNetwork, ContractAddress: c.Token.Hex(), Decimals: devchain.TokenDecimals},
 		},
-		Contracts:              devContracts{NFT: c.NFT.Hex(), Token: c.Token.Hex(), PriceFeed: c.PriceFeed.Hex()},
+		Contracts:              devContracts{NFT: c.NFT.Hex(), Token: c.Token.Hex(), PriceFeed: c.PriceFeed.Hex(), Multicall3: c.Multicall.Hex()},
 		SmartContractFunctions: fns,
 		Fiat:                   devFiat{TestCards: devCards},
 	}, nil
+}
+
+// demoDepositSymbols are the dev assets the demo merchant has a deposit address for, in
+// dev.json's order.
+var demoDepositSymbols = []string{devchain.NativeSymbol, devchain.TokenSymbol}
+
+// ensureDemoDepositAddresses gives the demo merchant a deposit address, addr, for each dev
+// asset it has none for, and returns its addresses as dev.json lists them. One the developer
+// set (through the admin API or CLI) is kept.
+func ensureDemoDepositAddresses(ctx context.Context, svc *merchant.DepositAddresses, merchantID string, addr common.Address) ([]devMerchantDepositAddress, error) {
+	var out []devMerchantDepositAddress
+	for _, symbol := range demoDepositSymbols {
+		a, err := svc.Get(ctx, merchantID, devNetwork, symbol)
+		if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+			a, err = svc.Set(ctx, merchantID, merchant.DepositAddressParams{Network: devNetwork, Symbol: symbol, Address: addr.Hex()})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dev: demo deposit address for %s: %w", symbol, err)
+		}
+		out = append(out, devMerchantDepositAddress{Symbol: a.Symbol, Network: a.Network, Address: a.Address.Hex()})
+	}
+	return out, nil
+}
+
+// merchantDepositAddress returns the demo merchant's deposit address, making its key on the
+// first run: an account of its own (not the payer, the hot wallet or the treasury), which no
+// genesis funds.
+func (st *devState) merchantDepositAddress() (common.Address, error) {
+	if st.MerchantDepositKey == "" {
+		key, err := crypto.GenerateKey()
+		if err != nil {
+			return common.Address{}, fmt.Errorf("dev: %w", err)
+		}
+		st.MerchantDepositKey = hex.EncodeToString(crypto.FromECDSA(key))
+	}
+	key, err := crypto.HexToECDSA(st.MerchantDepositKey)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("dev: %s holds a bad merchant deposit key: %w", devStateFile, err)
+	}
+	return crypto.PubkeyToAddress(key.PublicKey), nil
 }
 
 // demoFunction is a DemoNFT function the demo merchant has registered.

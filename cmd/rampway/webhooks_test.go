@@ -97,8 +97,9 @@ func TestDemoStoreReceivesWebhooks(t *testing.T) {
 		Merchant map[string]any `json:"merchant"`
 	}
 	_ = json.Unmarshal(raw, &contract)
-	if len(contract.Merchant) != 3 || contract.Merchant["merchant_id"] == nil || contract.Merchant["api_key"] == nil || contract.Merchant["webhook_secret"] == nil {
-		t.Fatalf("dev.json merchant %v, want exactly merchant_id, api_key, webhook_secret", contract.Merchant)
+	if len(contract.Merchant) != 4 || contract.Merchant["merchant_id"] == nil || contract.Merchant["api_key"] == nil || contract.Merchant["webhook_secret"] == nil ||
+		contract.Merchant["deposit_addresses"] == nil {
+		t.Fatalf("dev.json merchant %v, want exactly merchant_id, api_key, webhook_secret, deposit_addresses", contract.Merchant)
 	}
 
 	id := payExample(t, dj) // an order without merchant_webhook_url: the merchant's URL
