@@ -59,4 +59,3 @@ func (s *Server) adminAuth(next http.Handler) http.Handler {
 		return nil
 	})
 }
-

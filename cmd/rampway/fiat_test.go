@@ -67,21 +67,29 @@ func (j *fiatJourney) order(t *testing.T, currency, method string, user map[stri
 	return o
 }
 
-// lookup is the B order as its merchant sees it.
+// lookup is the B or C order as its merchant sees it (its area's lookup).
 func (j *fiatJourney) lookup(t *testing.T, id string) map[string]any {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, j.dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/order/"+id, nil)
-	req.Header.Set("X-API-KEY", j.dj.Merchant.APIKey)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	for _, u := range []string{j.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order/", j.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order/"} {
+		req, _ := http.NewRequest(http.MethodGet, u+id, nil)
+		req.Header.Set("X-API-KEY", j.dj.Merchant.APIKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]any
+		err = json.NewDecoder(res.Body).Decode(&v)
+		res.Body.Close()
+		if res.StatusCode == 404 {
+			continue // the other area's
+		}
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("lookup %s: %d %v", id, res.StatusCode, err)
+		}
+		return v
 	}
-	defer res.Body.Close()
-	var v map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || res.StatusCode != 200 {
-		t.Fatalf("lookup %s: %d %v", id, res.StatusCode, err)
-	}
-	return v
+	t.Fatalf("lookup %s: not found", id)
+	return nil
 }
 
 // waitStatus polls the order until it is status.

@@ -116,3 +116,47 @@ func scanForCards(t *testing.T, dir string, logs []byte, cards ...string) {
 }
 
 var _ = sqlite.Dialect // imported for its driver ("sqlite"), which sql.Open uses
+
+// An area C order's process is killed (SIGKILL) after the fiat payment and before the transfer
+// to the merchant is mined: after the restart exactly one transfer is sent, and the deposit
+// address holds exactly crypto_amount more.
+func TestDepositSIGKILLBeforeTheTransferIsMined(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	p, dj := startDevBinary(t, bin, dir)
+	j := &fiatJourney{journey: newJourney(t, dj), browser: &http.Client{Timeout: 20 * time.Second}, dir: dir}
+	to := devDepositAddress(t, dir, "ETH")
+	before := j.balanceOf(t, "ETH", to)
+	o := j.depositOrder(t, "EUR", "100.00", "ETH", rampway.MethodCard, j.hook)
+	id := o["order_id"].(string)
+	j.card(t, o, dj.Fiat.TestCards.Success)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		v := j.lookup(t, id)
+		if v["status"] == "ONRAMP_SUCCESS" || v["status"] == "DEPOSIT_PROCESSING" {
+			t.Logf("killed in %v", v["status"])
+			break
+		}
+		if v["status"] == "SUCCESS" || time.Now().After(deadline) {
+			t.Fatalf("order %s is %v: the kill came too late\n%s", id, v["status"], p.out)
+		}
+	}
+	p.kill(t, dir)
+	_, dj2 := startDevBinary(t, bin, dir)
+	j2 := &fiatJourney{journey: newJourney(t, dj2), browser: j.browser, dir: dir}
+	j2.waitStatus(t, id, "SUCCESS", 60*time.Second)
+	if got, want := j2.balanceOf(t, "ETH", to), new(big.Int).Add(before, baseUnits(t, o["crypto_amount"].(string), "ETH")); got.Cmp(want) != 0 {
+		t.Fatalf("deposit address holds %s, want %s: one transfer", got, want)
+	}
+	db, err := sql.Open("sqlite", filepath.Join(dir, "rampway.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var nonces int
+	if err := db.QueryRow(`SELECT COUNT(DISTINCT nonce) FROM chain_txs WHERE ref = ? AND kind = 'call'`, id).Scan(&nonces); err != nil {
+		t.Fatal(err)
+	}
+	if nonces != 1 {
+		t.Fatalf("%d nonces used for the order's transfer, want 1", nonces)
+	}
+}
