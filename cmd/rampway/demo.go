@@ -132,7 +132,8 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
 <body>
 <main>
   <h1>Demo Store</h1>
-  <p class="merchant">A shop on rampway's dev server: it sells demo NFTs, paid in crypto on the embedded chain.</p>
+  <p class="merchant">A shop on rampway's dev server: it sells demo NFTs, paid in crypto on the embedded chain or in euros
+    through the sandbox payment provider, and tops up your account with crypto bought in euros.</p>
   {{if .Return}}
   <section aria-labelledby="ret">
     <h2 id="ret">Your order</h2>
@@ -146,6 +147,12 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="token">
     <p><button id="buy-token" type="submit" class="primary">Mint a demo NFT (pay in the demo token)</button></p></form>
   <p class="note">Pay from any wallet pointed at <code>{{.RPC}}</code> (chain id {{.ChainID}}), or with the payer key in dev.json.</p>
+  <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="card">
+    <p><button id="buy-card" type="submit" class="primary">Mint a demo NFT (pay in EUR by card)</button></p></form>
+  <p class="note">The sandbox provider's test cards are in dev.json: {{.Card}} succeeds.</p>
+  <h2>Top up</h2>
+  <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="topup">
+    <p><button id="top-up" type="submit" class="primary">Top up 50 EUR in ETH (on-ramp to the shop's deposit address)</button></p></form>
   <section aria-labelledby="hooks">
     <h2 id="hooks">Webhooks received</h2>
     <p class="note">The store's server receives the demo merchant's webhooks at <code>{{.Hook}}</code> and verifies their signature with the Go client package (<a href="{{.Hook}}">as JSON</a>).</p>
@@ -166,7 +173,7 @@ func (d *demoStore) render(w http.ResponseWriter, ret *demoReturn, msg string, c
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	_ = demoPage.Execute(w, map[string]any{"Return": ret, "Error": msg, "RPC": d.dj.Chain.RPCURL, "ChainID": d.dj.Chain.ChainID,
-		"Hook": d.base + demoWebhookPath, "Events": d.recent(10)})
+		"Hook": d.base + demoWebhookPath, "Events": d.recent(10), "Card": d.dj.Fiat.TestCards.Success})
 }
 
 func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -190,14 +197,14 @@ func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// api calls the merchant API as the demo merchant's server would.
-func (d *demoStore) api(method, path string, body any) (map[string]any, error) {
+// api calls the merchant API (url: a base URL and a path) as the demo merchant's server would.
+func (d *demoStore) api(method, url string, body any) (map[string]any, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, d.dj.API.MintBaseURL+path, rd)
+	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +227,9 @@ func (d *demoStore) api(method, path string, body any) (map[string]any, error) {
 
 func (d *demoStore) buy(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1024)
+	pay := r.FormValue("pay")
 	want := "ETH"
-	if r.FormValue("pay") == "token" {
+	if pay == "token" {
 		want = "DUSD"
 	}
 	var fn *devFunction
@@ -235,13 +243,27 @@ func (d *demoStore) buy(w http.ResponseWriter, r *http.Request) {
 		d.render(w, nil, "No demo function is paid in "+want, http.StatusInternalServerError)
 		return
 	}
+	txn := fmt.Sprintf("demo-%d", time.Now().UnixNano())
+	endpoint := d.dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
 	body := map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "crypto_symbol": want, "crypto_network": d.dj.Chain.Network,
-		"contractExecution": fn.Example, "merchant_user_id": "demo-buyer", "merchant_txn_id": fmt.Sprintf("demo-%d", time.Now().UnixNano()),
+		"contractExecution": fn.Example, "merchant_user_id": "demo-buyer", "merchant_txn_id": txn,
 		"merchant_redirect_url": d.base + "/demo/return"}
 	if fn.Example.Payment != nil && fn.Example.Payment.PayableCryptoContractAddress != "" {
 		body["crypto_contract_address"] = fn.Example.Payment.PayableCryptoContractAddress
 	}
-	o, err := d.api(http.MethodPost, "/merchant/hosted/nftCheckout/order", body)
+	switch pay {
+	case "card": // area B: the mint, paid in euros by card (the identity step asks the rest)
+		endpoint = d.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
+		body = map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "order_fiat_symbol": "EUR", "fiat_payment_method": "credit_debit_card",
+			"contractExecution": fn.Example, "merchant_user_id": "demo-buyer", "merchant_txn_id": txn, "merchant_redirect_url": d.base + "/demo/return",
+			"user_email_id": "buyer@example.com"}
+	case "topup": // area C: 50 EUR of ETH to the shop's deposit address; the user chooses how to pay
+		endpoint = d.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order"
+		body = map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "order_fiat_symbol": "EUR", "order_fiat_amount": "50.00",
+			"convert_to_crypto_symbol": "ETH", "convert_to_crypto_network": d.dj.Chain.Network, "merchant_user_id": "demo-buyer",
+			"merchant_txn_id": txn, "merchant_redirect_url": d.base + "/demo/return", "user_email_id": "buyer@example.com"}
+	}
+	o, err := d.api(http.MethodPost, endpoint, body)
 	if err != nil {
 		d.log.Error("demo store: create order", "error", err)
 		d.render(w, nil, "The order could not be created: "+err.Error(), http.StatusBadGateway)
@@ -256,7 +278,15 @@ func (d *demoStore) back(w http.ResponseWriter, r *http.Request) {
 		d.render(w, nil, "No order to show.", http.StatusBadRequest)
 		return
 	}
-	o, err := d.api(http.MethodGet, "/merchant/hosted/nftCheckout/order/"+url.PathEscape(id), nil)
+	// The order is in one of the three areas: each area's lookup, in turn.
+	var o map[string]any
+	var err error
+	for _, u := range []string{d.dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order/", d.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order/",
+		d.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order/"} {
+		if o, err = d.api(http.MethodGet, u+url.PathEscape(id), nil); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		d.render(w, nil, "The order could not be read: "+err.Error(), http.StatusBadGateway)
 		return

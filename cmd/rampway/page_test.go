@@ -158,7 +158,9 @@ func TestDemoStoreHTTP(t *testing.T) {
 			t.Errorf("%s: %v\n%.80s", path, res.Header, body)
 		}
 	}
-	for _, pay := range []string{"eth", "token"} {
+	// A crypto mint (A), a card mint (B, the identity step first) and a top-up (C, the quote
+	// screen first): each a checkout, and the order shown on return.
+	for pay, want := range map[string]string{"eth": `id="pay"`, "token": `id="pay"`, "card": `action="/checkout/identity"`, "topup": `action="/checkout/method"`} {
 		res, err = noRedirect.PostForm(base+"/demo/buy", url.Values{"pay": {pay}})
 		if err != nil {
 			t.Fatal(err)
@@ -169,6 +171,15 @@ func TestDemoStoreHTTP(t *testing.T) {
 			t.Fatalf("buy %s: %d %q", pay, res.StatusCode, loc)
 		}
 		id := strings.TrimPrefix(strings.Split(loc, "&")[0], base+"/checkout?order_id=")
+		res, err = http.Get(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkout, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(checkout), want) {
+			t.Fatalf("buy %s: the checkout has no %s:\n%s", pay, want, checkout)
+		}
 		res, err = http.Get(base + "/demo/return?order_id=" + id + "&status=CREATED")
 		if err != nil {
 			t.Fatal(err)
