@@ -1,0 +1,5 @@
+//go:build !race
+
+package hd
+
+const raceEnabled = false
