@@ -25,7 +25,9 @@ func newQueueCollector(store *sqlstore.Store, log *slog.Logger) *queueCollector 
 		"pending":  d("webhook_deliveries_pending", "Webhook deliveries waiting to be sent (or retried)."),
 		"failed":   d("webhook_deliveries_failed", "Webhook deliveries that ran out of retries (resend from the log)."),
 		"oldest":   d("webhook_oldest_pending_seconds", "Age of the oldest pending webhook delivery."),
-		"awaiting": d("orders_awaiting_execution", "Paid orders whose smart-contract call is not sent yet."),
+		"awaiting": d("orders_awaiting_execution", "Paid orders whose smart-contract call (A, B) or transfer to the merchant (C) is not sent yet."),
+		"waited":   d("orders_awaiting_execution_oldest_seconds", "How long the longest-waiting paid order has waited for its execution: alert on it (the hot wallet cannot pay, or its node refuses)."),
+		"fiat":     d("fiat_actions_pending", "Captures, voids and refunds not yet done by the payment provider."),
 		"txs":      d("chain_txs_pending", "Signed transactions not yet mined at the confirmation depth."),
 		"refunds":  d("refunds_pending", "Refund records not paid yet."),
 	}}
@@ -47,7 +49,7 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for k, v := range map[string]float64{"pending": float64(st.DeliveriesPending), "failed": float64(st.DeliveriesFailed),
 		"oldest": st.OldestPendingDelivery.Seconds(), "awaiting": float64(st.AwaitingExecution), "txs": float64(st.TxsPending),
-		"refunds": float64(st.RefundsPending)} {
+		"refunds": float64(st.RefundsPending), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending)} {
 		ch <- prometheus.MustNewConstMetric(c.descs[k], prometheus.GaugeValue, v)
 	}
 }

@@ -12,8 +12,13 @@ type Stats struct {
 	DeliveriesFailed  int64
 	// OldestPendingDelivery is the age of the oldest pending delivery (0 when none).
 	OldestPendingDelivery time.Duration
-	// AwaitingExecution counts paid orders not yet sent (DEPOSIT_SUCCESS).
-	AwaitingExecution int64
+	// AwaitingExecution counts paid orders not yet sent (DEPOSIT_SUCCESS, ONRAMP_SUCCESS), and
+	// OldestAwaitingExecution is how long the longest waiting has waited (0 when none): the
+	// alert that the hot wallet cannot pay, or a node refuses its transactions.
+	AwaitingExecution       int64
+	OldestAwaitingExecution time.Duration
+	// FiatActionsPending counts captures, voids and refunds not yet done by the provider.
+	FiatActionsPending int64
 	// TxsPending counts signed transactions not yet mined deep enough.
 	TxsPending int64
 	// RefundsPending counts refund records not yet paid.
@@ -23,7 +28,7 @@ type Stats struct {
 // Stats reads the queue sizes (a few indexed counts).
 func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 	var st Stats
-	var oldest dbTime
+	var oldest, oldestPaid dbTime
 	for _, q := range []struct {
 		sql string
 		dst any
@@ -31,7 +36,9 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'`, &st.DeliveriesPending},
 		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed'`, &st.DeliveriesFailed},
 		{`SELECT MIN(created_at) FROM webhook_deliveries WHERE status = 'pending'`, &oldest},
-		{`SELECT COUNT(*) FROM orders WHERE status = 'DEPOSIT_SUCCESS'`, &st.AwaitingExecution},
+		{`SELECT COUNT(*) FROM orders WHERE status IN (` + awaitingExecution + `)`, &st.AwaitingExecution},
+		{`SELECT MIN(updated_at) FROM orders WHERE status IN (` + awaitingExecution + `)`, &oldestPaid},
+		{`SELECT COUNT(*) FROM fiat_actions WHERE status = 'pending'`, &st.FiatActionsPending},
 		{`SELECT COUNT(*) FROM chain_txs WHERE status = 'pending'`, &st.TxsPending},
 		{`SELECT COUNT(*) FROM refunds WHERE status = 'pending'`, &st.RefundsPending},
 	} {
@@ -41,6 +48,9 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 	}
 	if oldest.Valid {
 		st.OldestPendingDelivery = now.Sub(oldest.T)
+	}
+	if oldestPaid.Valid {
+		st.OldestAwaitingExecution = now.Sub(oldestPaid.T)
 	}
 	return st, nil
 }
