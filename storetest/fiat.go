@@ -8,16 +8,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/rampway/rampway"
 )
 
 // fiatOrder stores an area B order of 25.00 EUR paid by method, and its payment started at the
 // provider as ref.
 func fiatOrder(t *testing.T, s rampway.Store, merchantID, method, ref string) (*rampway.Order, *rampway.FiatPayment) {
+	return fiatOrderIn(t, s, rampway.AreaNFTRamp, merchantID, method, ref)
+}
+
+// fiatOrderIn is fiatOrder of an area (B or C).
+func fiatOrderIn(t *testing.T, s rampway.Store, area rampway.Area, merchantID, method, ref string) (*rampway.Order, *rampway.FiatPayment) {
 	t.Helper()
 	at := now()
 	o := orderAt(merchantID, at, 0)
-	o.Area, o.DepositAddress, o.DepositIndex = rampway.AreaNFTRamp, [20]byte{}, 0
+	o.Area, o.DepositAddress, o.DepositIndex = area, [20]byte{}, 0
+	if area == rampway.AreaDeposit {
+		o.FunctionID, o.PayoutAddress = "", common.HexToAddress("0x00000000000000000000000000000000000dEaD1")
+	}
 	o.FiatSymbol, o.FiatMethod, o.FiatAmount, o.FiatDecimals = "EUR", method, big.NewInt(2500), 2
 	if err := s.CreateOrder(t.Context(), o); err != nil {
 		t.Fatal(err)
@@ -163,5 +173,31 @@ func testProviderEvents(t *testing.T, open Opener) {
 	}
 	if ps, _ := s.FiatPayments(ctx, b.ID); ps[0].Received.Int64() != 3000 {
 		t.Fatalf("received %s, want 3000", ps[0].Received)
+	}
+}
+
+// A bank transfer that arrives after its area C order expired is refunded, all of it, and the
+// order stays EXPIRED: nothing is delivered.
+func testLateTransfer(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "late")
+	o, _ := fiatOrderIn(t, s, rampway.AreaDeposit, m.ID, rampway.MethodSEPABankTransfer, "sbp_late")
+	if got, _ := s.Order(ctx, o.ID); got.PayoutAddress != o.PayoutAddress {
+		t.Fatalf("payout address %s, want %s", got.PayoutAddress.Hex(), o.PayoutAddress.Hex())
+	}
+	if _, err := s.Apply(ctx, o.ID, rampway.Expired{}, now()); err != nil {
+		t.Fatal(err)
+	}
+	applied, err := s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: "ev_late", Type: rampway.ProviderPaymentCredited, PaymentRef: "sbp_late",
+		Status: rampway.FiatSucceeded, Credit: "c_late", Amount: big.NewInt(2500)}, now())
+	if err != nil || !applied {
+		t.Fatalf("late credit: %v %v", applied, err)
+	}
+	got, _ := s.Order(ctx, o.ID)
+	as, _ := s.FiatActions(ctx, o.ID)
+	if got.Status != rampway.StatusExpired || got.FiatPaymentID != "" || len(as) != 1 || as[0].Kind != rampway.ActionRefund ||
+		as[0].Amount.Int64() != 2500 || as[0].Reason != "arrived when the order was EXPIRED" {
+		t.Fatalf("after a late transfer: %s %q, actions %+v", got.Status, got.FiatPaymentID, as)
 	}
 }

@@ -64,6 +64,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},
 		{"DeferDeliveries", testDeferDeliveries},
 		{"ProviderEvents", testProviderEvents},
+		{"LateTransfer", testLateTransfer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
