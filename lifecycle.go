@@ -387,6 +387,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 		n.FiatMethod, n.CryptoAmount, n.NetworkFee, n.ServiceFee, n.ExpiresAt = c.Method, cloneBig(c.CryptoAmount),
 			cloneBig(c.NetworkFee), cloneBig(c.ServiceFee), c.ExpiresAt
+		n.MethodQuotes = nil
 	case ExecutionMined:
 		to = StatusSuccess
 		n.ExecutionTxHash = c.TxHash.Hex()
@@ -514,6 +515,7 @@ func (o *Order) clone() *Order {
 		n.CryptoReceived = new(big.Int)
 	}
 	n.User = maps.Clone(o.User)
+	n.MethodQuotes = slices.Clone(o.MethodQuotes)
 	return &n
 }
 

@@ -115,6 +115,9 @@ type Order struct {
 	DepositIndex   uint32
 	// PayoutAddress is the merchant's deposit address the asset is sent to (area C).
 	PayoutAddress common.Address
+	// MethodQuotes are an area C order's quotes, one per payment method its amount fits, kept
+	// from its creation until the user chooses a method (none once one is chosen).
+	MethodQuotes []MethodQuote
 
 	// The fiat side (areas B and C): the currency, the payment method and the amount the user
 	// pays, in the currency's minor units (FiatDecimals digits), and the fiat payment that
@@ -130,6 +133,18 @@ type Order struct {
 	ExpiresAt       time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+}
+
+// MethodQuote is what an area C order delivers when paid with a method: the crypto the
+// merchant receives and the fees that came off it (base units of the asset), and the method's
+// fee (minor units of the currency, rounded up).
+type MethodQuote struct {
+	Method       string   `json:"method"`
+	Name         string   `json:"name"` // the method's display name, as configured`
+	CryptoAmount *big.Int `json:"crypto_amount"`
+	NetworkFee   *big.Int `json:"network_fee"`
+	ServiceFee   *big.Int `json:"service_fee"`
+	MethodFee    *big.Int `json:"method_fee"`
 }
 
 // OrderEvent records a transition (or the creation) of an order, or an event that is no

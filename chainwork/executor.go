@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -257,7 +258,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	}
 	if short && o.FiatSymbol != "" && x.at().Sub(o.UpdatedAt) > x.cfg.FiatGiveUpAfter {
 		// The user's fiat cannot wait for ever: the order fails, its payment is given back.
-		return false, x.fail(ctx, o, fmt.Sprintf("the service's wallet could not pay for it within %s", x.cfg.FiatGiveUpAfter))
+		return false, x.fail(ctx, o, "the service's wallet could not pay for it within "+strings.TrimSuffix(strings.TrimSuffix(x.cfg.FiatGiveUpAfter.String(), "0s"), "0m"))
 	}
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),

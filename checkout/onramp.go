@@ -1,11 +1,12 @@
 package checkout
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -122,7 +123,7 @@ func (s *Service) quoteDeposit(ctx context.Context, p DepositQuoteParams) (*Depo
 	if !ok {
 		return nil, nil, rampway.FieldErrorf("convert_to_crypto_symbol", "convert_to_crypto_symbol %s is not valid for network %s", rampway.Echo(p.CryptoSymbol), net.Name)
 	}
-	if p.ContractAddress != "" || !asset.IsNative() {
+	if p.ContractAddress != "" { // optional in the spec: the symbol and network name the asset
 		if err := checkContractAddress("convert_to_crypto_contractAddress", p.ContractAddress, asset); err != nil {
 			return nil, nil, err
 		}
@@ -221,7 +222,7 @@ func (s *Service) simulateTransfer(ctx context.Context, evm EVM, q *DepositQuote
 		tries = []rampway.Call{rampway.PayoutCall(q.Asset, to, v, tokenTransferGas)}
 	}
 	cannot := rampway.Errorf(rampway.EUNAVAILABLE, "The service cannot deliver %s %s on %s at the moment: try a smaller amount or again later",
-		rampway.FormatUnits(v, q.Asset.Decimals), q.Asset.Symbol, q.Network.Name)
+		rampway.FormatUnits(rampway.RoundDownSignificant(v, rampway.AmountDigits), q.Asset.Decimals), q.Asset.Symbol, q.Network.Name)
 	var reason string
 	for _, c := range tries {
 		var err error
@@ -236,8 +237,16 @@ func (s *Service) simulateTransfer(ctx context.Context, evm EVM, q *DepositQuote
 			return nil
 		}
 	}
-	if !q.Asset.IsNative() && strings.Contains(strings.ToLower(reason), "balance") {
-		return cannot
+	if !q.Asset.IsNative() {
+		// A token's revert says little (a custom error, often): the same transfer to the hot
+		// wallet itself tells the hot wallet's shortfall from the deposit address's refusal.
+		self, err := evm.Simulate(ctx, s.cfg.HotWallet, []rampway.Call{rampway.PayoutCall(q.Asset, s.cfg.HotWallet, v, tokenTransferGas)})
+		switch {
+		case err != nil && !errors.Is(err, rampway.ErrInsufficientFunds):
+			return unavailable(q.Network.Name, err)
+		case err != nil || self != "":
+			return cannot
+		}
 	}
 	return rampway.FieldErrorf("convert_to_crypto_symbol", "The merchant's deposit address %s refuses a transfer of %s: %s", to.Hex(), q.Asset.Symbol, reason)
 }
@@ -283,9 +292,33 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 	if err != nil {
 		return nil, err
 	}
-	if err := s.priceDeposit(ctx, q, methods[0], p.Quote.ServiceFeeBPS); err != nil {
-		return nil, err
+	// Without a method, each method the amount fits is quoted now and kept: the page's quote
+	// screen shows these, and the user's choice takes the one shown.
+	var quotes []rampway.MethodQuote
+	first := *q
+	var firstErr error
+	for _, m := range methods {
+		mq := *q
+		if err := s.priceDeposit(ctx, &mq, m, p.Quote.ServiceFeeBPS); err != nil {
+			if rampway.ErrorCode(err) != rampway.EINVALID || p.Quote.Method != "" {
+				return nil, err
+			}
+			// A method whose fee the amount does not cover is left out of the choice.
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		if first.CryptoAmount == nil {
+			first = mq
+		}
+		if p.Quote.Method == "" {
+			quotes = append(quotes, rampway.MethodQuote{Method: m.ID, Name: m.Name, CryptoAmount: mq.CryptoAmount, NetworkFee: mq.NetworkFee,
+				ServiceFee: mq.ServiceFee, MethodFee: mq.MethodFee.Ceil().BigInt()})
+		}
 	}
+	if first.CryptoAmount == nil {
+		return nil, firstErr
+	}
+	q = &first
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expiry := s.cfg.OrderExpiry
 	method := ""
@@ -301,27 +334,25 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
 		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.CryptoAmount, CryptoReceived: new(big.Int),
 		FunctionArgs: normalizeArgs(nil), PaymentValue: new(big.Int), GasLimit: q.GasLimit, NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee,
-		PayoutAddress: q.Payout.Address,
-		FiatSymbol:    q.Currency.Symbol, FiatMethod: method, FiatAmount: q.FiatAmount, FiatDecimals: q.Currency.Decimals,
+		PayoutAddress: q.Payout.Address, MethodQuotes: quotes,
+		FiatSymbol: q.Currency.Symbol, FiatMethod: method, FiatAmount: q.FiatAmount, FiatDecimals: q.Currency.Decimals,
 		ExpiresAt: now.Add(expiry), CreatedAt: now, UpdatedAt: now,
 	}
 	return s.storeNew(ctx, m, o, p.Reply)
 }
 
 // ChooseFiatMethod is the page's quote screen's choice for an area C order created without a
-// method: the order takes that method's quote, priced now. ECONFLICT when it has a method.
-// feeBPS is the merchant's service fee (nil: the configured default).
-func (s *Service) ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string, feeBPS *int64) (*rampway.Order, error) {
+// method: the order takes the quote of that method it kept from its creation (the one the
+// screen showed). ECONFLICT when it has a method; EINVALID for a method it has no quote for.
+func (s *Service) ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string) (*rampway.Order, error) {
 	if o.Area != rampway.AreaDeposit || o.FiatMethod != "" || o.Status != rampway.StatusCreated {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no choice of payment method", o.ID)
 	}
-	qs, err := s.DepositQuotes(ctx, DepositQuoteParams{MerchantID: o.MerchantID, FiatSymbol: o.FiatSymbol,
-		FiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), Method: method, CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network,
-		ContractAddress: contractText(o.Asset), ServiceFeeBPS: feeBPS})
-	if err != nil {
-		return nil, err
+	i := slices.IndexFunc(o.MethodQuotes, func(q rampway.MethodQuote) bool { return q.Method == method })
+	if i < 0 {
+		return nil, rampway.FieldErrorf("method", "method %q is not one this order was quoted for", rampway.Echo(method))
 	}
-	q := qs[0]
+	q := o.MethodQuotes[i]
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expires := o.ExpiresAt
 	if rampway.IsBankTransfer(method) {

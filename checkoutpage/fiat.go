@@ -33,10 +33,19 @@ type FiatCheckout interface {
 	IdentityComplete(o *rampway.Order) bool
 	// FiatActions are the order's captures, voids and refunds.
 	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
-	// DepositQuotes prices an area C order with each method its amount fits (the quote screen).
-	DepositQuotes(ctx context.Context, p checkout.DepositQuoteParams) ([]*checkout.DepositQuote, error)
-	// ChooseFiatMethod settles an area C order's method, and its quote with it.
-	ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string, feeBPS *int64) (*rampway.Order, error)
+	// ChooseFiatMethod settles an area C order's method, with the quote of it the order kept.
+	ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string) (*rampway.Order, error)
+}
+
+// checkout.Service is the page's fiat use cases (the handler finds them on its Checkout).
+var _ FiatCheckout = (*checkout.Service)(nil)
+
+// methodLabel capitalises a method's name for a button ("card" -> "Card").
+func methodLabel(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 // MethodChoice is a line of area C's quote screen: a method, its fee and what it delivers.
@@ -80,6 +89,7 @@ var fiatMessages = map[string]string{
 	"method_fee":           "Fee",
 	"delivers":             "Delivered",
 	"deposit_of":           "Deposit of {amount} {symbol}",
+	"deposit_in":           "Deposit in {symbol}",
 	"price_delivered":      "Delivered to {merchant}",
 	"bank_returned":        "A transfer of {amount} arrived that could not be used ({reason}): it is being sent back to you. Send {total} with the same reference.",
 	"authenticate":         "Your bank asks you to confirm the payment",
@@ -132,6 +142,9 @@ var methodNames = map[string]string{rampway.MethodCard: "card", rampway.MethodAp
 // fee, service fee), then what the user pays in the currency; for area C, what the merchant
 // receives and the fees that came off it.
 func fiatPriceLines(o *rampway.Order, merchant string) []PriceLine {
+	if o.Area == rampway.AreaDeposit && o.FiatMethod == "" {
+		return []PriceLine{{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true}}
+	}
 	if o.Area == rampway.AreaDeposit {
 		amount := func(v *big.Int) string { return rampway.FormatUnits(v, o.Asset.Decimals) + " " + o.Asset.Symbol }
 		return []PriceLine{{Label: strings.ReplaceAll(Messages["price_delivered"], "{merchant}", merchant), Amount: amount(o.CryptoAmount)},
@@ -157,6 +170,9 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	hd := h.header(ctx, o)
 	if o.Area == rampway.AreaDeposit {
 		hd.ItemName = strings.NewReplacer("{amount}", rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), "{symbol}", o.Asset.Symbol).Replace(Messages["deposit_of"])
+		if o.FiatMethod == "" { // what it buys depends on the method: the quote screen says
+			hd.ItemName = strings.ReplaceAll(Messages["deposit_in"], "{symbol}", o.Asset.Symbol)
+		}
 	}
 	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: hd, Price: fiatPriceLines(o, hd.MerchantName),
 		Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, MethodName: methodNames[o.FiatMethod],
@@ -197,24 +213,20 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		}
 	case o.Status != rampway.StatusCreated:
 	case o.FiatMethod == "":
-		// Area C without a method: the quote screen first (the spec's rule).
-		qs, err := h.fiat.DepositQuotes(ctx, checkout.DepositQuoteParams{MerchantID: o.MerchantID, FiatSymbol: o.FiatSymbol,
-			FiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network,
-			ContractAddress: contractText(o.Asset), ServiceFeeBPS: h.feeBPS(ctx, o)})
-		if err != nil {
-			h.log.Error("checkout page: quote methods", "order_id", o.ID, "error", err)
-			d.Error = rampway.ErrorMessage(err)
-			break
-		}
+		// Area C without a method: the quote screen first (the spec's rule), with the quotes
+		// the order kept from its creation.
 		d.Step = "choose"
-		for _, q := range qs {
-			name := q.Method.Name
+		for _, q := range o.MethodQuotes {
+			name := q.Name
 			if name == "" {
-				name = methodNames[q.Method.ID]
+				name = methodNames[q.Method]
 			}
-			d.Choices = append(d.Choices, MethodChoice{ID: q.Method.ID, Name: name,
-				Fee:      rampway.FormatFixed(q.MethodFee.Ceil().BigInt(), o.FiatDecimals) + " " + o.FiatSymbol,
-				Delivers: rampway.FormatUnits(q.CryptoAmount, q.Asset.Decimals) + " " + q.Asset.Symbol})
+			if name == "" {
+				name = q.Method
+			}
+			d.Choices = append(d.Choices, MethodChoice{ID: q.Method, Name: methodLabel(name),
+				Fee:      rampway.FormatFixed(q.MethodFee, o.FiatDecimals) + " " + o.FiatSymbol,
+				Delivers: rampway.FormatUnits(q.CryptoAmount, o.Asset.Decimals) + " " + o.Asset.Symbol})
 		}
 	case !h.fiat.IdentityComplete(o):
 		d.Step = "identity"
@@ -326,21 +338,6 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 // fiatTimeout bounds what a fiat page asks of the provider.
 const fiatTimeout = 10 * time.Second
 
-// feeBPS is the order's merchant's service fee (nil: the default).
-func (h *Handler) feeBPS(ctx context.Context, o *rampway.Order) *int64 {
-	if m, err := h.store.Merchant(ctx, o.MerchantID); err == nil {
-		return m.ServiceFeeBPS
-	}
-	return nil
-}
-
-func contractText(a rampway.Asset) string {
-	if a.IsNative() {
-		return ""
-	}
-	return a.Contract.Hex()
-}
-
 // handleMethod takes area C's quote screen's choice: the order's method, then its page.
 func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
@@ -349,7 +346,7 @@ func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
-	if _, err := h.fiat.ChooseFiatMethod(r.Context(), o, r.PostFormValue("method"), h.feeBPS(r.Context(), o)); err != nil {
+	if _, err := h.fiat.ChooseFiatMethod(r.Context(), o, r.PostFormValue("method")); err != nil {
 		switch rampway.ErrorCode(err) {
 		case rampway.ECONFLICT, rampway.EINVALID: // chosen already, or not one of the currency's: the page shows where it is
 		default:

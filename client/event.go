@@ -85,8 +85,9 @@ type OrderContext struct {
 	CryptoAmount         string `json:"crypto_amount"`
 	CryptoAmountReceived string `json:"crypto_amount_received"`
 
-	// DepositAddress receives the user's payment; DepositTxHashes are the inbound transfers
-	// seen so far (0x-prefixed hex).
+	// DepositAddress receives the user's crypto payment (area A), or is your own deposit
+	// address the asset is sent to (area C; "" for area B); DepositTxHashes are the inbound
+	// transfers seen so far (0x-prefixed hex; area A).
 	DepositAddress  string   `json:"deposit_address"`
 	DepositTxHashes []string `json:"deposit_tx_hashes"`
 	// ExecutionTxHash is the smart-contract call or the transfer to the merchant, once sent.

@@ -88,6 +88,9 @@ type Checkout struct {
 	// BankTransferExpiry is how long an order paid by bank transfer waits for its money (and
 	// keeps its quote); default 72h.
 	BankTransferExpiry time.Duration `yaml:"bank_transfer_expiry"`
+	// FiatExecutionTimeout is how long a fiat-paid order (areas B and C) waits for the hot
+	// wallet's funds before it fails and its payment is voided or refunded; default 1h.
+	FiatExecutionTimeout time.Duration `yaml:"fiat_execution_timeout"`
 	// ServiceFeeBPS is the service fee in basis points of the value paid to a function.
 	ServiceFeeBPS int64 `yaml:"service_fee_bps"`
 	// DepositXPub is the extended public key of m/44'/60'/0'/0 that deposit addresses derive
@@ -211,7 +214,7 @@ func Default() Config {
 		},
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
-		Checkout: Checkout{OrderExpiry: 30 * time.Minute, BankTransferExpiry: 72 * time.Hour, ExecutorRepriceBlocks: 3},
+		Checkout: Checkout{OrderExpiry: 30 * time.Minute, BankTransferExpiry: 72 * time.Hour, FiatExecutionTimeout: time.Hour, ExecutorRepriceBlocks: 3},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
 		Fiat: defaultFiat(),

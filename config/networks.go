@@ -197,6 +197,9 @@ func (c *Config) validateCheckout(bad func(field, format string, args ...any)) {
 	if k.BankTransferExpiry < time.Hour || k.BankTransferExpiry > 14*24*time.Hour {
 		bad("checkout.bank_transfer_expiry", "must be between 1h and 336h, not %v", k.BankTransferExpiry)
 	}
+	if k.FiatExecutionTimeout < time.Minute || k.FiatExecutionTimeout > 7*24*time.Hour {
+		bad("checkout.fiat_execution_timeout", "must be between 1m and 168h (a card's authorisation does not last longer), not %v", k.FiatExecutionTimeout)
+	}
 	if k.ServiceFeeBPS < 0 || k.ServiceFeeBPS > 10_000 {
 		bad("checkout.service_fee_bps", "must be between 0 and 10000, not %d", k.ServiceFeeBPS)
 	}

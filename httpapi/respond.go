@@ -92,6 +92,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == rampway.ERATELIMIT && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
+	if code == rampway.EUNAVAILABLE && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "5") // a node, a price feed or the hot wallet: a passing fault
+	}
 	writeJSON(w, status, ErrorBody{StatusCode: bodyStatus, Timestamp: time.Now().UTC().Format(TimeFormat), Message: msg, Path: r.URL.Path})
 }
 

@@ -334,7 +334,8 @@ func (a *App) Serve(ctx context.Context) error {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
 		if a.signer != nil {
-			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, a.Functions, n, cl,
+			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks),
+				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout}, a.Store, a.Functions, n, cl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
 			workers.Go(func() { x.Run(wctx, watchPoll) })

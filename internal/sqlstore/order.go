@@ -21,7 +21,7 @@ const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_
 	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
 	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
 	execution_tx_hash, failure_reason, expires_at, created_at, updated_at, fiat_symbol, fiat_method, fiat_amount, fiat_decimals,
-	fiat_payment_id, payout_address`
+	fiat_payment_id, payout_address, method_quotes`
 
 // bigText stores a non-negative big integer as decimal text.
 func bigText(v *big.Int) string {
@@ -66,11 +66,19 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 	if o.PayoutAddress != (common.Address{}) {
 		payout = o.PayoutAddress.Hex()
 	}
+	quotes := ""
+	if len(o.MethodQuotes) > 0 {
+		b, err := json.Marshal(o.MethodQuotes)
+		if err != nil {
+			return nil, err
+		}
+		quotes = string(b)
+	}
 	return []any{o.ID, o.MerchantID, string(o.Area), string(o.Status), o.MerchantUserID, o.MerchantTxnID, o.MerchantRedirectURL,
 		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
 		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
 		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt),
-		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout}, nil
+		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes}, nil
 }
 
 func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
@@ -78,7 +86,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		o                                         rampway.Order
 		area, status, user, contract, args        string
 		amount, received, payment, netFee, svcFee string
-		fiatAmount, payout                        string
+		fiatAmount, payout, quotes                string
 		decimals, gas, fiatDecimals               int64
 		depAddr                                   sql.NullString
 		depIndex                                  sql.NullInt64
@@ -88,7 +96,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
 		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
 		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated, &o.FiatSymbol, &o.FiatMethod, &fiatAmount, &fiatDecimals,
-		&o.FiatPaymentID, &payout); err != nil {
+		&o.FiatPaymentID, &payout, &quotes); err != nil {
 		return nil, err
 	}
 	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
@@ -122,6 +130,11 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 	}
 	if payout != "" {
 		o.PayoutAddress = common.HexToAddress(payout)
+	}
+	if quotes != "" {
+		if err := json.Unmarshal([]byte(quotes), &o.MethodQuotes); err != nil {
+			return nil, fmt.Errorf("order %s method_quotes: %w", o.ID, err)
+		}
 	}
 	if depAddr.Valid {
 		o.DepositAddress = common.HexToAddress(depAddr.String)
