@@ -105,7 +105,7 @@ func TestAdminAPIKeysAndSecrets(t *testing.T) {
 	}
 	// The new key works at once.
 	r := e.do(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID}, map[string]string{"X-API-KEY": k.APIKey})
-	wantEnvelope(t, r, 501, 501, orderPath, "")
+	wantEnvelope(t, r, 400, 400, orderPath, "contractExecution is required")
 	list := decode[ListView[APIKeyView]](t, e.admin(http.MethodGet, base+"/api-keys", nil), 200)
 	if len(list.Data) != 2 || strings.Contains(string(e.admin(http.MethodGet, base+"/api-keys", nil).body), k.APIKey) {
 		t.Fatalf("list %+v shows the key again or misses one", list)
