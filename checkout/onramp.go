@@ -178,8 +178,13 @@ func (s *Service) priceDeposit(ctx context.Context, q *DepositQuote, m rampway.P
 	if subtotal.Sign() <= 0 {
 		return rampway.FieldErrorf("order_fiat_amount", "%s %s does not cover the fees of %s", rampway.FormatFixed(q.FiatAmount, q.Currency.Decimals), q.Currency.Symbol, m.ID)
 	}
-	// minor units -> major -> USD -> asset -> base units, down.
-	gross := subtotal.Shift(-int32(q.Currency.Decimals)).Mul(q.FiatUSD).DivRound(q.AssetUSD, 30).Shift(int32(q.Asset.Decimals)).Floor().BigInt()
+	// minor units -> major -> USD -> asset -> base units, down, as one exact fraction floored
+	// once (rounding each step could land a base unit short of a whole amount):
+	// (fiat - fixed) * 10^8 * fiatUSD * 10^assetDecimals / ((10^4+fee)(10^4+spread) * 10^curDecimals * assetUSD).
+	num := fiat.Sub(decimal.NewFromInt(m.FeeFixed)).Shift(8).Mul(q.FiatUSD).Shift(int32(q.Asset.Decimals))
+	den := decimal.NewFromInt((10_000 + m.FeeBPS) * (10_000 + s.cfg.FiatSpreadBPS)).Shift(int32(q.Currency.Decimals)).Mul(q.AssetUSD)
+	whole, _ := num.QuoRem(den, 0)
+	gross := whole.BigInt()
 
 	evm, ok := s.chains.EVM(q.Network.Name)
 	if !ok {

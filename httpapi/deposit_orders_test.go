@@ -596,7 +596,7 @@ func TestDepositOrderQuoteArithmetic(t *testing.T) {
 	for _, tc := range []struct {
 		name, currency, method, amount string
 		edit                           func(b map[string]any)
-		knownBug                       string
+		why                            string
 	}{
 		{"EUR card into ETH", "EUR", "credit_debit_card", "123.45", nil, ""},
 		{"GBP open banking into DUSD", "GBP", "pm_open_banking", "987.65", e.inToken, ""},
@@ -604,14 +604,9 @@ func TestDepositOrderQuoteArithmetic(t *testing.T) {
 		{"EUR SEPA into DUSD", "EUR", "sepa_bank_transfer", "4321.09", e.inToken, ""},
 		// (693.11 - 0.25) / 1.029 / 1.01 EUR at 1.08 USD is exactly 720 DUSD.
 		{"EUR card into exactly 720 DUSD", "EUR", "credit_debit_card", "693.11", e.inToken,
-			"checkout/onramp.go priceDeposit rounds the fiat amount less the method's fee, then less the spread, to 18 decimal places " +
-				"(half away from zero) before converting and flooring, so an amount whose exact conversion is a whole number of base units " +
-				"can come out one base unit short: 693.11 EUR by card converts to 719.999999 DUSD, not 720 (network_fee is 0.000001 DUSD low)"},
+			"priceDeposit once rounded each step to 18 places and landed one base unit short (719.999999): one exact fraction, floored once"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.knownBug != "" {
-				t.Skip("known bug: " + tc.knownBug)
-			}
 			body := e.depositBody(func(b map[string]any) {
 				b["order_fiat_symbol"], b["fiat_payment_method"], b["order_fiat_amount"] = tc.currency, tc.method, tc.amount
 				if tc.edit != nil {

@@ -97,11 +97,11 @@ func (e *limitEnv) get(key string) resp {
 	return e.do(http.MethodGet, fiatPath, "", map[string]string{"X-API-KEY": key})
 }
 
-// wantAdmitted fails unless r got past the limit: the route's own answer, 200 (B2), 400 (B1
-// with a body lacking its fields) or 501 (C1, not built yet).
+// wantAdmitted fails unless r got past the limit: the route's own answer, 200 (B2) or 400 (B1
+// with a body lacking its fields).
 func wantAdmitted(t *testing.T, r resp, what string) {
 	t.Helper()
-	if r.status != http.StatusOK && r.status != http.StatusBadRequest && r.status != http.StatusNotImplemented {
+	if r.status != http.StatusOK && r.status != http.StatusBadRequest {
 		t.Fatalf("%s: %d %s, want the route's own answer", what, r.status, r.body)
 	}
 }
