@@ -49,7 +49,14 @@ const AmountDigits = 5
 // RoundUpSignificant rounds v (base units, non-negative) up to at most digits significant
 // digits: 10105415 -> 10106000 for 5. Rounding in base units is rounding of the decimal amount,
 // whatever the asset's decimals. v is not changed.
-func RoundUpSignificant(v *big.Int, digits int) *big.Int {
+func RoundUpSignificant(v *big.Int, digits int) *big.Int { return roundSignificant(v, digits, true) }
+
+// RoundDownSignificant rounds v (base units, non-negative) down to at most digits significant
+// digits: what the user or merchant receives (10105415 -> 10105000 for 5). v is not changed.
+func RoundDownSignificant(v *big.Int, digits int) *big.Int { return roundSignificant(v, digits, false) }
+
+// roundSignificant rounds v (non-negative) to at most digits significant digits, up or down.
+func roundSignificant(v *big.Int, digits int, up bool) *big.Int {
 	if v.Sign() <= 0 || digits <= 0 {
 		return new(big.Int).Set(v)
 	}
@@ -59,23 +66,8 @@ func RoundUpSignificant(v *big.Int, digits int) *big.Int {
 	}
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n-digits)), nil)
 	q, r := new(big.Int).QuoRem(v, unit, new(big.Int))
-	if r.Sign() > 0 {
+	if up && r.Sign() > 0 {
 		q.Add(q, big.NewInt(1))
 	}
-	return q.Mul(q, unit)
-}
-
-// RoundDownSignificant rounds v (base units, non-negative) down to at most digits significant
-// digits: what the user or merchant receives (10105415 -> 10105000 for 5). v is not changed.
-func RoundDownSignificant(v *big.Int, digits int) *big.Int {
-	if v.Sign() <= 0 || digits <= 0 {
-		return new(big.Int).Set(v)
-	}
-	n := len(v.Text(10))
-	if n <= digits {
-		return new(big.Int).Set(v)
-	}
-	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n-digits)), nil)
-	q := new(big.Int).Quo(v, unit)
 	return q.Mul(q, unit)
 }

@@ -79,3 +79,12 @@ func TestRoundUpSignificant(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundDownSignificant(t *testing.T) {
+	for in, want := range map[int64]int64{10105415: 10105000, 10105000: 10105000, 99999999: 99999000, 12345: 12345, 0: 0} {
+		v := big.NewInt(in)
+		if got := RoundDownSignificant(v, 5); got.Int64() != want || v.Int64() != in {
+			t.Errorf("RoundDownSignificant(%d, 5) = %s (input now %s), want %d", in, got, v, want)
+		}
+	}
+}
