@@ -21,8 +21,10 @@ import (
 
 // loadSpec is one phase of load on one endpoint.
 type loadSpec struct {
-	url         string
-	header      http.Header
+	url    string
+	header http.Header
+	// status is the answer every request must get (201 for an order, 200 for a quote).
+	status      int
 	concurrency int
 	warmup      time.Duration
 	duration    time.Duration
@@ -41,7 +43,7 @@ type loadResult struct {
 	requests      int
 	elapsed       time.Duration // from the window's start to the last measured answer
 	latencies     []time.Duration
-	errors        map[string]int // non-201 answers in the window, by status ("transport" for no answer)
+	errors        map[string]int // answers other than the spec's status in the window, by status ("transport" for no answer)
 	warmup        int
 	warmupErrors  map[string]int
 	samples       []string // the first distinct error answers
@@ -112,6 +114,7 @@ func runLoad(ctx context.Context, spec loadSpec) (*loadResult, error) {
 		return nil, err
 	}
 	dialer := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+	want := strconv.Itoa(spec.status)
 
 	begin := time.Now()
 	measureFrom := begin.Add(spec.warmup)
@@ -145,7 +148,7 @@ func runLoad(ctx context.Context, spec loadSpec) (*loadResult, error) {
 				} else {
 					res.warmup++
 				}
-				if status != "201" {
+				if status != want {
 					if ctx.Err() != nil {
 						return // interrupted: not an answer of the server
 					}
@@ -229,7 +232,7 @@ func (c *loadConn) close() {
 }
 
 // post sends one request and returns its status ("transport" when none came) and, for a
-// status other than 201, the start of the answer.
+// status other than the spec's, the start of the answer.
 func (c *loadConn) post(ctx context.Context, spec loadSpec, txn string) (string, string) {
 	status, sample, err := c.try(ctx, spec, txn)
 	if err != nil {
@@ -273,7 +276,7 @@ func (c *loadConn) try(ctx context.Context, spec loadSpec, txn string) (string, 
 	}
 	defer resp.Body.Close()
 	sample := ""
-	if resp.StatusCode != http.StatusCreated {
+	if resp.StatusCode != spec.status {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 		sample = strings.TrimSpace(string(b))
 	}

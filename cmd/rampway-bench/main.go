@@ -1,15 +1,16 @@
 // Command rampway-bench measures rampway end to end against a minimal baseline, in one
 // process, and prints markdown table rows for docs/BENCHMARKS.md.
 //
-//	go run ./cmd/rampway-bench orders [--db sqlite,postgres] [--concurrency 16] [--duration 20s] ...
+//	go run ./cmd/rampway-bench orders [--api a1,a2,b1,b3] [--db sqlite,postgres] [--concurrency 16] [--duration 20s] ...
 //
 // `orders` starts what a real `rampway dev` run has (the embedded chain with the demo
 // contracts, the store, the demo merchant and its native-paid `mint`, rampway's HTTP handler on
-// a loopback listener, the deposit watcher and the expiry worker) next to a baseline: a plain
-// net/http handler that decodes the same A1 JSON body and inserts one row of about the same
-// size into the same database through the same *sql.DB. A Go load generator then sends A1
-// `order` requests to each, one after the other, and reports requests/s and latency
-// percentiles. See docs/BENCHMARKS.md.
+// a loopback listener, the deposit watcher and the expiry worker) next to the baselines: plain
+// net/http handlers that decode the same JSON body and, for an order endpoint (A1, B1), insert
+// one row of about the same size into the same database through the same *sql.DB, or, for a
+// quote endpoint (A2, B3), answer with the body encoded again (the bare JSON handler). A Go
+// load generator then sends the endpoint's requests to each, one after the other, and reports
+// requests/s and latency percentiles. See docs/BENCHMARKS.md.
 package main
 
 import (
@@ -31,7 +32,7 @@ func main() {
 	}
 }
 
-const usage = `usage: rampway-bench orders [flags]   (rampway-bench orders -h lists the flags)`
+const usage = `usage: rampway-bench orders [--api a1,a2,b1,b3] [flags]   (rampway-bench orders -h lists the flags)`
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) == 0 {

@@ -20,8 +20,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/rampway/rampway/chain/devchain"
 )
 
 // envPostgresDSN names a PostgreSQL server the bench may create a database on (the tests' own).
@@ -30,6 +28,9 @@ const envPostgresDSN = "RAMPWAY_TEST_POSTGRES_DSN"
 // ordersOptions are the flags of `orders`.
 type ordersOptions struct {
 	dbs            []string
+	apis           []scenario
+	fiatSymbol     string
+	fiatMethod     string
 	pgDSN          string
 	concurrency    int
 	warmup         time.Duration
@@ -46,9 +47,10 @@ type ordersOptions struct {
 	oneWriter      bool
 }
 
-// phase is one measured phase: a handler on a database in a round.
+// phase is one measured phase: a handler of an endpoint on a database in a round.
 type phase struct {
 	db, handler string
+	api         scenario
 	round       int
 	res         *loadResult
 	rpc         string // rampway's chain calls per request
@@ -58,7 +60,10 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	dbs := fs.String("db", "sqlite,postgres", "databases to run on, comma-separated: sqlite, postgres")
+	apis := fs.String("api", "a1", "endpoints to measure, comma-separated, each against its baseline: a1 (order), b1 (fiat order) against the one-insert handler; a2 (cryptoQuote), b3 (fiatQuote) against the bare JSON handler")
 	var o ordersOptions
+	fs.StringVar(&o.fiatSymbol, "fiat-symbol", "EUR", "b1, b3: order_fiat_symbol")
+	fs.StringVar(&o.fiatMethod, "fiat-method", "credit_debit_card", "b1, b3: fiat_payment_method")
 	fs.StringVar(&o.pgDSN, "pg-dsn", getenv(envPostgresDSN), "PostgreSQL server to create a fresh database on (env "+envPostgresDSN+")")
 	fs.IntVar(&o.concurrency, "concurrency", 16, "concurrent workers (one keep-alive connection each)")
 	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured warm-up at the start of each phase")
@@ -89,6 +94,10 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 			o.dbs = append(o.dbs, d)
 		}
 	}
+	var err error
+	if o.apis, err = parseScenarios(*apis); err != nil {
+		return err
+	}
 	if len(o.dbs) == 0 || o.concurrency < 1 || o.duration <= 0 || o.warmup < 0 || o.rounds < 1 {
 		return errors.New("orders: --db, --concurrency, --duration and --rounds must be set")
 	}
@@ -108,8 +117,12 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 
-	fmt.Fprintf(stdout, "# rampway-bench orders: %s, GOMAXPROCS %d, %d CPUs (%s); concurrency %d, warm-up %s, %s measured per phase, %d round(s); Idempotency-Key: %v; what-ifs: %s\n",
-		runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), cpuModel(), o.concurrency, o.warmup, o.duration, o.rounds, o.idempotencyKey, o.whatIfs())
+	var names []string
+	for _, sc := range o.apis {
+		names = append(names, sc.title+" against "+sc.baselineKind())
+	}
+	fmt.Fprintf(stdout, "# rampway-bench orders: %s, GOMAXPROCS %d, %d CPUs (%s); %s; concurrency %d, warm-up %s, %s measured per phase, %d round(s); Idempotency-Key: %v; what-ifs: %s\n",
+		runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), cpuModel(), strings.Join(names, ", "), o.concurrency, o.warmup, o.duration, o.rounds, o.idempotencyKey, o.whatIfs())
 	var phases []phase
 	var details []string
 	for _, db := range o.dbs {
@@ -122,7 +135,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	}
 
 	fmt.Fprintln(stdout)
-	fmt.Fprintln(stdout, "| Database | Handler | Round | Requests | Requests/s | p50 ms | p90 ms | p99 ms | Non-201 | CPU ms/req | rampway/baseline req/s | p99 vs baseline |")
+	fmt.Fprintln(stdout, "| Database | Handler | Round | Requests | Requests/s | p50 ms | p90 ms | p99 ms | Other status | CPU ms/req | rampway/baseline req/s | p99 vs baseline |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	bad := 0
 	for _, p := range phases {
@@ -130,14 +143,14 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 		ratio, p99 := "", ""
 		if p.handler == "rampway" {
 			for _, b := range phases {
-				if b.db == p.db && b.round == p.round && b.handler == "baseline" && b.res.rate() > 0 {
+				if b.db == p.db && b.api.name == p.api.name && b.round == p.round && b.handler == "baseline" && b.res.rate() > 0 {
 					ratio = fmt.Sprintf("**%.0f%%**", 100*r.rate()/b.res.rate())
 					p99 = fmt.Sprintf("%.1f×", float64(r.percentile(0.99))/float64(max(b.res.percentile(0.99), 1)))
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "| %s | %s | %d | %d | %.0f | %s | %s | %s | %s | %.2f | %s | %s |\n",
-			p.db, p.handler, p.round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.9)), ms(r.percentile(0.99)),
+		fmt.Fprintf(stdout, "| %s | %s | %d | %d | %.0f | %s | %s | %s | %s | %.3f | %s | %s |\n",
+			p.db, p.label(), p.round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.9)), ms(r.percentile(0.99)),
 			errorSummary(r.errors), float64(r.cpu.Microseconds())/1000/float64(max(r.requests, 1)), ratio, p99)
 		bad += r.errorCount()
 		for _, n := range r.warmupErrors {
@@ -149,12 +162,12 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintln(stdout, d)
 	}
 	if bad > 0 {
-		return fmt.Errorf("%d request(s) were not answered 201 (see above)", bad)
+		return fmt.Errorf("%d request(s) were not answered as expected (201 for an order, 200 for a quote; see above)", bad)
 	}
 	return nil
 }
 
-// benchDatabase starts a stack on db and runs the rounds of phases.
+// benchDatabase starts a stack on db and runs each endpoint's rounds of phases.
 func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
 	start := time.Now()
 	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, stubNode: o.stubNode, baselineOneWriter: o.oneWriter})
@@ -171,65 +184,63 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 	var run [4]byte
 	_, _ = rand.Read(run[:])
 	runID := hex.EncodeToString(run[:])
-	tmpl := orderRequest{
-		MerchantID: st.merchantID, CryptoSymbol: devchain.NativeSymbol, CryptoNetwork: devNetwork,
-		ContractExecution: contractExecution{
-			SmartContractFunctionID: st.functionID,
-			FunctionArgs:            map[string]string{"to": st.payer.Hex(), "quantity": "1"},
-			Payment:                 &payment{PayableCryptoSymbol: devchain.NativeSymbol, PayableCryptoContractAddress: "", TotalValue: totalValue},
-			NetworkParams:           networkParams{NetworkName: devNetwork},
-		},
-		MerchantUserID: "bench-user-1", MerchantTxnID: "@TXN@", MerchantRedirectURL: "https://merchant.example/return",
-		UserEmailID: "buyer@example.com",
+	for _, sc := range o.apis {
+		p, d, err := benchScenario(ctx, o, st, sc, runID, stdout)
+		phases, details = append(phases, p...), append(details, d...)
+		if err != nil {
+			return phases, details, fmt.Errorf("%s: %w", sc.title, err)
+		}
 	}
-	raw, err := json.Marshal(tmpl)
+	return phases, details, nil
+}
+
+// benchScenario runs one endpoint's rounds of (baseline, rampway) phases on st.
+func benchScenario(ctx context.Context, o ordersOptions, st *stack, sc scenario, runID string, stdout io.Writer) (phases []phase, details []string, err error) {
+	raw, err := json.Marshal(sc.body(st, o))
 	if err != nil {
 		return nil, nil, err
 	}
-	prefix, suffix, _ := bytes.Cut(raw, []byte("@TXN@"))
+	prefix, suffix, marked := bytes.Cut(raw, []byte(txnMark))
 	body := func(txn string) []byte {
+		if !marked { // a quote: every request the same
+			return raw
+		}
 		b := make([]byte, 0, len(prefix)+len(txn)+len(suffix))
 		return append(append(append(b, prefix...), txn...), suffix...)
 	}
 	header := http.Header{"Content-Type": {"application/json"}, "X-Api-Key": {st.apiKey}}
-	ph := "?"
-	if db == "postgres" {
-		ph = "$1"
-	}
+	rampwayURL, baselineURL := st.rampwayURL+sc.route(st.basePaths), st.baselineURL+sc.baselinePath
+	db := st.db
 
-	// One order through each, to check they work and to size the rows.
-	ramID, err := probe(ctx, st.rampwayURL, header, body(runID+"-probe"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("rampway probe: %w", err)
+	// One request through each, to check they work (and to size an order's rows).
+	if sc.order {
+		d, err := probeOrders(ctx, st, sc, rampwayURL, baselineURL, header, body(runID+"-"+sc.name+"-probe"))
+		if err != nil {
+			return nil, nil, err
+		}
+		details = append(details, d)
+	} else {
+		ans, err := probe(ctx, rampwayURL, header, raw, sc.status())
+		if err != nil {
+			return nil, nil, fmt.Errorf("rampway probe: %w", err)
+		}
+		var q map[string]any
+		if err := json.Unmarshal(ans, &q); err != nil || q["allowed"] != true {
+			return nil, nil, fmt.Errorf("rampway probe: %s answered a quote not allowed: %s", rampwayURL, ans)
+		}
+		baseAns, err := probe(ctx, baselineURL, header, raw, sc.status())
+		if err != nil {
+			return nil, nil, fmt.Errorf("baseline probe: %w", err)
+		}
+		var parts []string
+		for _, k := range []string{"crypto_amount", "payable_crypto_amount", "network_fee", "service_fee", "fiat_amount", "fiat_symbol"} {
+			if v, ok := q[k]; ok {
+				parts = append(parts, fmt.Sprintf("%s %v", k, v))
+			}
+		}
+		details = append(details, fmt.Sprintf("- %s, %s: request body %d bytes; rampway's answer %d bytes (%s); the bare JSON handler's %d bytes, no database.",
+			db, sc.title, len(raw), len(ans), strings.Join(parts, ", "), len(baseAns)))
 	}
-	orderRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM orders WHERE id = "+ph, ramID)
-	if err != nil {
-		return nil, nil, err
-	}
-	eventRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM order_events WHERE order_id = "+ph, ramID)
-	if err != nil {
-		return nil, nil, err
-	}
-	delivery := "no webhook_deliveries row (neither the order nor the merchant has a webhook URL)"
-	if n, err := rowSize(ctx, st.store.DB(), "SELECT * FROM webhook_deliveries WHERE order_id = "+ph, ramID); err == nil {
-		delivery = fmt.Sprintf("webhook_deliveries row %d bytes", n)
-	}
-	st.baseline.rowSize.Store(int64(orderRow))
-	baseID, err := probe(ctx, st.baselineURL, header, body(runID+"-probe"))
-	if err != nil {
-		return nil, nil, fmt.Errorf("baseline probe: %w", err)
-	}
-	baseRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM bench_baseline WHERE id = "+ph, baseID)
-	if err != nil {
-		return nil, nil, err
-	}
-	pools := fmt.Sprintf("Pool: %d max open connections (the store's, shared by both handlers).", st.store.DB().Stats().MaxOpenConnections)
-	if st.baseDB != nil {
-		pools = fmt.Sprintf("Pools: the store's, %d max open connections (WAL checkpoints in the background); the baseline's own, %d (SQLite's default checkpoints).",
-			st.store.DB().Stats().MaxOpenConnections, st.baseDB.Stats().MaxOpenConnections)
-	}
-	details = append(details, fmt.Sprintf("- %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes, %s; a reservation of 16 deposit indexes every 16 orders. %s",
-		db, len(body(runID+"-0-0")), baseRow, orderRow, eventRow, delivery, pools))
 
 	for round := 1; round <= o.rounds; round++ {
 		order := []string{"baseline", "rampway"}
@@ -237,12 +248,12 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 			order = []string{"rampway", "baseline"}
 		}
 		for _, handler := range order {
-			spec := loadSpec{url: st.baselineURL, header: header, concurrency: o.concurrency, warmup: o.warmup, duration: o.duration,
-				tag: fmt.Sprintf("%s-%s-%s-r%d", runID, db, handler, round), body: body}
+			spec := loadSpec{url: baselineURL, header: header, status: sc.status(), concurrency: o.concurrency, warmup: o.warmup, duration: o.duration,
+				tag: fmt.Sprintf("%s-%s-%s-%s-r%d", runID, db, sc.name, handler, round), body: body}
 			if handler == "rampway" {
-				spec.url, spec.idempotencyKey = st.rampwayURL, o.idempotencyKey
+				spec.url, spec.idempotencyKey = rampwayURL, o.idempotencyKey && sc.order
 			}
-			p, err := runPhase(ctx, o, st, spec, handler, round, stdout)
+			p, err := runPhase(ctx, o, st, spec, sc, handler, round, stdout)
 			if err != nil {
 				return phases, details, err
 			}
@@ -251,25 +262,82 @@ func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Wr
 	}
 	for _, p := range phases {
 		if p.rpc != "" {
-			details = append(details, fmt.Sprintf("- %s round %d: chain JSON-RPC calls per rampway order: %s.", db, p.round, p.rpc))
+			details = append(details, fmt.Sprintf("- %s, %s round %d: chain JSON-RPC calls per rampway request: %s.", db, sc.title, p.round, p.rpc))
 		}
 	}
 	return phases, details, nil
 }
 
+// probeOrders sends one order through rampway and one through the baseline, sizes rampway's
+// rows and sets the baseline's row size to the order row's; it returns the details line.
+func probeOrders(ctx context.Context, st *stack, sc scenario, rampwayURL, baselineURL string, header http.Header, body []byte) (string, error) {
+	ph := "?"
+	if st.db == "postgres" {
+		ph = "$1"
+	}
+	ans, err := probe(ctx, rampwayURL, header, body, sc.status())
+	if err != nil {
+		return "", fmt.Errorf("rampway probe: %w", err)
+	}
+	ramID, err := orderID(ans)
+	if err != nil {
+		return "", fmt.Errorf("rampway probe: %s: %w", rampwayURL, err)
+	}
+	orderRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM orders WHERE id = "+ph, ramID)
+	if err != nil {
+		return "", err
+	}
+	eventRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM order_events WHERE order_id = "+ph, ramID)
+	if err != nil {
+		return "", err
+	}
+	delivery := "no webhook_deliveries row (neither the order nor the merchant has a webhook URL)"
+	if n, err := rowSize(ctx, st.store.DB(), "SELECT * FROM webhook_deliveries WHERE order_id = "+ph, ramID); err == nil {
+		delivery = fmt.Sprintf("webhook_deliveries row %d bytes", n)
+	}
+	st.baseline.rowSize.Store(int64(orderRow))
+	baseAns, err := probe(ctx, baselineURL, header, body, sc.status())
+	if err != nil {
+		return "", fmt.Errorf("baseline probe: %w", err)
+	}
+	baseID, err := orderID(baseAns)
+	if err != nil {
+		return "", fmt.Errorf("baseline probe: %s: %w", baselineURL, err)
+	}
+	baseRow, err := rowSize(ctx, st.store.DB(), "SELECT * FROM bench_baseline WHERE id = "+ph, baseID)
+	if err != nil {
+		return "", err
+	}
+	pools := fmt.Sprintf("Pool: %d max open connections (the store's, shared by both handlers).", st.store.DB().Stats().MaxOpenConnections)
+	if st.baseDB != nil {
+		pools = fmt.Sprintf("Pools: the store's, %d max open connections (WAL checkpoints in the background); the baseline's own, %d (SQLite's default checkpoints).",
+			st.store.DB().Stats().MaxOpenConnections, st.baseDB.Stats().MaxOpenConnections)
+	}
+	what := "a reservation of 16 deposit indexes every 16 orders"
+	if !strings.HasPrefix(sc.name, "a") {
+		var a map[string]any
+		_ = json.Unmarshal(ans, &a)
+		what = fmt.Sprintf("no deposit address (paid in fiat: order_fiat_amount %v %v)", a["order_fiat_amount"], a["order_fiat_symbol"])
+	}
+	return fmt.Sprintf("- %s, %s: request body %d bytes; baseline row %d bytes; rampway order row %d bytes + order_events row %d bytes, %s; %s. %s",
+		st.db, sc.title, len(body), baseRow, orderRow, eventRow, delivery, what, pools), nil
+}
+
 // runPhase runs one phase of load and reports it in a comment line, with what the process
 // spent (CPU, pool waits, chain calls) in its measured window.
-func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, handler string, round int, stdout io.Writer) (phase, error) {
+func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, sc scenario, handler string, round int, stdout io.Writer) (phase, error) {
 	var (
 		cpu0, cpu1   time.Duration
 		rpc0, rpc1   rpcCounts
 		pool0, pool1 sql.DBStats
 		bat0, bat1   [2]int64 // the store's batches and the writes they held
+		mach0, mach1 machineCPU
 		prof         *os.File
 		waits        *waitSampler
-		name         = filepath.Join(o.profileDir, fmt.Sprintf("%s-%s-r%d", st.db, handler, round))
+		name         = filepath.Join(o.profileDir, fmt.Sprintf("%s-%s-%s-r%d", st.db, sc.name, handler, round))
 	)
 	spec.onMeasure = func() {
+		mach0 = readMachineCPU()
 		cpu0, rpc0, pool0 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
 		bat0[0], bat0[1] = st.store.BatchStats()
 		if o.profileDir != "" {
@@ -282,6 +350,7 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 	}
 	spec.onDone = func() {
 		cpu1, rpc1, pool1 = cpuTime(), st.rpc.snapshot(), st.store.DB().Stats()
+		mach1 = readMachineCPU()
 		bat1[0], bat1[1] = st.store.BatchStats()
 		if prof != nil {
 			pprof.StopCPUProfile()
@@ -297,21 +366,21 @@ func runPhase(ctx context.Context, o ordersOptions, st *stack, spec loadSpec, ha
 		return phase{}, err
 	}
 	r.cpu, r.poolWaits, r.poolWaitTotal = cpu1-cpu0, pool1.WaitCount-pool0.WaitCount, pool1.WaitDuration-pool0.WaitDuration
-	p := phase{db: st.db, handler: handler, round: round, res: r}
+	p := phase{db: st.db, handler: handler, api: sc, round: round, res: r}
 	if handler == "rampway" {
 		p.rpc = rpc1.perRequest(rpc0, r.requests)
 	}
 	per := func(v float64) float64 { return v / float64(max(r.requests, 1)) }
-	fmt.Fprintf(stdout, "# %s %s round %d: %d requests, %.0f/s, p50 %s ms, p99 %s ms, non-201: %s (warm-up: %d requests, non-201: %s), %d connections, pool waits %.2f/req (%.2f ms/req)",
-		st.db, handler, round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.99)), errorSummary(r.errors),
-		r.warmup, errorSummary(r.warmupErrors), r.connections, per(float64(r.poolWaits)), per(float64(r.poolWaitTotal.Microseconds())/1000))
+	fmt.Fprintf(stdout, "# %s %s round %d: %d requests, %.0f/s, p50 %s ms, p99 %s ms, non-%d: %s (warm-up: %d requests, non-%d: %s), %d connections, pool waits %.2f/req (%.2f ms/req)",
+		st.db, p.label(), round, r.requests, r.rate(), ms(r.percentile(0.5)), ms(r.percentile(0.99)), spec.status, errorSummary(r.errors),
+		r.warmup, spec.status, errorSummary(r.warmupErrors), r.connections, per(float64(r.poolWaits)), per(float64(r.poolWaitTotal.Microseconds())/1000))
 	if p.rpc != "" {
-		fmt.Fprintf(stdout, ", chain RPC calls/order %s", p.rpc)
+		fmt.Fprintf(stdout, ", chain RPC calls/request %s", p.rpc)
 	}
 	if batches := bat1[0] - bat0[0]; handler == "rampway" && batches > 0 {
 		fmt.Fprintf(stdout, ", store writes per batch %.1f (%d batches)", float64(bat1[1]-bat0[1])/float64(batches), batches)
 	}
-	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, ", %s\n", machineShare(mach0, mach1))
 	for _, s := range r.samples {
 		fmt.Fprintf(stdout, "#   answer: %s\n", s)
 	}
@@ -337,29 +406,42 @@ func writeProfile(profile, file string) {
 	}
 }
 
-// probe sends one request and returns the order_id of its 201 answer.
-func probe(ctx context.Context, url string, header http.Header, body []byte) (string, error) {
+// probe sends one request and returns the answer, which must have status want.
+func probe(ctx context.Context, url string, header http.Header, body []byte, want int) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	req.Header = header.Clone()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusCreated {
-		return "", fmt.Errorf("%s answered %d: %s", url, resp.StatusCode, b)
+	if resp.StatusCode != want {
+		return nil, fmt.Errorf("%s answered %d (want %d): %s", url, resp.StatusCode, want, b)
 	}
+	return b, nil
+}
+
+// orderID is the order_id of an order's answer.
+func orderID(answer []byte) (string, error) {
 	var out struct {
 		OrderID string `json:"order_id"`
 	}
-	if err := json.Unmarshal(b, &out); err != nil || out.OrderID == "" {
-		return "", fmt.Errorf("%s answered 201 without an order_id: %s", url, b)
+	if err := json.Unmarshal(answer, &out); err != nil || out.OrderID == "" {
+		return "", fmt.Errorf("answered without an order_id: %s", answer)
 	}
 	return out.OrderID, nil
+}
+
+// label names the phase's handler in the report: "B1 rampway", "B1 baseline (one insert)".
+func (p phase) label() string {
+	if p.handler == "baseline" {
+		return p.api.title + " baseline (" + p.api.baselineKind() + ")"
+	}
+	return p.api.title + " " + p.handler
 }
 
 // cpuTime is the CPU time this process has used (user + system).

@@ -88,8 +88,9 @@ type stack struct {
 	served   chan error         // Serve's answer
 	dropDB   func() error
 
-	rampwayURL  string // the A1 order endpoint
-	baselineURL string
+	rampwayURL  string // rampway's listener, "http://host:port"
+	basePaths   config.BasePaths
+	baselineURL string // the baselines' listener, "http://host:port" (a path for each scenario)
 	merchantID  string
 	apiKey      string
 	functionID  string
@@ -173,7 +174,9 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, err
 	}
 	cfg.Checkout.HotWalletAddress = hot.addr.Hex()
-	cfg.Checkout.Prices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1"}
+	// USD prices: the assets', and the fiat currencies' as the dev chain's feeds give them
+	// (USD is 1), which B1 and B3 convert the crypto into.
+	cfg.Checkout.Prices = map[string]string{devchain.NativeSymbol: "3000", devchain.TokenSymbol: "1", "EUR": "1.08", "GBP": "1.27"}
 
 	// No per-merchant rate limit: the benchmark's one merchant sends as fast as it can.
 	cfg.HTTP.RateLimit = config.RateLimit{}
@@ -221,8 +224,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	bp := cfg.HTTP.BasePaths
-	s.rampwayURL = "http://" + ln.Addr().String() + bp.Mint + "/merchant/hosted/nftCheckout/order"
+	s.rampwayURL, s.basePaths = "http://"+ln.Addr().String(), cfg.HTTP.BasePaths
 	s.app, err = app.Start(ctx, cfg, log, app.Options{Version: "bench", Networks: s.networks, Listener: ln,
 		QuoteNode: func(string, chain.QuoteNode) chain.QuoteNode { return evm }})
 	s.networks = nil // the app's now
@@ -281,11 +283,15 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if opt.baselineOneWriter && opt.db == "sqlite" {
 		s.baseline.oneWriter = new(sync.Mutex)
 	}
-	base, err := s.serve(cfg, s.baseline, log)
+	mux := http.NewServeMux()
+	for _, sc := range scenarios {
+		mux.Handle(sc.baselinePath, sc.baselineHandler(s.baseline))
+	}
+	base, err := s.serve(cfg, mux, log)
 	if err != nil {
 		return nil, err
 	}
-	s.baselineURL = "http://" + base + "/order"
+	s.baselineURL = "http://" + base
 
 	serveCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopApp = stop
