@@ -98,7 +98,9 @@ func jsonError(body []byte, err error) error {
 		if typ.Field == "" {
 			return rampway.Errorf(rampway.EINVALID, "Request body must be a JSON object, not %s", jsonKind(typ.Value))
 		}
-		return rampway.FieldErrorf(typ.Field, "Field '%s' must be %s, not %s", rampway.Echo(typ.Field), kindOf(typ.Type), jsonKind(typ.Value))
+		// An embedded struct's fields are the body's own: its Go name leaves the path.
+		field := strings.TrimPrefix(typ.Field, "userBody.")
+		return rampway.FieldErrorf(field, "Field '%s' must be %s, not %s", rampway.Echo(field), kindOf(typ.Type), jsonKind(typ.Value))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		return rampway.FieldErrorf(name, "Unknown field '%s'", rampway.Echo(name))

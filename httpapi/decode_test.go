@@ -61,3 +61,20 @@ func TestFunctionArgsErrorStatus(t *testing.T) {
 	r := resp{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
 	wantEnvelope(t, r, 400, 403, "/nft-ramp/merchant/hosted/nftCheckout/order", msg)
 }
+
+// The user_* fields B1 and C1 share (an embedded struct) are named by their JSON name alone.
+func TestDecodeEmbeddedUserFields(t *testing.T) {
+	for _, dst := range []any{&fiatOrderBody{}, &depositOrderBody{}} {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(`{"user_dob":5}`))
+		err := decodeJSON(r, dst, decodeOptions{})
+		var e *rampway.Error
+		if !errors.As(err, &e) || e.Field != "user_dob" || e.Message != "Field 'user_dob' must be a string, not a number" {
+			t.Errorf("%T: %v", dst, err)
+		}
+	}
+	var b depositOrderBody
+	r := httptest.NewRequest("POST", "/", strings.NewReader(`{"user_countryCode":"DE","order_fiat_amount":"10"}`))
+	if err := decodeJSON(r, &b, decodeOptions{}); err != nil || b.user()["user_countryCode"] != "DE" || *b.OrderFiatAmount != "10" {
+		t.Fatalf("decoded %+v, %v", b, err)
+	}
+}

@@ -10,30 +10,24 @@ import (
 	"github.com/rampway/rampway/checkout"
 )
 
-// fiatOrderBody is B1's body.
-type fiatOrderBody struct {
-	OrderFiatSymbol     *string        `json:"order_fiat_symbol"`
-	FiatPaymentMethod   *string        `json:"fiat_payment_method"`
-	ContractExecution   *executionBody `json:"contractExecution"`
-	MerchantID          *string        `json:"merchant_id"`
-	MerchantUserID      *string        `json:"merchant_user_id"`
-	MerchantTxnID       *string        `json:"merchant_txn_id"`
-	MerchantRedirectURL *string        `json:"merchant_redirect_url"`
-	MerchantWebhookURL  *string        `json:"merchant_webhook_url"`
-	UserEmailID         *string        `json:"user_email_id"`
-	UserFirstName       *string        `json:"user_first_name"`
-	UserLastName        *string        `json:"user_last_name"`
-	UserMobileNumber    *string        `json:"user_mobileNumber"`
-	UserDOB             *string        `json:"user_dob"`
-	UserAddressLine1    *string        `json:"user_addressLine1"`
-	UserAddressLine2    *string        `json:"user_addressLine2"`
-	UserCity            *string        `json:"user_city"`
-	UserState           *string        `json:"user_state"`
-	UserPostCode        *string        `json:"user_postCode"`
-	UserCountryCode     *string        `json:"user_countryCode"`
+// userBody is the user_* fields B1 and C1 take (embedded: encoding/json reads them as the
+// body's own; decodeJSON names a wrong one by its JSON name alone).
+type userBody struct {
+	UserEmailID      *string `json:"user_email_id"`
+	UserFirstName    *string `json:"user_first_name"`
+	UserLastName     *string `json:"user_last_name"`
+	UserMobileNumber *string `json:"user_mobileNumber"`
+	UserDOB          *string `json:"user_dob"`
+	UserAddressLine1 *string `json:"user_addressLine1"`
+	UserAddressLine2 *string `json:"user_addressLine2"`
+	UserCity         *string `json:"user_city"`
+	UserState        *string `json:"user_state"`
+	UserPostCode     *string `json:"user_postCode"`
+	UserCountryCode  *string `json:"user_countryCode"`
 }
 
-func (b *fiatOrderBody) user() map[string]string {
+// user returns the fields given, by API name.
+func (b *userBody) user() map[string]string {
 	user := map[string]string{}
 	for name, v := range map[string]*string{"user_email_id": b.UserEmailID, "user_first_name": b.UserFirstName,
 		"user_last_name": b.UserLastName, "user_mobileNumber": b.UserMobileNumber, "user_dob": b.UserDOB,
@@ -44,6 +38,19 @@ func (b *fiatOrderBody) user() map[string]string {
 		}
 	}
 	return user
+}
+
+// fiatOrderBody is B1's body.
+type fiatOrderBody struct {
+	OrderFiatSymbol     *string        `json:"order_fiat_symbol"`
+	FiatPaymentMethod   *string        `json:"fiat_payment_method"`
+	ContractExecution   *executionBody `json:"contractExecution"`
+	MerchantID          *string        `json:"merchant_id"`
+	MerchantUserID      *string        `json:"merchant_user_id"`
+	MerchantTxnID       *string        `json:"merchant_txn_id"`
+	MerchantRedirectURL *string        `json:"merchant_redirect_url"`
+	MerchantWebhookURL  *string        `json:"merchant_webhook_url"`
+	userBody
 }
 
 // FiatOrderView is B1's answer.
@@ -244,17 +251,7 @@ type depositOrderBody struct {
 	MerchantRedirectURL            *string `json:"merchant_redirect_url"`
 	MerchantWebhookURL             *string `json:"merchant_webhook_url"`
 	FiatPaymentMethod              *string `json:"fiat_payment_method"`
-	UserEmailID                    *string `json:"user_email_id"`
-	UserFirstName                  *string `json:"user_first_name"`
-	UserLastName                   *string `json:"user_last_name"`
-	UserMobileNumber               *string `json:"user_mobileNumber"`
-	UserDOB                        *string `json:"user_dob"`
-	UserAddressLine1               *string `json:"user_addressLine1"`
-	UserAddressLine2               *string `json:"user_addressLine2"`
-	UserCity                       *string `json:"user_city"`
-	UserState                      *string `json:"user_state"`
-	UserPostCode                   *string `json:"user_postCode"`
-	UserCountryCode                *string `json:"user_countryCode"`
+	userBody
 }
 
 // DepositOrderView is C1's answer (DESIGN.md's area C response).
@@ -291,10 +288,7 @@ func (s *Server) handleCreateDepositOrder(w http.ResponseWriter, r *http.Request
 		return err
 	}
 	m := merchantFrom(r.Context())
-	user := (&fiatOrderBody{UserEmailID: body.UserEmailID, UserFirstName: body.UserFirstName, UserLastName: body.UserLastName,
-		UserMobileNumber: body.UserMobileNumber, UserDOB: body.UserDOB, UserAddressLine1: body.UserAddressLine1,
-		UserAddressLine2: body.UserAddressLine2, UserCity: body.UserCity, UserState: body.UserState, UserPostCode: body.UserPostCode,
-		UserCountryCode: body.UserCountryCode}).user()
+	user := body.user()
 	p := checkout.DepositOrderParams{
 		Quote: checkout.DepositQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol), FiatAmount: deref(body.OrderFiatAmount),
 			Method: deref(body.FiatPaymentMethod), CryptoSymbol: deref(body.ConvertToCryptoSymbol), CryptoNetwork: deref(body.ConvertToCryptoNetwork),
