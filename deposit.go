@@ -16,7 +16,10 @@ const (
 )
 
 // InboundTransfer is a payment seen arriving at an order's deposit address: a native value
-// transfer (LogIndex -1) or an ERC-20 Transfer log.
+// transfer (LogIndex -1), an ERC-20 Transfer log (its log index), or native coin that arrived
+// inside a transaction: a traced call frame (LogIndex -(2 + the frame's depth-first position),
+// -3 or below) or a balance check's credit (LogIndex -2, TxHash a synthetic identity of the
+// address and block, From the zero address).
 type InboundTransfer struct {
 	Network  string
 	TxHash   common.Hash
@@ -24,7 +27,8 @@ type InboundTransfer struct {
 	OrderID  string
 	// Token is the ERC-20 contract; the zero address for the native coin.
 	Token common.Address
-	// From is the payer: the transaction's sender (native) or the Transfer's from (token).
+	// From is the payer: the transaction's sender (native), the contract that sent an
+	// internal transfer, the Transfer's from (token); zero when unknown (a balance credit).
 	From        common.Address
 	To          common.Address
 	Amount      *big.Int
@@ -67,6 +71,11 @@ type DepositStore interface {
 	// DepositsCreatedSince returns the deposit addresses of a network's orders created at or
 	// after since (the watcher adds them to the set it holds between full reloads).
 	DepositsCreatedSince(ctx context.Context, network string, since time.Time) ([]WatchedDeposit, error)
+	// NativeArrivals sums, by order, the network's native transfers recorded and not dropped
+	// (seen or confirmed) in blocks from..to (inclusive): of the orders named, or of every
+	// order when orderIDs is nil. Orders without such transfers are absent. The deposit
+	// watcher's balance checks compare a deposit address's balance with it.
+	NativeArrivals(ctx context.Context, network string, from, to uint64, orderIDs []string) (map[string]*big.Int, error)
 	// OrderTransfers returns the transfers seen for an order, oldest first.
 	OrderTransfers(ctx context.Context, orderID string) ([]*InboundTransfer, error)
 	// WatchedDeposits returns the deposit addresses of a network a payment may still arrive

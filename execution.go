@@ -2,7 +2,6 @@ package rampway
 
 import (
 	"context"
-	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -21,6 +20,7 @@ const (
 	TxCall    = "call"    // the registered function
 	TxSweep   = "sweep"   // a deposit moved to the treasury
 	TxGas     = "gas"     // native coin for a deposit address's token sweep
+	TxRefund  = "refund"  // a refund paid back to a payer
 )
 
 // Chain transaction statuses.
@@ -38,7 +38,8 @@ type ChainTx struct {
 	Wallet  common.Address
 	Nonce   uint64
 	Kind    string
-	// Ref is what the transaction serves: an order's id (approve, call) or a sweep's (gas, sweep).
+	// Ref is what the transaction serves: an order's id (approve, call), a sweep's (gas, sweep) or
+	// a refund's (refund).
 	Ref string
 	Raw []byte
 	// SentBlock is the chain head when it was signed: a re-price is due some blocks later.
@@ -89,38 +90,4 @@ type ExecutionStore interface {
 	AddTx(ctx context.Context, tx *ChainTx) error
 	// SettleTx marks the transaction mined and the others of its nonce replaced.
 	SettleTx(ctx context.Context, network string, hash common.Hash, at time.Time) error
-}
-
-// Refund statuses.
-const (
-	RefundPending = "pending"
-	RefundSent    = "sent"
-	RefundDone    = "done"
-)
-
-// Refund is money owed back to a payer: an overpayment's excess, a payment after expiry, or
-// what was paid for an order that failed.
-type Refund struct {
-	ID      string
-	OrderID string
-	// Cause identifies it within the order: "failed", or "transfer:<tx hash>:<log index>".
-	Cause   string
-	Network string
-	// Token is the ERC-20 contract; the zero address for the native coin.
-	Token common.Address
-	// To is the payer's address (the sender of the payment), when known.
-	To        common.Address
-	Amount    *big.Int
-	Reason    string
-	Status    string
-	CreatedAt time.Time
-}
-
-// PrefixRefund starts refund ids.
-const PrefixRefund = "rfd"
-
-// RefundStore lists refund records.
-type RefundStore interface {
-	// Refunds returns an order's refund records, oldest first.
-	Refunds(ctx context.Context, orderID string) ([]*Refund, error)
 }

@@ -2,6 +2,7 @@ package rampway
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"net/http"
 	"time"
@@ -49,7 +50,16 @@ const (
 	MethodOpenBanking      = "pm_open_banking"
 	MethodCashApp          = "pm_cash_app"
 	MethodJWire            = "pm_jwire"
+	// MethodSEPADebit is a SEPA Direct Debit the user mandates on the page (Stripe's
+	// sepa_debit): pushed like a transfer, the money arriving days later.
+	MethodSEPADebit = "sepa_debit"
 )
+
+// SettlesLate reports whether a method's money arrives days after the user acts (a bank
+// transfer, a direct debit): its orders wait the bank transfer expiry, not the order expiry.
+func SettlesLate(method string) bool {
+	return IsBankTransfer(method) || method == MethodSEPADebit
+}
 
 // IsBankTransfer reports whether a method is a bank transfer the user makes from their bank
 // (account details and a reference on the page; the money arrives when the bank sends it).
@@ -263,6 +273,11 @@ const (
 	ProviderPaymentVoided     = "payment.voided"
 	ProviderPaymentRefunded   = "payment.refunded"
 )
+
+// ErrEventNotRead is a provider's answer (wrapped) to a verified notification of a kind it
+// does not act on: acknowledged and ignored, never an error to the provider (which would
+// send it again for days).
+var ErrEventNotRead = errors.New("a notification of a kind the provider does not act on")
 
 // FiatProvider is a payment provider: it starts payments and moves their money, and its
 // notifications reach rampway through its signed webhook route.

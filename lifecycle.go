@@ -203,7 +203,7 @@ var rules = map[Area][]Rule{
 		{StatusDepositSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
 		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
 		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
-	}, staysCredited()...),
+	}, append(staysCredited(), refundRules()...)...),
 	// B: fiat in, call out. A payment's money that the order cannot take (late, twice, short,
 	// an authorisation of a closed order) changes nothing of it: it is voided or refunded.
 	AreaNFTRamp: append(fiatRules(), []Rule{
@@ -408,6 +408,8 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case Cancelled:
 		to = StatusCancelled
+	case RefundSentCause, RefundPaid, RefundNotPaid:
+		to = applyRefund(o, f, c)
 	case FiatProcessingCause, FiatAuthorised, FiatCredited, FiatDeclined, FiatReleased:
 		var stay bool
 		to, stay = applyFiat(o, n, f, c, out, at)

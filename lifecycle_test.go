@@ -44,6 +44,22 @@ func transfer(n uint64, amount int64, st string) *InboundTransfer {
 
 const full, half = 10_263_000_000_000_000, 5_000_000_000_000_000
 
+// refundIn is the refund of a failed order's payment (rfd_1), in status st.
+func refundIn(st string) *Refund {
+	r := &Refund{ID: "rfd_06h0z2taeyjfxm6266fdz0nhzh", OrderID: "ord_06h0z2taeyjfxm6266fdz0nhzg", Cause: "failed", Network: "devnet", To: payer,
+		ToSource: RefundToPayer, Amount: big.NewInt(full), Reason: "execution reverted: DemoNFT: sold out", Status: st, CreatedAt: t0}
+	switch st {
+	case RefundSent, RefundDone, RefundFailed:
+		r.Fee, r.Sent, r.TxHash = big.NewInt(21_000*2e9), big.NewInt(full-21_000*2e9), common.HexToHash("0xbeef")
+	case RefundDust:
+		r.Fee, r.Sent = big.NewInt(21_000*2e9), new(big.Int)
+	}
+	if st == RefundFailed {
+		r.StatusReason = "the refund's transaction reverted"
+	}
+	return r
+}
+
 // A cause, in a state, with facts: where the order goes, what it emits and what it owes back.
 func TestApply(t *testing.T) {
 	seen := transfer(7, half, TransferSeen)
@@ -122,6 +138,28 @@ func TestApply(t *testing.T) {
 			refunds: []string{"5000000000000000 underpaid: 0.005 of 0.010263 ETH received before the order expired"},
 			reason:  "underpaid: 0.005 of 0.010263 ETH received before the order expired"},
 		{name: "cancelled", status: StatusCreated, cause: Cancelled{}, to: StatusCancelled, events: []string{EventCancelled}},
+		{name: "refund of a failed order sent", status: StatusFailed, received: full, cause: RefundSentCause{refundIn(RefundSent)},
+			to: StatusRefundPending, events: []string{EventRefundProcessing}},
+		{name: "refund of an excess sent", status: StatusSuccess, received: full, cause: RefundSentCause{refundIn(RefundSent)},
+			to: StatusSuccess, events: []string{EventRefundProcessing}},
+		{name: "refund paid, the last", status: StatusRefundPending, received: full, facts: Facts{Refunds: []*Refund{refundIn(RefundSent)}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []string{EventRefunded}},
+		{name: "refund paid, another waits", status: StatusRefundPending, received: full,
+			facts: Facts{Refunds: []*Refund{refundIn(RefundSent), {ID: "rfd_2", Amount: big.NewInt(1), Status: RefundAwaitingAddress}}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefundPending, events: []string{EventRefunded}},
+		{name: "refund paid, another was dust", status: StatusRefundPending, received: full,
+			facts: Facts{Refunds: []*Refund{{ID: "rfd_2", Amount: big.NewInt(1), Status: RefundDust}, refundIn(RefundSent)}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []string{EventRefunded}},
+		{name: "refund paid of a success", status: StatusSuccess, received: full, cause: RefundPaid{refundIn(RefundDone)},
+			to: StatusSuccess, events: []string{EventRefunded}},
+		{name: "refund reverted", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundFailed)},
+			to: StatusRefundPending, events: []string{EventRefundFailure}},
+		{name: "the only refund is dust", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundDust)},
+			to: StatusRefundPending, events: []string{EventRefundFailure}},
+		{name: "dust, the others paid", status: StatusRefundPending, received: full, facts: Facts{Refunds: []*Refund{{ID: "rfd_2", Amount: big.NewInt(1), Status: RefundDone}}},
+			cause: RefundNotPaid{refundIn(RefundDust)}, to: StatusRefunded, events: []string{EventRefundFailure}},
+		{name: "dust of a failed order", status: StatusFailed, received: full, cause: RefundNotPaid{refundIn(RefundDust)},
+			to: StatusFailed, events: []string{EventRefundFailure}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := lifecycleOrder(tc.status, tc.received)
@@ -167,7 +205,9 @@ func TestApply(t *testing.T) {
 func TestApplyRefusesWhatTheTableDoesNotAllow(t *testing.T) {
 	causes := []Cause{PaymentSeen{transfer(7, half, TransferSeen)}, PaymentConfirmed{transfer(7, half, TransferSeen)},
 		PaymentDropped{transfer(7, half, TransferDropped)}, ExecutionStarted{callTx}, ExecutionMined{callTx},
-		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}}
+		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{},
+		RefundSentCause{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundSent}}, RefundPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundDone}},
+		RefundNotPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundDust}}, RefundNotPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundFailed}}}
 	tableAgrees(t, AreaMint, causes, func(s OrderStatus, variant int) *Order {
 		return lifecycleOrder(s, []int64{0, half, full}[variant])
 	}, 3)
@@ -178,14 +218,17 @@ func TestApplyRefusesWhatTheTableDoesNotAllow(t *testing.T) {
 }
 
 // tableAgrees applies every cause to an area's order in every state (variants of each made by
-// order) and checks that each step Apply takes is a rule of the area and that every rule is taken.
+// order), with no facts, with a refund paid before and with one waiting, and checks that each step Apply takes is
+// a rule of the area and that every rule is taken.
 func tableAgrees(t *testing.T, area Area, causes []Cause, order func(s OrderStatus, variant int) *Order, variants int) {
 	t.Helper()
 	taken := map[string]bool{}
+	facts := []Facts{{}, {Refunds: []*Refund{{ID: "rfd_paid", Cause: "transfer:paid:-1", Amount: big.NewInt(1), Status: RefundDone}}},
+		{Refunds: []*Refund{{ID: "rfd_waits", Cause: "transfer:waits:-1", Amount: big.NewInt(1), Status: RefundAwaitingAddress}}}}
 	for _, s := range OrderStatuses {
 		for _, c := range causes {
-			for v := range variants {
-				out, err := Apply(order(s, v), Facts{}, c, t0)
+			for v := range variants * len(facts) {
+				out, err := Apply(order(s, v%variants), facts[v/variants], c, t0)
 				switch {
 				case err != nil:
 					if ErrorCode(err) != ECONFLICT {
@@ -228,6 +271,10 @@ func TestApplyGoldenBodies(t *testing.T) {
 			Refunds: []*Refund{{ID: "rfd_06h0z2taeyjfxm6266fdz0nhzg", OrderID: "ord_06h0z2taeyjfxm6266fdz0nhzg", Cause: "transfer:x:-1",
 				To: payer, Amount: big.NewInt(1e15), Reason: "overpaid: the amount beyond the price is refunded", Status: RefundPending, CreatedAt: at}}},
 			ExecutionReverted{callTx, "execution reverted: DemoNFT: sold out"}},
+		{"5-refund-sent", StatusFailed, full, Facts{Transfers: []*InboundTransfer{&confirmed}, Refunds: []*Refund{refundIn(RefundSent)}},
+			RefundSentCause{refundIn(RefundSent)}},
+		{"6-refund-paid", StatusRefundPending, full, Facts{Transfers: []*InboundTransfer{&confirmed}, Refunds: []*Refund{refundIn(RefundDone)}},
+			RefundPaid{refundIn(RefundDone)}},
 		{"4-dropped-top-up", StatusDepositProcessing, half, Facts{Transfers: []*InboundTransfer{transfer(5, half, TransferConfirmed), transfer(7, half, TransferDropped)}},
 			PaymentDropped{transfer(7, half, TransferDropped)}},
 	}

@@ -99,7 +99,10 @@ type MerchantStore interface {
 	Merchant(ctx context.Context, id string) (*Merchant, error)
 	// Merchants lists merchants by id.
 	Merchants(ctx context.Context, p Page) ([]*Merchant, error)
-	// UpdateMerchant changes the fields set in u and returns the merchant. ENOTFOUND.
+	// UpdateMerchant changes the fields set in u and returns the merchant. ENOTFOUND. A status
+	// in u holds or releases the merchant's webhook deliveries in the same transaction:
+	// disabled holds its pending ones, active releases the held ones, due at once (see
+	// DeliveryStore.ClaimDeliveries).
 	UpdateMerchant(ctx context.Context, id string, u MerchantUpdate) (*Merchant, error)
 	// SetWebhookSecret sets or replaces the merchant's webhook secret; with grace > 0 the
 	// replaced one stays valid until at+grace (else it, and any earlier one, ends now). ENOTFOUND.

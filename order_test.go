@@ -12,7 +12,7 @@ var allStatuses = OrderStatuses
 func TestStateMachine(t *testing.T) {
 	known := map[string]bool{EventDepositProcessing: true, EventDepositSuccess: true, EventDepositFailure: true, EventDepositDropped: true,
 		EventSmartContractProcessing: true, EventSmartContractSuccess: true, EventSmartContractFailure: true, EventSuccess: true,
-		EventCancelled: true, EventRefundPending: true}
+		EventCancelled: true, EventRefundPending: true, EventRefundProcessing: true, EventRefunded: true, EventRefundFailure: true}
 	for _, r := range Rules(AreaMint) {
 		if !r.From.Valid() || !r.To.Valid() || len(r.Events) == 0 {
 			t.Errorf("rule %+v", r)

@@ -3,6 +3,7 @@ package rampway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -16,8 +17,17 @@ const (
 	DeliveryFailed    = "failed"    // retried until the retry period ran out
 )
 
+// ErrMerchantDisabled is in the chain of the errors that refuse to send a disabled merchant's
+// webhook deliveries (a resend: ECONFLICT; a dispatcher's read of the merchant's secrets).
+var ErrMerchantDisabled = errors.New("merchant disabled")
+
 // Delivery is a webhook event on its way to a merchant: the body is fixed when the event
 // happens, so every attempt sends the same bytes with the same eventId.
+//
+// The deliveries of a disabled merchant are held: still written with every event, never
+// attempted and never failed while it is disabled (the time held does not count toward the
+// retry period); when the merchant is enabled again they are due at once, in event order, and
+// their backoff starts over.
 type Delivery struct {
 	EventID string
 	// EventSeq orders an order's events: they are delivered in this order.
@@ -36,7 +46,18 @@ type Delivery struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeliveredAt    *time.Time
+	// HeldAt is when a pending delivery was held because its merchant is disabled (nil when it
+	// is not held; a held delivery is not claimed).
+	HeldAt *time.Time
+	// RetryFrom is when the retry period started: CreatedAt, moved on by the time held.
+	RetryFrom time.Time
+	// BackoffFrom is how many of Attempts were made before the backoff started over (when
+	// the merchant was enabled again): the next wait is the one after Attempts-BackoffFrom.
+	BackoffFrom int
 }
+
+// Held reports whether the delivery waits for its merchant to be enabled again.
+func (d *Delivery) Held() bool { return d.Status == DeliveryPending && d.HeldAt != nil }
 
 // DeliveryAttempt is one POST of a delivery.
 type DeliveryAttempt struct {
@@ -53,7 +74,12 @@ type DeliveryStore interface {
 	// ClaimDeliveries leases up to limit pending deliveries due at now until now+lease, the
 	// oldest first, at most perMerchant of one merchant, never one whose order has an earlier
 	// pending delivery (events of an order go out in order), never one leased by another
-	// claim, none of the skipped merchants.
+	// claim, none of the skipped merchants, none held and none of a disabled merchant.
+	//
+	// Disabling a merchant (MerchantStore.UpdateMerchant) holds its pending deliveries in the
+	// same transaction, and those written while it is disabled are written held; enabling it
+	// releases them, due at once, their retry period moved on by the time held and their
+	// backoff started over (BackoffFrom).
 	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skipMerchants []string) ([]*Delivery, error)
 	// ReleaseDelivery gives a claimed delivery back untouched.
 	ReleaseDelivery(ctx context.Context, eventID string) error
@@ -65,7 +91,8 @@ type DeliveryStore interface {
 	// DeliveryAttempts returns a delivery's attempts, oldest first.
 	DeliveryAttempts(ctx context.Context, eventID string) ([]*DeliveryAttempt, error)
 	// ResendDelivery makes a delivery of the merchant pending and due at now again (same eventId
-	// and body). ENOTFOUND for another merchant's.
+	// and body). ENOTFOUND for another merchant's; ECONFLICT (ErrMerchantDisabled in its chain)
+	// while the merchant is disabled.
 	ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*Delivery, error)
 	// DeferDeliveries makes a merchant's pending deliveries due before until, and not leased at
 	// now, due at until (its endpoint keeps failing: claims then stop walking past them). It
@@ -102,13 +129,20 @@ type EventContext struct {
 }
 
 // EventRefund is a refund record in an event's context: what is owed back to the payer of an
-// order, in whole units of the order's asset, and why.
+// order, in whole units of the order's asset, why, and how it is paid back. network_fee and
+// amount_sent are "" until it is sent (amount_sent = amount - network_fee); tx_hash is "" until
+// then; to_address "" while the address is not known.
 type EventRefund struct {
-	Amount    string `json:"amount"`
-	Reason    string `json:"reason"`
-	Status    string `json:"status"`
-	ToAddress string `json:"to_address"`
-	CreatedAt string `json:"created_at"`
+	RefundID     string `json:"refund_id"`
+	Amount       string `json:"amount"`
+	NetworkFee   string `json:"network_fee"`
+	AmountSent   string `json:"amount_sent"`
+	Reason       string `json:"reason"`
+	Status       string `json:"status"`
+	StatusReason string `json:"status_reason"`
+	ToAddress    string `json:"to_address"`
+	TxHash       string `json:"tx_hash"`
+	CreatedAt    string `json:"created_at"`
 }
 
 // EventRefunds are refund records as events and the order API show them, amounts in whole
@@ -116,9 +150,19 @@ type EventRefund struct {
 func EventRefunds(refunds []*Refund, decimals uint8) []EventRefund {
 	out := make([]EventRefund, len(refunds))
 	for i, r := range refunds {
-		out[i] = EventRefund{Amount: FormatUnits(r.Amount, decimals), Reason: r.Reason, Status: r.Status, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
+		out[i] = EventRefund{RefundID: r.ID, Amount: FormatUnits(r.Amount, decimals), Reason: r.Reason, Status: r.Status,
+			StatusReason: r.StatusReason, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
+		if r.Fee != nil {
+			out[i].NetworkFee = FormatUnits(r.Fee, decimals)
+		}
+		if r.Sent != nil {
+			out[i].AmountSent = FormatUnits(r.Sent, decimals)
+		}
 		if r.To != ([20]byte{}) {
 			out[i].ToAddress = r.To.Hex()
+		}
+		if r.TxHash != ([32]byte{}) {
+			out[i].TxHash = r.TxHash.Hex()
 		}
 	}
 	return out

@@ -34,6 +34,39 @@ type Networks struct {
 	clients map[string]*ethclient.Client
 	batched map[string]*BatchingClient
 	shared  map[string]bool // clients given by InProcess: not Networks' to close
+	// failover holds each network's failover transport (http(s) nodes); stopChecks ends
+	// their health checks.
+	failover   map[string]*Failover
+	stopChecks context.CancelFunc
+}
+
+// Ping fails, for /readyz, while none of the network's nodes is used (each failed, is
+// rate-limited or lags), naming why; nil while one is, or for a network without a failover
+// (in process, WebSocket).
+func (n *Networks) Ping(network string) error {
+	h := n.Health(network)
+	if len(h) == 0 {
+		return nil
+	}
+	for _, why := range h {
+		if why == "" {
+			return nil
+		}
+	}
+	return rampway.Errorf(rampway.EUNAVAILABLE, "Network %s: no node is usable (%s)", network, strings.Join(h, "; "))
+}
+
+// healthEvery is how often a network's nodes are asked their head (Failover.Check).
+const healthEvery = 15 * time.Second
+
+// Health says, for each of the network's rpc_urls in order, "" when the node is used and
+// otherwise why it is left (no answer, 429, 5xx, lagging); nil for a network reached in process
+// or over a WebSocket.
+func (n *Networks) Health(network string) []string {
+	if f := n.failover[network]; f != nil {
+		return f.Healthy()
+	}
+	return nil
 }
 
 // DialOption changes how Dial reaches a network.
@@ -57,7 +90,9 @@ func Dial(ctx context.Context, nets []rampway.Network, opts ...DialOption) (_ *N
 		o(&dc)
 	}
 	n := &Networks{byName: map[string]*rampway.Network{}, clients: map[string]*ethclient.Client{}, batched: map[string]*BatchingClient{},
-		shared: map[string]bool{}}
+		shared: map[string]bool{}, failover: map[string]*Failover{}}
+	checks, stopChecks := context.WithCancel(context.WithoutCancel(ctx))
+	n.stopChecks = stopChecks
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -75,7 +110,19 @@ func Dial(ctx context.Context, nets []rampway.Network, opts ...DialOption) (_ *N
 		if !inProc {
 			var opts []rpc.ClientOption
 			if strings.HasPrefix(net.RPCURLs[0], "http") {
-				opts = append(opts, rpc.WithHTTPClient(rpcHTTPClient(isLoopback(net.RPCURLs[0]))))
+				// Every http(s) URL of the network, through one failover transport: a node
+				// that fails or lags is left for the next, and calls are tried again.
+				hc := rpcHTTPClient(isLoopback(net.RPCURLs[0]))
+				f, ferr := NewFailover(net.RPCURLs, hc.Transport, FailoverConfig{})
+				if ferr != nil {
+					return nil, fmt.Errorf("network %s: %w", net.Name, ferr)
+				}
+				hc.Transport = f
+				n.failover[net.Name] = f
+				if len(net.RPCURLs) > 1 {
+					go f.Run(checks, healthEvery)
+				}
+				opts = append(opts, rpc.WithHTTPClient(hc))
 			}
 			rc, err = rpc.DialOptions(ctx, net.RPCURLs[0], opts...)
 		}
@@ -207,6 +254,9 @@ func (n *Networks) Simulate(ctx context.Context, network string, from common.Add
 func (n *Networks) Close() {
 	if n == nil {
 		return
+	}
+	if n.stopChecks != nil {
+		n.stopChecks()
 	}
 	for name, c := range n.clients {
 		if !n.shared[name] {

@@ -17,6 +17,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/pricing"
 )
 
 // ExecClient is what an executor asks of a network's node.
@@ -29,6 +30,7 @@ type ExecClient interface {
 	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
 	SendTransaction(ctx context.Context, tx *types.Transaction) error
+	CodeAt(ctx context.Context, account common.Address, block *big.Int) ([]byte, error)
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 	chain.SimulateClient
 }
@@ -36,6 +38,7 @@ type ExecClient interface {
 // ExecutorStore is what an executor keeps its work in.
 type ExecutorStore interface {
 	rampway.ExecutionStore
+	rampway.RefundStore
 	PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error)
 	Apply(ctx context.Context, id string, c rampway.Cause, at time.Time) (*rampway.Order, error)
 }
@@ -51,6 +54,12 @@ type ExecutorConfig struct {
 	// funds before it fails and its payment is voided or refunded (a card's authorisation does
 	// not last); default 1 hour. Area A's orders wait for funds however long it takes.
 	FiatGiveUpAfter time.Duration
+	// RefundPolicies are the refund policies by "network/symbol" (config.RefundPolicies): an
+	// asset without one is refunded automatically, dust only below its network fee.
+	RefundPolicies map[string]rampway.RefundPolicy
+	// Prices convert a token refund's network fee into the token; nil refunds the native coin
+	// only (a token refund waits).
+	Prices pricing.Source
 }
 
 // Executor executes the paid orders of one network from the hot wallet: it pre-flights each
@@ -87,7 +96,7 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 	}
 	x := &Executor{cfg: cfg, store: store, functions: functions, net: net, client: client, signer: signer,
 		log: log.With("network", net.Name), now: now, wake: make(chan struct{}, 1)}
-	x.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxApprove, rampway.TxCall},
+	x.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxApprove, rampway.TxCall, rampway.TxRefund},
 		signer: func(w common.Address) rampway.Signer {
 			if w == signer.Address() {
 				return signer
@@ -145,11 +154,17 @@ func (x *Executor) step(ctx context.Context) (int, error) {
 	if err != nil {
 		return started, err
 	}
+	if _, err := x.payRefunds(ctx, head); err != nil {
+		x.log.Error("refunds", "error", err) // the orders' transactions are followed all the same
+	}
 	return started, x.txs.follow(ctx, head)
 }
 
 // settle records a transaction mined deep enough.
 func (x *Executor) settleTx(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error {
+	if t.Kind == rampway.TxRefund {
+		return x.settleRefund(ctx, t, rec)
+	}
 	if t.Kind != rampway.TxCall {
 		return x.store.SettleTx(ctx, x.net.Name, t.Hash, x.at())
 	}
@@ -205,23 +220,13 @@ func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	if err != nil || len(orders) == 0 {
 		return 0, err
 	}
-	tip, feeCap, err := fees(ctx, x.client)
+	w, err := x.wallet(ctx)
 	if err != nil {
 		return 0, err
 	}
-	wallet := x.signer.Address()
-	chainNonce, err := x.client.PendingNonceAt(ctx, wallet)
-	if err != nil {
-		return 0, fmt.Errorf("nonce: %w", err)
-	}
-	bal, err := x.client.BalanceAt(ctx, wallet, nil)
-	if err != nil {
-		return 0, fmt.Errorf("hot wallet balance: %w", err)
-	}
-	liq := &liquidity{native: bal, tokens: map[common.Address]*big.Int{}}
 	started := 0
 	for _, o := range orders {
-		sent, err := x.startOrder(ctx, head, o, tip, feeCap, chainNonce, liq)
+		sent, err := x.startOrder(ctx, head, o, w.tip, w.feeCap, w.chainNonce, w.liq)
 		if err != nil {
 			return started, err
 		}
@@ -230,6 +235,32 @@ func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 		}
 	}
 	return started, nil
+}
+
+// walletState is what a step reads once before it sends: the fees, the hot wallet's next
+// nonce on chain and what it can spend.
+type walletState struct {
+	tip, feeCap *big.Int
+	chainNonce  uint64
+	liq         *liquidity
+}
+
+// wallet reads the fees and the hot wallet's nonce and balance for a step that sends.
+func (x *Executor) wallet(ctx context.Context) (*walletState, error) {
+	tip, feeCap, err := fees(ctx, x.client)
+	if err != nil {
+		return nil, err
+	}
+	w := x.signer.Address()
+	chainNonce, err := x.client.PendingNonceAt(ctx, w)
+	if err != nil {
+		return nil, fmt.Errorf("nonce: %w", err)
+	}
+	bal, err := x.client.BalanceAt(ctx, w, nil)
+	if err != nil {
+		return nil, fmt.Errorf("hot wallet balance: %w", err)
+	}
+	return &walletState{tip: tip, feeCap: feeCap, chainNonce: chainNonce, liq: &liquidity{native: bal, tokens: map[common.Address]*big.Int{}}}, nil
 }
 
 // errNoLiquidity stops a step: the hot wallet cannot pay for the next call.

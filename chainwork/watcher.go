@@ -56,6 +56,9 @@ type Watcher struct {
 	// reported (SetBehindGrace); lag is what Step last saw of that, for Ping.
 	behindGrace time.Duration
 	lag         chainLag
+	// internal sees native payments made inside transactions (SetInternalTransfers); nil
+	// when off.
+	internal *internalSource
 }
 
 // chainLag is a chain's head seen below the watcher's cursor: the node lost blocks the
@@ -263,20 +266,48 @@ func (w *Watcher) scan(ctx context.Context, cur uint64, curHash common.Hash, end
 				}
 			}
 		}
-		for _, t := range found {
-			isNew, err := w.store.RecordTransfer(ctx, t, w.at())
+		if w.internal != nil && w.internal.mode == InternalTrace {
+			internal, err := w.internal.traced(ctx, w.net.Name, b, byAddr)
 			if err != nil {
-				return fmt.Errorf("record transfer %s: %w", t.TxHash.Hex(), err)
+				return err
 			}
-			if isNew {
-				w.log.Info("payment seen", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex(), "amount", t.Amount.String(), "block", n)
+			found = append(found, internal...)
+		}
+		if err := w.record(ctx, found, n); err != nil {
+			return err
+		}
+		// Balances last: they count the block's transfers just recorded, so that a transfer
+		// seen both ways is credited once.
+		if w.internal != nil && w.internal.mode == InternalBalance {
+			credits, err := w.internal.balanceCredits(ctx, w.store, w.net.Name, b, byAddr)
+			if err != nil {
+				return err
 			}
+			if err := w.record(ctx, credits, n); err != nil {
+				return err
+			}
+			w.internal.keepBalances()
 		}
 		cur, curHash = n, b.Hash()
 		w.hashes[n] = curHash
 		delete(w.hashes, n-min(n, maxReorg*2))
 		if err := w.store.SetWatchCursor(ctx, w.net.Name, cur, curHash, w.at()); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// record stores the transfers seen in block n.
+func (w *Watcher) record(ctx context.Context, found []*rampway.InboundTransfer, n uint64) error {
+	for _, t := range found {
+		isNew, err := w.store.RecordTransfer(ctx, t, w.at())
+		if err != nil {
+			return fmt.Errorf("record transfer %s: %w", t.TxHash.Hex(), err)
+		}
+		if isNew {
+			w.log.Info("payment seen", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex(), "log_index", t.LogIndex,
+				"amount", t.Amount.String(), "block", n)
 		}
 	}
 	return nil

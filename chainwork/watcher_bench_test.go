@@ -5,12 +5,15 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"crypto/rand"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"sync"
@@ -25,6 +28,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
@@ -83,12 +87,22 @@ type watchBenchEnv struct {
 	mid     string
 	watcher *chainwork.Watcher
 	rpc     *watchBenchTransport
+	node    *rpc.Client // the watcher's, counted
+	// forward, when set, adds a payment forwarded by Multicall3 (an internal transfer) to
+	// each block.
+	forward bool
 
 	native, token []*rampway.Order // open orders by asset, in creation order
 	next          int              // round-robin position of the next payments
 }
 
-func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
+func newWatchBenchEnv(b *testing.B) *watchBenchEnv { return newWatchBenchEnvVia(b, false) }
+
+// newWatchBenchEnvVia is newWatchBenchEnv whose watcher reaches the node through proxy, when
+// set: an HTTP server of the benchmark's own that serves every namespace of the chain's
+// in-process client (the debug one too, which the chain's own HTTP endpoint does not), so that
+// the watcher traces over HTTP as it does against a node with tracing.
+func newWatchBenchEnvVia(b *testing.B, proxy bool) *watchBenchEnv {
 	payer, _ := crypto.GenerateKey()
 	hundredETH := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
 	c := devchaintest.Start(b, devchain.Funding{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: hundredETH, TokenUnits: big.NewInt(1e12)})
@@ -101,7 +115,13 @@ func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
 	// JSON-RPC call (ethclient does not batch), so nothing the watcher asks escapes the count,
 	// whatever methods its WatchClient has.
 	ht := &watchBenchTransport{next: http.DefaultTransport, calls: map[string]int64{}}
-	rc, err := rpc.DialOptions(b.Context(), c.RPCURL(), rpc.WithHTTPClient(&http.Client{Transport: ht}))
+	url := c.RPCURL()
+	if proxy {
+		srv := httptest.NewServer(rpcProxy(c.RPC()))
+		b.Cleanup(srv.Close)
+		url = srv.URL
+	}
+	rc, err := rpc.DialOptions(b.Context(), url, rpc.WithHTTPClient(&http.Client{Transport: ht}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +131,7 @@ func newWatchBenchEnv(b *testing.B) *watchBenchEnv {
 	m := storetest.NewMerchant(b, store)
 	net := c.Network("devnet")
 	net.Confirmations = 2
-	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht}
+	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht, node: rc}
 	e.watcher = chainwork.NewWatcher(store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
 	if err := e.watcher.Step(b.Context()); err != nil { // starts at the head
 		b.Fatal(err)
@@ -228,6 +248,16 @@ func (e *watchBenchEnv) payments(b *testing.B) {
 	e.next++
 	d := pick(e.native)
 	e.next++
+	if e.forward {
+		f := pick(e.native)
+		e.next++
+		data := bindings.NewMulticall3().PackAggregate3Value([]bindings.Multicall3Call3Value{{Target: f.DepositAddress, Value: big.NewInt(1)}})
+		tx := devchaintest.SignTx(b, e.send, e.chain.ChainID(), e.payer, e.nonce, e.chain.Contracts().Multicall, big.NewInt(1), data, 200_000)
+		e.nonce++
+		if err := e.send.SendTransaction(ctx, tx); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, p := range []struct {
 		to    *rampway.Order
 		token bool
@@ -291,4 +321,116 @@ func (t *watchBenchTransport) total() (int64, string) {
 	}
 	sort.Strings(parts)
 	return n, strings.Join(parts, ", ")
+}
+
+// BenchmarkWatcherInternalRPC is BenchmarkWatcherRPC with internal transfers watched, by
+// tracing (one debug_traceBlockByHash per block) and by balances (Multicall3 aggregate3 of
+// getEthBalance, at most 1,000 addresses per eth_call), with 1, 1,000 and 100,000 open orders.
+// The targets (docs/BENCHMARKS.md): tracing, the same count at every size; balances, at most
+// one call per 1,000 open native deposit addresses (one in four orders is in DUSD: 750 and
+// 75,000 native addresses) beyond the block scan's calls. It fails when they are missed.
+//
+// Each op is one block holding the three top-level payments of BenchmarkWatcherRPC and a
+// fourth forwarded by Multicall3's aggregate3Value (1 wei, an internal transfer), mined
+// untimed, then one Step of the watcher, timed. Both modes run on the same chain, store and
+// orders, one watcher each; a mode's first step after the other's (untimed) starts its
+// balances afresh.
+//
+//	go test -run='^$' -bench=WatcherInternalRPC -benchtime=20x ./chainwork
+//
+// Metrics: rpc/block as in BenchmarkWatcherRPC, eth_call/block the balance checks' share;
+// ns/op is the Step time per block. The watcher reaches the chain through a proxy of the
+// benchmark's own (newWatchBenchEnvVia): every call is an HTTP request, counted.
+func BenchmarkWatcherInternalRPC(b *testing.B) {
+	env := newWatchBenchEnvVia(b, true)
+	env.forward = true
+	watchers := map[chainwork.InternalMode]*chainwork.Watcher{}
+	for _, mode := range []chainwork.InternalMode{chainwork.InternalTrace, chainwork.InternalBalance} {
+		w := chainwork.NewWatcher(env.store, &env.net, ethclient.NewClient(env.node), slog.New(slog.DiscardHandler), nil)
+		if err := w.SetInternalTransfers(mode, env.node, env.chain.Contracts().Multicall); err != nil {
+			b.Fatal(err)
+		}
+		watchers[mode] = w
+	}
+	perBlock := map[chainwork.InternalMode]map[int]float64{chainwork.InternalTrace: {}, chainwork.InternalBalance: {}}
+	for _, n := range []int{1, 1_000, 100_000} {
+		for _, mode := range []chainwork.InternalMode{chainwork.InternalTrace, chainwork.InternalBalance} {
+			b.Run(fmt.Sprintf("mode=%s/orders=%d", mode, n), func(b *testing.B) {
+				env.grow(b, n)
+				env.watcher = watchers[mode]
+				b.StopTimer()
+				if _, err := env.chain.Mine(); err != nil { // an empty block: the mode's first step, untimed
+					b.Fatal(err)
+				}
+				if err := env.watcher.Step(b.Context()); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				calls, methods := env.run(b)
+				v := float64(calls) / float64(b.N)
+				perBlock[mode][n] = v
+				b.ReportMetric(v, "rpc/block")
+				b.ReportMetric(float64(env.rpc.count("eth_call"))/float64(b.N), "eth_call/block")
+				b.Logf("%s, %d open orders (%d native), %d blocks: %s", mode, n, len(env.native), b.N, methods)
+				if mode == chainwork.InternalBalance {
+					want := float64((len(env.native) + 999) / 1000)
+					if got := float64(env.rpc.count("eth_call")) / float64(b.N); got > want {
+						b.Fatalf("%.2f eth_calls per block for %d native addresses (target: at most one per 1,000, %.0f)", got, len(env.native), want)
+					}
+				}
+			})
+		}
+	}
+	trace := perBlock[chainwork.InternalTrace]
+	var sizes []int
+	for n := range trace {
+		sizes = append(sizes, n)
+	}
+	sort.Ints(sizes)
+	for _, n := range sizes[min(1, len(sizes)):] {
+		if math.Abs(trace[n]-trace[sizes[0]]) > 1e-9 {
+			b.Fatalf("traced: RPC calls per block differ with the number of open orders: %.3f with %d, %.3f with %d (target: the same count)",
+				trace[sizes[0]], sizes[0], trace[n], n)
+		}
+	}
+}
+
+// rpcProxy serves single JSON-RPC requests over HTTP from rc, an in-process client.
+func rpcProxy(rc *rpc.Client) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage   `json:"id"`
+			Method string            `json:"method"`
+			Params []json.RawMessage `json:"params"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		args := make([]any, len(req.Params))
+		for i, p := range req.Params {
+			args[i] = p
+		}
+		resp := map[string]any{"jsonrpc": "2.0", "id": req.ID}
+		var result json.RawMessage
+		if err := rc.CallContext(r.Context(), &result, req.Method, args...); err != nil {
+			code := -32000
+			var re rpc.Error
+			if errors.As(err, &re) {
+				code = re.ErrorCode()
+			}
+			resp["error"] = map[string]any{"code": code, "message": err.Error()}
+		} else {
+			resp["result"] = result
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(resp)
+	})
+}
+
+// count returns the calls of one method since the last reset.
+func (t *watchBenchTransport) count(method string) int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.calls[method]
 }

@@ -227,15 +227,7 @@ func TestWatcherReorg(t *testing.T) {
 	e.want(o, rampway.StatusDepositProcessing, "0")
 
 	// A longer side chain from before the payment's block, without the payment.
-	if err := e.chain.Fork(parent.Hash()); err != nil {
-		t.Fatal(err)
-	}
-	e.replaceLast()
-	for range 3 {
-		e.mine()
-	}
-	step()
-	step()
+	e.reorg(parent.Hash(), step)
 	events, _ := e.store.OrderEvents(t.Context(), o.ID)
 	e.want(o, rampway.StatusCreated, "0")
 	if last := events[len(events)-1]; last.Name != rampway.EventDepositDropped || last.From != rampway.StatusDepositProcessing || last.To != rampway.StatusCreated {
@@ -269,15 +261,7 @@ func TestWatcherReorgDropsTopUp(t *testing.T) {
 	e.mine()
 	step()
 	e.want(o, rampway.StatusDepositProcessing, "4000000000000000")
-	if err := e.chain.Fork(parent.Hash()); err != nil {
-		t.Fatal(err)
-	}
-	e.replaceLast()
-	for range 3 {
-		e.mine()
-	}
-	step()
-	step()
+	e.reorg(parent.Hash(), step)
 	e.want(o, rampway.StatusUnderpaid, "4000000000000000")
 	events, _ := e.store.OrderEvents(t.Context(), o.ID)
 	var names []string
@@ -289,6 +273,21 @@ func TestWatcherReorgDropsTopUp(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("events %v, want %v", names, want)
 	}
+}
+
+// reorg replaces the chain from the block after parent with a longer branch (3 blocks)
+// that lacks the last payment (replaceLast), and has step see it twice.
+func (e *watchEnv) reorg(parent common.Hash, step func()) {
+	e.t.Helper()
+	if err := e.chain.Fork(parent); err != nil {
+		e.t.Fatal(err)
+	}
+	e.replaceLast()
+	for range 3 {
+		e.mine()
+	}
+	step()
+	step()
 }
 
 // replaceLast takes the nonce of the payer's last transaction with another (a transfer of

@@ -61,7 +61,7 @@ type Config struct {
 	// price of the crypto a fiat quote buys.
 	Fiat          []rampway.FiatCurrency
 	FiatSpreadBPS int64
-	// BankTransferExpiry is how long an order paid by bank transfer waits for its money;
+	// BankTransferExpiry is how long an order paid by bank transfer or direct debit (rampway.SettlesLate) waits for its money;
 	// default DefaultBankTransferExpiry.
 	BankTransferExpiry time.Duration
 }
@@ -72,7 +72,8 @@ type Store interface {
 	rampway.RefundStore
 	rampway.DeliveryStore
 	rampway.FiatPaymentStore
-	// MerchantDepositAddress is rampway.MerchantDepositAddressStore's: where area C delivers.
+	// MerchantDepositAddress is rampway.MerchantDepositAddressStore's: where area C delivers
+	// (unless SetPayouts gives another source).
 	MerchantDepositAddress(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error)
 	// SetOrderUser adds the user fields to an order's (the page's identity step). ENOTFOUND.
 	SetOrderUser(ctx context.Context, orderID string, fields map[string]string, at time.Time) (*rampway.Order, error)
@@ -98,7 +99,16 @@ type Service struct {
 	now       func() time.Time
 	fees      feeCache
 	provider  rampway.FiatProvider
+	payouts   PayoutFunc
 }
+
+// PayoutFunc returns the merchant's deposit address for an asset on a network (ENOTFOUND when
+// it has none): where an area C order delivers.
+type PayoutFunc func(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error)
+
+// SetPayouts makes area C read merchants' deposit addresses from f (merchant.DepositAddresses'
+// Payout, cached) instead of the store.
+func (s *Service) SetPayouts(f PayoutFunc) { s.payouts = f }
 
 // SetFiatProvider sets the payment provider fiat orders are paid through.
 func (s *Service) SetFiatProvider(p rampway.FiatProvider) { s.provider = p }
@@ -117,7 +127,7 @@ func New(cfg Config, store Store, functions *contract.Registry, chains Chains, p
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now}
+	s := &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now, payouts: store.MerchantDepositAddress}
 	if deriver != nil {
 		s.addresses = &addresses{reserve: store.ReserveDepositIndexes, derive: deriver.Addresses}
 	}

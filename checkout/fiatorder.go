@@ -48,7 +48,7 @@ func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p Fi
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expiry := s.cfg.OrderExpiry
-	if rampway.IsBankTransfer(q.Method.ID) {
+	if rampway.SettlesLate(q.Method.ID) {
 		expiry = s.cfg.BankTransferExpiry
 	}
 	cq := q.Crypto
@@ -239,6 +239,9 @@ func (s *Service) ProviderWebhook(ctx context.Context, name string, h http.Heade
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	ev, err := s.provider.ParseWebhook(h, body, now)
+	if errors.Is(err, rampway.ErrEventNotRead) {
+		return false, fmt.Errorf("%w: %s: %v", ErrIgnored, name, err)
+	}
 	if err != nil {
 		return false, rampway.Errorf(rampway.EINVALID, "%s webhook: %v", name, err)
 	}
@@ -249,6 +252,10 @@ func (s *Service) ProviderWebhook(ctx context.Context, name string, h http.Heade
 	return applied, err
 }
 
+// ErrIgnored is a verified provider notification that changes nothing here: acknowledged
+// and ignored (a 4xx or 5xx would have the provider send it again for days).
+var ErrIgnored = errors.New("notification ignored")
+
 // ErrUnknownPayment is a verified provider notification about a payment this service never
-// started: acknowledged and ignored.
-var ErrUnknownPayment = errors.New("notification of an unknown payment")
+// started (another installation on the same provider account): ignored.
+var ErrUnknownPayment = fmt.Errorf("%w: about an unknown payment", ErrIgnored)

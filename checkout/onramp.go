@@ -128,7 +128,7 @@ func (s *Service) quoteDeposit(ctx context.Context, p DepositQuoteParams) (*Depo
 			return nil, nil, err
 		}
 	}
-	payout, err := s.store.MerchantDepositAddress(ctx, p.MerchantID, net.Name, asset.Symbol)
+	payout, err := s.payouts(ctx, p.MerchantID, net.Name, asset.Symbol)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
 		return nil, nil, rampway.FieldErrorf("convert_to_crypto_symbol", "The merchant has no deposit address for %s on %s: onboard one first", asset.Symbol, net.Name)
 	} else if err != nil {
@@ -329,7 +329,7 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 	method := ""
 	if p.Quote.Method != "" {
 		method = q.Method.ID
-		if rampway.IsBankTransfer(method) {
+		if rampway.SettlesLate(method) {
 			expiry = s.cfg.BankTransferExpiry
 		}
 	}
@@ -360,7 +360,7 @@ func (s *Service) ChooseFiatMethod(ctx context.Context, o *rampway.Order, method
 	q := o.MethodQuotes[i]
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expires := o.ExpiresAt
-	if rampway.IsBankTransfer(method) {
+	if rampway.SettlesLate(method) {
 		expires = now.Add(s.cfg.BankTransferExpiry)
 	}
 	return s.store.Apply(ctx, o.ID, rampway.FiatMethodChosen{Method: method, CryptoAmount: q.CryptoAmount, NetworkFee: q.NetworkFee,

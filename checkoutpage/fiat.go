@@ -130,13 +130,39 @@ type fiatData struct {
 	Card      string // "Paid with visa ending in 4242"
 	// Choices are area C's quote screen (Step "choose").
 	Choices []MethodChoice
-	I18N    map[string]string
+	// Stripe is what Stripe's Payment Element is mounted with (Step "stripe").
+	Stripe *StripeElement
+	I18N   map[string]string
+}
+
+// StripeElement is the Payment Element's configuration: the intent's client secret, the
+// publishable key, and where Stripe sends the user back (this page).
+type StripeElement struct {
+	ClientSecret, PublishableKey, ReturnURL string
+}
+
+// stripeSources are the origins Stripe.js needs, named in the CSP of a page that mounts it
+// (and only there): its script, its frames (the element, 3-D Secure) and its API.
+const (
+	stripeJS    = "https://js.stripe.com"
+	stripeHooks = "https://hooks.stripe.com"
+	stripeAPI   = "https://api.stripe.com"
+)
+
+// allowStripe widens the page's CSP for Stripe.js: the script and its API from Stripe's own
+// hosts, its frames; nothing else changes.
+func allowStripe(h http.Header) {
+	csp := h.Get("Content-Security-Policy")
+	csp = strings.Replace(csp, "script-src 'self'", "script-src 'self' "+stripeJS, 1)
+	csp = strings.Replace(csp, "connect-src 'self'", "connect-src 'self' "+stripeAPI, 1)
+	csp = strings.Replace(csp, "default-src 'none';", "default-src 'none'; frame-src "+stripeJS+" "+stripeHooks+";", 1)
+	h.Set("Content-Security-Policy", csp)
 }
 
 // methodNames are the payment methods' names on the page.
 var methodNames = map[string]string{rampway.MethodCard: "card", rampway.MethodApplePay: "Apple Pay", rampway.MethodGooglePay: "Google Pay",
 	rampway.MethodSEPABankTransfer: "SEPA bank transfer", rampway.MethodGBPBankTransfer: "bank transfer", rampway.MethodOpenBanking: "open banking",
-	rampway.MethodCashApp: "Cash App", rampway.MethodJWire: "JWire"}
+	rampway.MethodCashApp: "Cash App", rampway.MethodJWire: "JWire", rampway.MethodSEPADebit: "SEPA Direct Debit"}
 
 // fiatPriceLines breaks a fiat order's price down: what the call costs in crypto (value, network
 // fee, service fee), then what the user pays in the currency; for area C, what the merchant
@@ -256,6 +282,10 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 				d.Step = "redirect"
 			case "bank_transfer":
 				d.Step = "bank"
+			case "stripe_element":
+				d.Step = "stripe"
+				d.Stripe = &StripeElement{ClientSecret: p.Next.Meta["client_secret"], PublishableKey: p.Next.Meta["publishable_key"],
+					ReturnURL: h.fiat.GatewayURL(o.ID)}
 			}
 		}
 	}
@@ -297,6 +327,9 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		return
 	}
 	securityHeaders(w, strings.Join(formTargets, " "), d.Header.images()...)
+	if d.Step == "stripe" {
+		allowStripe(w.Header())
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if identityErr != nil {
 		w.WriteHeader(http.StatusBadRequest)

@@ -96,6 +96,8 @@ type Handler struct {
 	fiat   FiatCheckout
 	fiatPg *template.Template
 	qrs    qrCache
+	// refunds shows area A's refunds and takes their addresses (WithRefunds); nil: none.
+	refunds Refunds
 }
 
 // New returns the page handler. now is the clock (time.Now when nil).
@@ -148,6 +150,7 @@ var actions = []struct {
 	{"POST /checkout/close", (*Handler).handleClose},
 	{"POST /checkout/identity", (*Handler).handleIdentity},
 	{"POST /checkout/method", (*Handler).handleMethod},
+	{"POST /checkout/refund-address", (*Handler).handleRefundAddress},
 }
 
 // assetRoute prefixes each asset file's name in its route.
@@ -377,6 +380,9 @@ type pageData struct {
 	Status            *Status
 	I18N              map[string]string
 	ReturnAfterSecond int
+	// Refunds are the order's refunds the page shows, each with its address form when it
+	// waits for one.
+	Refunds []RefundLine
 }
 
 func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -388,6 +394,12 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		h.handleFiatPage(w, r, o, nil, nil)
 		return
 	}
+	h.renderPage(w, r, o, nil)
+}
+
+// renderPage renders an area A order's page; posted is a refund address the user just gave and
+// why it was refused (answered 400), or nil.
+func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, o *rampway.Order, posted *RefundLine) {
 	ctx := r.Context()
 	st, err := h.status(ctx, o)
 	if err != nil {
@@ -406,6 +418,11 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		d.Token = o.Asset.Contract.Hex()
 	}
 	d.I18N = Messages
+	if d.Refunds, err = h.refundLines(ctx, o, posted); err != nil {
+		h.log.Error("checkout page: refunds", "order_id", o.ID, "error", err)
+		h.unavailable(w, r, false)
+		return
+	}
 	var buf bytes.Buffer
 	if err := h.page.Execute(&buf, d); err != nil {
 		h.log.Error("checkout page: render", "order_id", o.ID, "error", err)
@@ -414,6 +431,9 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	securityHeaders(w, origin(o.MerchantRedirectURL), d.Header.images()...)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if posted != nil {
+		w.WriteHeader(http.StatusBadRequest)
+	}
 	_, _ = w.Write(buf.Bytes())
 	// After the page is out: the merchant hears of the first opening (a write, kept off the
 	// user's wait).
@@ -572,6 +592,9 @@ type Status struct {
 	Final         bool      `json:"final"`
 	Cancellable   bool      `json:"cancellable"`
 	ReturnURL     string    `json:"return_url"`
+	// RefundAddress: a refund of the order waits for the user's address; the page shows its
+	// form and does not return to the merchant by itself.
+	RefundAddress bool `json:"refund_address"`
 }
 
 // Payment is one transfer to the order's deposit address.
@@ -653,6 +676,11 @@ func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error)
 	}
 	st.Text = strings.NewReplacer("{n}", strconv.Itoa(st.Confirmations), "{N}", strconv.Itoa(st.Required), "{missing}", st.Missing,
 		"{symbol}", o.Asset.Symbol, "{reason}", reason).Replace(Messages["st_"+string(o.Status)])
+	ask, err := h.awaitsRefundAddress(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	st.RefundAddress = ask
 	return st, nil
 }
 

@@ -35,7 +35,9 @@ const (
 	EventOrderCancelled               = "order.cancelled"
 	EventOrderFailed                  = "order.failed"
 	EventOrderRefundPending           = "order.refund.pending"
+	EventOrderRefundProcessing        = "order.refund.processing"
 	EventOrderRefundSuccess           = "order.refund.success"
+	EventOrderRefundFailure           = "order.refund.failure"
 	EventUserWidgetOpen               = "user.widget.open"
 	EventUserWidgetClose              = "user.widget.close"
 )
@@ -108,14 +110,24 @@ type OrderContext struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Refund is a refund record: Amount (a decimal string) of the order's asset owed back to
-// ToAddress (the payment's sender), why, and its status ("pending" until it is paid out).
+// Refund is a refund record: Amount (a decimal string) of the order's asset owed back to the
+// payer, why, and how it is paid back. Status is "pending" (to be sent), "awaiting_address"
+// (the payer is a contract: the user is asked for an address), "awaiting_approval" (above the
+// automatic limit: an operator approves it), "sent" (TxHash on its way), "done" (paid),
+// "failed" (the transaction reverted: StatusReason says why) or "dust" (the amount does not
+// cover the network fee of sending it: nothing is sent). NetworkFee and AmountSent are ""
+// until it is sent; AmountSent = Amount - NetworkFee.
 type Refund struct {
-	Amount    string    `json:"amount"`
-	Reason    string    `json:"reason"`
-	Status    string    `json:"status"`
-	ToAddress string    `json:"to_address"`
-	CreatedAt time.Time `json:"created_at"`
+	RefundID     string    `json:"refund_id"`
+	Amount       string    `json:"amount"`
+	NetworkFee   string    `json:"network_fee"`
+	AmountSent   string    `json:"amount_sent"`
+	Reason       string    `json:"reason"`
+	Status       string    `json:"status"`
+	StatusReason string    `json:"status_reason"`
+	ToAddress    string    `json:"to_address"`
+	TxHash       string    `json:"tx_hash"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
 // DecodeContext decodes the event's context into v, which must be a pointer. It returns an

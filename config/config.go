@@ -42,6 +42,12 @@ const (
 	// EnvDepositXPrv is the extended private key of the deposit addresses (the sweeper's); it
 	// is only ever read from the environment.
 	EnvDepositXPrv = "RAMPWAY_DEPOSIT_XPRV"
+	// The Stripe provider's keys (fiat.provider stripe): only ever from the environment.
+	EnvStripeSecretKey      = "RAMPWAY_STRIPE_SECRET_KEY"
+	EnvStripePublishableKey = "RAMPWAY_STRIPE_PUBLISHABLE_KEY"
+	EnvStripeWebhookSecret  = "RAMPWAY_STRIPE_WEBHOOK_SECRET"
+	// EnvStripeAPIURL points the Stripe provider at stripe-mock (dev mode only, for tests).
+	EnvStripeAPIURL = "RAMPWAY_STRIPE_API_URL"
 )
 
 // Config is the whole configuration.
@@ -59,6 +65,8 @@ type Config struct {
 	Webhooks Webhooks  `yaml:"webhooks"`
 	// Fiat configures the fiat areas (B and C).
 	Fiat Fiat `yaml:"fiat"`
+	// Refunds configures how area A's refunds are paid back.
+	Refunds Refunds `yaml:"refunds"`
 }
 
 // Webhooks configures the delivery of order events to merchants.
@@ -85,7 +93,7 @@ type Webhooks struct {
 type Checkout struct {
 	// OrderExpiry is how long a user has to pay an order; default 30m.
 	OrderExpiry time.Duration `yaml:"order_expiry"`
-	// BankTransferExpiry is how long an order paid by bank transfer waits for its money (and
+	// BankTransferExpiry is how long an order paid by bank transfer or direct debit waits for its money (and
 	// keeps its quote); default 72h.
 	BankTransferExpiry time.Duration `yaml:"bank_transfer_expiry"`
 	// FiatExecutionTimeout is how long a fiat-paid order (areas B and C) waits for the hot
@@ -189,6 +197,10 @@ type Secrets struct {
 	HotWalletPassphrase string `yaml:"-"`
 	// DepositXPrv is the deposit addresses' extended private key: env RAMPWAY_DEPOSIT_XPRV only.
 	DepositXPrv string `yaml:"-"`
+	// The Stripe keys (fiat.provider stripe): env only.
+	StripeSecretKey      string `yaml:"-"`
+	StripePublishableKey string `yaml:"-"`
+	StripeWebhookSecret  string `yaml:"-"`
 }
 
 // Log configures logging.
@@ -217,7 +229,8 @@ func Default() Config {
 		Checkout: Checkout{OrderExpiry: 30 * time.Minute, BankTransferExpiry: 72 * time.Hour, FiatExecutionTimeout: time.Hour, ExecutorRepriceBlocks: 3},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
-		Fiat: defaultFiat(),
+		Fiat:    defaultFiat(),
+		Refunds: defaultRefunds(),
 	}
 }
 
@@ -259,14 +272,18 @@ func Parse(r io.Reader, getenv func(string) string) (Config, error) {
 // ApplyEnv overrides secrets and the DSN with the environment variables that are set.
 func (c *Config) ApplyEnv(getenv func(string) string) {
 	for env, dst := range map[string]*string{
-		EnvAdminToken:          &c.Admin.Token,
-		EnvHashSecret:          &c.Secrets.HashSecret,
-		EnvEncryptionKey:       &c.Secrets.EncryptionKey,
-		EnvDatabaseDSN:         &c.Database.DSN,
-		EnvDepositXPub:         &c.Checkout.DepositXPub,
-		EnvHotWalletKey:        &c.Secrets.HotWalletKey,
-		EnvHotWalletPassphrase: &c.Secrets.HotWalletPassphrase,
-		EnvDepositXPrv:         &c.Secrets.DepositXPrv,
+		EnvAdminToken:           &c.Admin.Token,
+		EnvHashSecret:           &c.Secrets.HashSecret,
+		EnvEncryptionKey:        &c.Secrets.EncryptionKey,
+		EnvDatabaseDSN:          &c.Database.DSN,
+		EnvDepositXPub:          &c.Checkout.DepositXPub,
+		EnvHotWalletKey:         &c.Secrets.HotWalletKey,
+		EnvHotWalletPassphrase:  &c.Secrets.HotWalletPassphrase,
+		EnvDepositXPrv:          &c.Secrets.DepositXPrv,
+		EnvStripeSecretKey:      &c.Secrets.StripeSecretKey,
+		EnvStripePublishableKey: &c.Secrets.StripePublishableKey,
+		EnvStripeWebhookSecret:  &c.Secrets.StripeWebhookSecret,
+		EnvStripeAPIURL:         &c.Fiat.StripeAPIURL,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v
@@ -371,6 +388,7 @@ func (c *Config) Validate() error {
 	c.validateNetworks(bad)
 	c.validateCheckout(bad)
 	c.validateFiat(bad)
+	c.validateRefunds(bad)
 	w := c.Webhooks
 	if w.Timeout < time.Second || w.Timeout > time.Minute {
 		bad("webhooks.timeout", "must be between 1s and 1m, not %v", w.Timeout)

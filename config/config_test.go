@@ -186,6 +186,13 @@ func TestNetworks(t *testing.T) {
 	if len(nets) != 2 {
 		t.Fatalf("%d networks", len(nets))
 	}
+	if c.Networks[0].InternalMode() != InternalTransfersBalance || c.Networks[0].Multicall3 != "0xcA11bde05977b3631167028862bE2a173976CA11" ||
+		c.Networks[1].InternalMode() != InternalTransfersTrace {
+		t.Fatalf("internal transfers %q %q, %q", c.Networks[0].InternalTransfers, c.Networks[0].Multicall3, c.Networks[1].InternalTransfers)
+	}
+	if (Network{}).InternalMode() != InternalTransfersOff {
+		t.Fatal("internal_transfers is not off by default")
+	}
 	sep := nets[0]
 	if sep.Name != "sepolia" || sep.ChainID.Uint64() != 11155111 || sep.Confirmations != 3 || sep.ExplorerURL == "" {
 		t.Fatalf("network %+v", sep)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/rampway/rampway"
 )
@@ -13,6 +14,9 @@ import (
 type Fiat struct {
 	// Provider is the fiat payment provider: "sandbox" (built in, test data only).
 	Provider string `yaml:"provider"`
+	// StripeAPIURL points the Stripe provider at another API (stripe-mock), from env
+	// RAMPWAY_STRIPE_API_URL, in dev mode only: tests run journeys against it.
+	StripeAPIURL string `yaml:"-"`
 	// SpreadBPS is added to the price of the crypto a fiat quote buys, in basis points.
 	SpreadBPS int64 `yaml:"spread_bps"`
 	// Currencies replace the defaults when given.
@@ -44,13 +48,16 @@ type PaymentMethod struct {
 }
 
 // FiatProviders are the fiat payment providers this build has.
-var FiatProviders = []string{"sandbox"}
+var FiatProviders = []string{"sandbox", "stripe"}
 
 // ProviderMethods are the payment methods each provider takes: a currency's other methods are
 // not offered with it.
 var ProviderMethods = map[string][]string{
 	"sandbox": {"credit_debit_card", "apple_pay", "google_pay", "sepa_bank_transfer", "gbp_bank_transfer", "pm_open_banking",
 		"pm_cash_app", "pm_jwire"},
+	// Stripe: cards, and Apple Pay and Google Pay (card wallets), authorised and captured;
+	// SEPA Direct Debit, credited when the money arrives.
+	"stripe": {"credit_debit_card", "apple_pay", "google_pay", "sepa_debit"},
 }
 
 // defaultFiat is DESIGN's: EUR, GBP and USD, every method from 20 to 10,000.
@@ -63,7 +70,8 @@ func defaultFiat() Fiat {
 	openBanking := m("pm_open_banking", "Open banking", 100, "0")
 	return Fiat{Provider: "sandbox", SpreadBPS: 100, Currencies: []FiatCurrency{
 		{Symbol: "EUR", Name: "Euro", Countries: []string{"AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "LU", "NL", "PT"},
-			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking}},
+			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking,
+				m("sepa_debit", "SEPA Direct Debit", 80, "0")}}, // Stripe's; the sandbox does not take it
 		{Symbol: "GBP", Name: "Pound sterling", Countries: []string{"GB"},
 			Methods: []PaymentMethod{card, m("gbp_bank_transfer", "Bank transfer (Faster Payments)", 0, "0"), openBanking}},
 		{Symbol: "USD", Name: "US dollar", Countries: []string{"US"},
@@ -81,6 +89,9 @@ func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 	f := c.Fiat
 	if !slices.Contains(FiatProviders, f.Provider) {
 		bad("fiat.provider", "must be one of %v, not %q", FiatProviders, f.Provider)
+	}
+	if f.Provider == "stripe" {
+		c.validateStripe(bad)
 	}
 	if f.SpreadBPS < 0 || f.SpreadBPS > 10_000 {
 		bad("fiat.spread_bps", "must be between 0 and 10000 (basis points), not %d", f.SpreadBPS)
@@ -170,4 +181,43 @@ func (c *Config) FiatCurrencies() []rampway.FiatCurrency {
 		}
 	}
 	return out
+}
+
+// validateStripe checks the Stripe keys, which come from the environment only: each present,
+// of its kind, and all of one mode (test or live).
+func (c *Config) validateStripe(bad func(field, format string, args ...any)) {
+	sec := c.Secrets
+	modes := map[string]bool{}
+	for _, k := range []struct{ field, env, v string }{
+		{"secrets.stripe_secret_key", EnvStripeSecretKey, sec.StripeSecretKey},
+		{"secrets.stripe_publishable_key", EnvStripePublishableKey, sec.StripePublishableKey},
+	} {
+		prefixes := []string{"sk_", "rk_"}
+		if strings.HasSuffix(k.field, "publishable_key") {
+			prefixes = []string{"pk_"}
+		}
+		ok := false
+		for _, pre := range prefixes {
+			for _, mode := range []string{"test", "live"} {
+				if strings.HasPrefix(k.v, pre+mode+"_") {
+					ok, modes[mode] = true, true
+				}
+			}
+		}
+		switch {
+		case k.v == "":
+			bad(k.field, "is required with fiat.provider stripe: set %s (never in the file)", k.env)
+		case !ok:
+			bad(k.field, "%s must start with %s_test_ or %s_live_", k.env, prefixes[0][:2], prefixes[0][:2])
+		}
+	}
+	if len(modes) > 1 {
+		bad("secrets.stripe_publishable_key", "%s and %s must both be test keys or both live keys", EnvStripeSecretKey, EnvStripePublishableKey)
+	}
+	switch {
+	case sec.StripeWebhookSecret == "":
+		bad("secrets.stripe_webhook_secret", "is required with fiat.provider stripe: set %s, the signing secret of the webhook endpoint (never in the file)", EnvStripeWebhookSecret)
+	case !strings.HasPrefix(sec.StripeWebhookSecret, "whsec_"):
+		bad("secrets.stripe_webhook_secret", "%s must start with whsec_", EnvStripeWebhookSecret)
+	}
 }

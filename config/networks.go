@@ -34,6 +34,31 @@ type Network struct {
 	PublicRPCURL string  `yaml:"public_rpc_url"`
 	Native       Asset   `yaml:"native"`
 	Tokens       []Asset `yaml:"tokens"`
+	// InternalTransfers says how the deposit watcher sees native payments made inside
+	// transactions (a contract wallet, an exchange's batch payout), which a block's
+	// transaction list does not show: "trace" (one debug_traceBlockByHash with callTracer per
+	// block; the node must serve the debug namespace), "balance" (the open deposit addresses'
+	// balances at each block through Multicall3, which Multicall3 must name) or "off" (the
+	// default: such payments are not seen).
+	InternalTransfers string `yaml:"internal_transfers"`
+	// Multicall3 is the address of the Multicall3 contract (0xcA11bde05977b3631167028862bE2a173976CA11
+	// on most chains); required by internal_transfers: balance.
+	Multicall3 string `yaml:"multicall3"`
+}
+
+// Internal-transfer modes of a network (Network.InternalTransfers).
+const (
+	InternalTransfersOff     = "off"
+	InternalTransfersTrace   = "trace"
+	InternalTransfersBalance = "balance"
+)
+
+// InternalMode is the network's internal_transfers, "off" when unset.
+func (n Network) InternalMode() string {
+	if n.InternalTransfers == "" {
+		return InternalTransfersOff
+	}
+	return n.InternalTransfers
 }
 
 // Asset configures a coin or token. Amounts are decimal strings in whole units ("0.01").
@@ -101,6 +126,20 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 			if u, err := url.Parse(n.PublicRPCURL); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") ||
 				u.User != nil || strings.Contains(n.PublicRPCURL, "${") {
 				bad(p+".public_rpc_url", "must be an http(s) URL without credentials or ${VAR}: it is shown to browsers")
+			}
+		}
+		switch n.InternalMode() {
+		case InternalTransfersOff, InternalTransfersTrace:
+		case InternalTransfersBalance:
+			if n.Multicall3 == "" {
+				bad(p+".multicall3", "is required with internal_transfers: balance (the Multicall3 contract's address)")
+			}
+		default:
+			bad(p+".internal_transfers", "must be off, trace or balance, not %q", n.InternalTransfers)
+		}
+		if n.Multicall3 != "" {
+			if _, err := rampway.ParseAddress("multicall3", n.Multicall3); err != nil {
+				bad(p+".multicall3", "must be a 0x address (EIP-55 when mixed case)")
 			}
 		}
 		symbols := map[string]bool{}

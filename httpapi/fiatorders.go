@@ -130,9 +130,12 @@ type FiatPaymentView struct {
 	Amount    string `json:"amount"`
 	Currency  string `json:"currency"`
 	Reference string `json:"reference"`
-	CardBrand string `json:"card_brand,omitempty"`
-	CardLast4 string `json:"card_last4,omitempty"`
-	CreatedAt string `json:"created_at"`
+	// ProviderRef is the provider's id of the payment (Stripe's PaymentIntent id), for
+	// reconciliation with its dashboard; "" until the provider has one.
+	ProviderRef string `json:"provider_ref"`
+	CardBrand   string `json:"card_brand,omitempty"`
+	CardLast4   string `json:"card_last4,omitempty"`
+	CreatedAt   string `json:"created_at"`
 }
 
 // FiatMovementView is a capture, void or refund of an order's fiat payment.
@@ -168,7 +171,7 @@ func (s *Server) fiatView(ctx context.Context, o *rampway.Order, v *OrderView) e
 	}
 	if p != nil {
 		v.FiatPayment = &FiatPaymentView{Method: p.Method, Status: string(p.Status), Amount: rampway.FormatFixed(p.Amount, p.Decimals),
-			Currency: p.Currency, Reference: p.Reference, CardBrand: p.CardBrand, CardLast4: p.CardLast4, CreatedAt: p.CreatedAt.UTC().Format(TimeFormat)}
+			Currency: p.Currency, Reference: p.Reference, ProviderRef: p.ProviderRef, CardBrand: p.CardBrand, CardLast4: p.CardLast4, CreatedAt: p.CreatedAt.UTC().Format(TimeFormat)}
 	}
 	ms := make([]FiatMovementView, len(as))
 	v.FiatMovements = &ms
@@ -190,10 +193,11 @@ func (s *Server) handleProviderWebhook(w http.ResponseWriter, r *http.Request) e
 		return rampway.Errorf(rampway.ETOOLARGE, "the notification is larger than %d bytes", maxProviderWebhook)
 	}
 	applied, err := s.checkout.ProviderWebhook(r.Context(), r.PathValue("provider"), r.Header, body)
-	if errors.Is(err, checkout.ErrUnknownPayment) {
+	if errors.Is(err, checkout.ErrIgnored) {
 		// Signed by the provider, about a payment this service never started (another
-		// installation on the same provider account): acknowledged, or it is sent for ever.
-		s.log.Warn("provider notification of an unknown payment ignored", "provider", r.PathValue("provider"), "error", err)
+		// installation on the same provider account), or of a kind it does not act on:
+		// acknowledged, or it is sent for ever.
+		s.log.Warn("provider notification ignored", "provider", r.PathValue("provider"), "error", err)
 		writeJSON(w, http.StatusOK, map[string]bool{"received": true, "duplicate": false, "ignored": true})
 		return nil
 	}

@@ -522,7 +522,7 @@ func newOpenAPIServer(t *testing.T, e *env, bp BasePaths) *httptest.Server {
 		Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store, DB: e.ping, Log: log,
 			Metrics: prometheus.NewRegistry(), Page: checkoutpage.New(checkoutpage.Config{}, e.store, e.checkout, openAPIChains{}, log, nil),
 			Sandbox:          sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil),
-			DepositAddresses: newDepositAddresses(t, e)})
+			DepositAddresses: newDepositAddresses(t, e), Refunds: newRefunds(t, e), Orders: e.store})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
@@ -596,7 +596,7 @@ func TestOpenAPIRoutesAnswer(t *testing.T) {
 	samples := map[string]string{"order_id": "ord_00000000000000000000000000", "event_id": "evt_00000000000000000000000000",
 		"key_id": "key_00000000000000000000000000", "function_id": "scf_00000000000000000000000000",
 		"merchant_id": e.merchant.ID, "file": "checkout.css", "icon": "credit_debit_card.svg", "provider": "sandbox",
-		"network": "devnet", "symbol": "DUSD"}
+		"network": "devnet", "symbol": "DUSD", "refund_id": "rfd_00000000000000000000000000"}
 	send := func(method, path string) (int, ErrorBody) {
 		var reqBody io.Reader
 		if method == http.MethodPost || method == http.MethodPatch {
@@ -762,6 +762,8 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[BankTransferView]():               "BankTransfer",
 		reflect.TypeFor[DepositAddressView]():             "DepositAddress",
 		reflect.TypeFor[ListView[DepositAddressView]]():   "DepositAddressList",
+		reflect.TypeFor[RefundAdminView]():                "AdminRefund",
+		reflect.TypeFor[ListView[RefundAdminView]]():      "AdminRefundList",
 	}
 	bodies := map[reflect.Type]string{
 		reflect.TypeFor[mintOrderBody]():                                "MintOrderRequest",
@@ -771,6 +773,9 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[depositOrderBody]():                             "DepositOrderRequest",
 		reflect.TypeFor[bankTransferBody]():                             "BankTransferRequest",
 		reflect.TypeFor[depositAddressBody]():                           "DepositAddressRequest",
+		reflect.TypeFor[refundAddressBody]():                            "RefundAddressRequest",
+		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
+		reflect.TypeFor[refundApproveBody]():                            "RefundApproveRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",
 		field(reflect.TypeFor[executionBody](), "Payment").Elem():       "ContractExecutionPayment",
 		field(reflect.TypeFor[executionBody](), "NetworkParams").Elem(): "NetworkParams",
@@ -873,6 +878,11 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		{"POST /deposit/merchant/sdk/on-ramp/order/{order_id}/webhooks/{event_id}/resend", "202", "Delivery"},
 		{"POST /providers/{provider}/webhook", "200", "ProviderWebhookReceipt"},
 		{"POST /admin/sandbox/bank-transfers", "201", "BankTransfer"},
+		{"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "200", "Refund"},
+		{"GET /admin/refunds", "200", "AdminRefundList"},
+		{"GET /admin/refunds/{refund_id}", "200", "AdminRefund"},
+		{"POST /admin/refunds/{refund_id}/approve", "200", "AdminRefund"},
+		{"POST /admin/refunds/{refund_id}/address", "200", "AdminRefund"},
 	} {
 		r := resolve(t, doc, obj(t, ops[c.route], "responses")[c.status])
 		schema := obj(t, obj(t, r["content"], "application/json"), "schema")
@@ -942,7 +952,9 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 		}
 	}
 	for _, route := range []string{"POST /admin/merchants", "PATCH /admin/merchants/{merchant_id}", "POST /admin/merchants/{merchant_id}/contract-functions",
-		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses"} {
+		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses",
+		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "POST /admin/refunds/{refund_id}/approve",
+		"POST /admin/refunds/{refund_id}/address"} {
 		if !checked[route] {
 			t.Errorf("%s: no request fields checked", route)
 		}

@@ -43,6 +43,7 @@ func (s *Server) routes() {
 	api("GET "+mint+routeOrders, s.handleListOrders(rampway.AreaMint))
 	api("GET "+mint+routeOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaMint, false))
 	api("POST "+mint+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaMint, false))
+	api("POST "+mint+routeOrder+"/{order_id}/refunds/{refund_id}/address", s.handleMerchantRefundAddress)
 
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.handleCreateFiatOrder)
@@ -79,6 +80,12 @@ func (s *Server) routes() {
 	adm("DELETE "+admin+"/merchants/{merchant_id}/deposit-addresses/{network}/{symbol}", s.handleDeleteDepositAddress)
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
+
+	// Admin API: area A's refunds (an approval, an address).
+	adm("GET "+admin+"/refunds", s.handleListRefunds)
+	adm("GET "+admin+"/refunds/{refund_id}", s.handleGetRefund)
+	adm("POST "+admin+"/refunds/{refund_id}/approve", s.handleApproveRefund)
+	adm("POST "+admin+"/refunds/{refund_id}/address", s.handleAdminRefundAddress)
 
 	// Payment providers' notifications (signed by the provider, no merchant key).
 	m.Handle("POST /providers/{provider}/webhook", s.handle(s.handleProviderWebhook))

@@ -115,6 +115,10 @@ type Deps struct {
 	Sandbox Sandbox
 	// DepositAddresses onboards merchants' deposit addresses (area C).
 	DepositAddresses DepositAddresses
+	// Refunds are area A's refund use cases (checkout.Refunds), and Orders reads the order of
+	// a refund (the store) for its asset; without both the refund routes answer 503.
+	Refunds Refunds
+	Orders  OrderReader
 }
 
 // Sandbox is what the server asks of the sandbox payment provider (sandbox.Provider).
@@ -139,6 +143,8 @@ type Server struct {
 	home      http.Handler
 	sandbox   Sandbox
 	deposits  DepositAddresses
+	refunds   Refunds
+	orders    OrderReader
 	limiter   *merchantLimiter // nil: no rate limit
 	mux       *http.ServeMux
 	handler   http.Handler
@@ -146,7 +152,8 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, deposits: d.DepositAddresses, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, deposits: d.DepositAddresses,
+		refunds: d.Refunds, orders: d.Orders, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

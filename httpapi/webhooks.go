@@ -23,12 +23,16 @@ type AttemptView struct {
 // LastStatusCode and LastError are the last attempt's. DeliveredAt is set only while the
 // status is delivered: when the attempt that delivered it ended. A delivered event that is
 // resent has none until an attempt succeeds again; its earlier success stays in Attempts.
+// Held is true for a pending delivery of a disabled merchant: it is not attempted (nor failed)
+// until the merchant is enabled again, HeldSince says since when, and NextAttemptAt is null.
 type DeliveryView struct {
 	EventID        string        `json:"event_id"`
 	EventName      string        `json:"event_name"`
 	OrderID        string        `json:"order_id"`
 	URL            string        `json:"url"`
 	Status         string        `json:"status"`
+	Held           bool          `json:"held"`
+	HeldSince      *string       `json:"held_since"`
 	AttemptCount   int           `json:"attempt_count"`
 	NextAttemptAt  *string       `json:"next_attempt_at"`
 	LastStatusCode *int          `json:"last_status_code"`
@@ -52,6 +56,10 @@ func NewDeliveryView(d *rampway.Delivery, attempts []*rampway.DeliveryAttempt) D
 		Attempts: make([]AttemptView, len(attempts))}
 	switch d.Status {
 	case rampway.DeliveryPending:
+		if d.Held() {
+			v.Held, v.HeldSince = true, timePtr(d.HeldAt)
+			break
+		}
 		at := d.NextAttemptAt.UTC().Format(TimeFormat)
 		v.NextAttemptAt = &at
 	case rampway.DeliveryDelivered:

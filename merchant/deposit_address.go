@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/rampway/rampway"
 )
@@ -43,6 +44,44 @@ type DepositAddresses struct {
 	chains    DepositChains
 	hotWallet common.Address
 	now       func() time.Time
+	// cache keeps the addresses Payout read (CachePayouts), by merchant, network and symbol.
+	cache *expirable.LRU[payoutKey, *rampway.MerchantDepositAddress]
+}
+
+type payoutKey struct{ merchant, network, symbol string }
+
+// CachePayouts makes Payout keep each address it reads for ttl, so that a burst of area C
+// orders does not read it every time, and returns d. A change made through d applies at once;
+// one made by another process (the admin CLI, another instance) within ttl: an order created
+// in that window sends to the address it was created with, as one created just before the
+// change does. An address not found is never kept: one just onboarded is found at once.
+func (d *DepositAddresses) CachePayouts(ttl time.Duration) *DepositAddresses {
+	d.cache = expirable.NewLRU[payoutKey, *rampway.MerchantDepositAddress](10_000, nil, ttl)
+	return d
+}
+
+// forget drops what the cache holds for the merchant's address of an asset.
+func (d *DepositAddresses) forget(merchantID, network, symbol string) {
+	if d.cache != nil {
+		d.cache.Remove(payoutKey{merchantID, network, symbol})
+	}
+}
+
+// Payout returns where area C delivers the asset to the merchant: its deposit address for
+// (network, symbol), through the cache of CachePayouts. ENOTFOUND, unwrapped, when there is
+// none. It does not check that the merchant exists (the caller authenticated it).
+func (d *DepositAddresses) Payout(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error) {
+	k := payoutKey{merchantID, network, symbol}
+	if d.cache != nil {
+		if a, ok := d.cache.Get(k); ok {
+			return a, nil
+		}
+	}
+	a, err := d.store.MerchantDepositAddress(ctx, merchantID, network, symbol)
+	if err == nil && d.cache != nil {
+		d.cache.Add(k, a)
+	}
+	return a, err
 }
 
 // NewDepositAddresses returns the deposit address use cases. hotWallet is the account area C
@@ -95,12 +134,14 @@ func (d *DepositAddresses) Set(ctx context.Context, merchantID string, p Deposit
 	case !asset.IsNative() && addr == asset.Contract:
 		return nil, rampway.FieldErrorf("address", "address %s is the %s token's own contract: tokens sent there are lost", addr.Hex(), asset.Symbol)
 	}
-	if err := d.checkReceives(ctx, net, asset, addr); err != nil {
+	if err := CheckReceives(ctx, d.chains, d.hotWallet, net, asset, addr, "deposits"); err != nil {
 		return nil, err
 	}
 	now := d.now().UTC().Truncate(time.Microsecond)
 	a := &rampway.MerchantDepositAddress{MerchantID: merchantID, Network: net.Name, Symbol: asset.Symbol, Address: addr, CreatedAt: now, UpdatedAt: now}
-	if err := d.store.SetMerchantDepositAddress(ctx, a); err != nil {
+	err = d.store.SetMerchantDepositAddress(ctx, a)
+	d.forget(merchantID, net.Name, asset.Symbol) // written or not: the next read sees the store
+	if err != nil {
 		return nil, fmt.Errorf("set deposit address: %w", err)
 	}
 	return a, nil
@@ -138,8 +179,13 @@ func (d *DepositAddresses) asset(network, symbol string) (*rampway.Network, ramp
 	return net, asset, nil
 }
 
-// checkReceives checks that addr takes a plain transfer of asset when it holds a contract.
-func (d *DepositAddresses) checkReceives(ctx context.Context, net *rampway.Network, asset rampway.Asset, addr common.Address) error {
+// CheckReceives checks that addr, the field "address" of a request, takes a plain transfer of
+// asset from the hot wallet (what is sent there: "deposits", "the refund") when it holds a
+// contract: a simulation from the hot wallet of 1 wei sent with no data, or of the token's
+// transfer of 1 base unit. EINVALID names the field when the contract refuses it;
+// EUNAVAILABLE when the network cannot be asked or the hot wallet cannot make the test.
+func CheckReceives(ctx context.Context, chains DepositChains, hotWallet common.Address, net *rampway.Network, asset rampway.Asset, addr common.Address, what string) error {
+	d := &DepositAddresses{chains: chains, hotWallet: hotWallet}
 	has, err := d.chains.HasCode(ctx, net.Name, addr)
 	if err != nil {
 		return unreachable(net.Name, err)
@@ -174,12 +220,12 @@ func (d *DepositAddresses) checkReceives(ctx context.Context, net *rampway.Netwo
 	case own != "":
 		return d.cannotTest(net, asset, addr, own)
 	}
-	what := "1 wei of " + asset.Symbol + " sent with no data"
+	test := "1 wei of " + asset.Symbol + " sent with no data"
 	if !asset.IsNative() {
-		what = "a transfer of 1 base unit of " + asset.Symbol
+		test = "a transfer of 1 base unit of " + asset.Symbol
 	}
-	return rampway.FieldErrorf("address", "address %s is a contract that refuses a plain transfer of %s on %s (%s, simulated: %s): deposits sent there would fail",
-		addr.Hex(), asset.Symbol, net.Name, what, reason)
+	return rampway.FieldErrorf("address", "address %s is a contract that refuses a plain transfer of %s on %s (%s, simulated: %s): %s sent there would fail",
+		addr.Hex(), asset.Symbol, net.Name, test, reason, what)
 }
 
 // cannotTest is the error of a contract address whose test transfer the hot wallet cannot
@@ -221,6 +267,7 @@ func (d *DepositAddresses) Delete(ctx context.Context, merchantID, network, symb
 		return err
 	}
 	err := d.store.DeleteMerchantDepositAddress(ctx, merchantID, network, symbol)
+	d.forget(merchantID, network, symbol)
 	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
 		return depositAddressNotFound(network, symbol)
 	}

@@ -203,6 +203,68 @@ func TestDepositAddressSetReplaceDelete(t *testing.T) {
 	wantCode(t, svc.Delete(ctx, m.ID, "sepolia", "ETH"), rampway.ENOTFOUND)
 }
 
+// Payout, cached: a change through the same service applies at once; one made by another
+// process (a second service on the same store: the admin CLI, another instance) within the
+// TTL; an address not found is never kept.
+func TestDepositAddressPayoutCache(t *testing.T) {
+	s := openStore(t)
+	m := mustCreate(t, s)
+	ctx := t.Context()
+	const ttl = 200 * time.Millisecond
+	svc := merchant.NewDepositAddresses(s, newFakeChains(), hotWallet, nil).CachePayouts(ttl)
+	other := merchant.NewDepositAddresses(s, newFakeChains(), hotWallet, nil) // another process's
+	payout := func() common.Address {
+		t.Helper()
+		a, err := svc.Payout(ctx, m.ID, "devnet", "ETH")
+		if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+			return common.Address{}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return a.Address
+	}
+	set := func(d *merchant.DepositAddresses, a common.Address) {
+		t.Helper()
+		if _, err := d.Set(ctx, m.ID, merchant.DepositAddressParams{Network: "devnet", Symbol: "ETH", Address: a.Hex()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")
+	third := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
+
+	// None yet, and that is not kept: onboarded elsewhere, found at the next read.
+	if got := payout(); got != (common.Address{}) {
+		t.Fatalf("payout before onboarding %s", got.Hex())
+	}
+	set(other, account)
+	if got := payout(); got != account {
+		t.Fatalf("payout %s, want %s", got.Hex(), account.Hex())
+	}
+	// Replaced elsewhere: the cached one until the TTL is up, then the new one.
+	set(other, second)
+	if got := payout(); got != account {
+		t.Fatalf("payout within the TTL %s, want the cached %s", got.Hex(), account.Hex())
+	}
+	deadline := time.Now().Add(10 * ttl)
+	for payout() != second {
+		if time.Now().After(deadline) {
+			t.Fatalf("payout still %s after %v", payout().Hex(), 10*ttl)
+		}
+		time.Sleep(ttl / 4)
+	}
+	// Through this service: at once, replaced and deleted.
+	set(svc, third)
+	if got := payout(); got != third {
+		t.Fatalf("payout after a replacement through the service %s, want %s", got.Hex(), third.Hex())
+	}
+	if err := svc.Delete(ctx, m.ID, "devnet", "ETH"); err != nil {
+		t.Fatal(err)
+	}
+	if got := payout(); got != (common.Address{}) {
+		t.Fatalf("payout after a delete through the service %s, want none", got.Hex())
+	}
+}
+
 // A contract address is tested with a transfer from the hot wallet: 1 wei with no data, or the
 // token's transfer of 1 base unit. A refusal names the address; a hot wallet that cannot make
 // the transfer itself is the service's problem (503), not the merchant's.

@@ -289,11 +289,15 @@ func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret strin
 // secret. It is the webhook dispatcher's webhook.Secrets, and reads the merchant from the store
 // at every call, never from a cache: a rotation is one committed write, so every attempt that
 // reads after SetWebhookSecret returned is signed with the new secret, by whichever process
-// (instance, admin CLI) made the rotation and whichever instance sends it.
+// (instance, admin CLI) made the rotation and whichever instance sends it. A disabled
+// merchant's deliveries are held: ECONFLICT with rampway.ErrMerchantDisabled in its chain.
 func (s *Service) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
 	m, err := s.store.Merchant(ctx, merchantID)
 	if err != nil {
 		return nil, err
+	}
+	if m.Status == rampway.MerchantDisabled {
+		return nil, &rampway.Error{Code: rampway.ECONFLICT, Err: rampway.ErrMerchantDisabled, Message: "Merchant " + merchantID + " is disabled"}
 	}
 	return m.WebhookSecrets(s.now()), nil
 }

@@ -52,21 +52,29 @@ func TestConcurrentMigrate(t *testing.T) {
 // (PostgreSQL's generic plans, which prepared statements get after a few runs): a partial
 // index is used only when its condition is in the query itself.
 func TestExecutorPollPlan(t *testing.T) {
+	got := genericPlan(t, `PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT $2`,
+		`EXPLAIN EXECUTE poll('devnet', 10)`)
+	if !strings.Contains(got, "Index Only Scan using orders_network_paid") {
+		t.Fatalf("plan:\n%s\nwant an index scan of orders_network_paid", got)
+	}
+}
+
+// genericPlan prepares a statement on a fresh database and returns the plan explain gives it
+// under PostgreSQL's generic plans (what prepared statements get after a few runs).
+func genericPlan(t *testing.T, prepare, explain string) string {
+	t.Helper()
 	s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{MaxOpenConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	db := s.DB()
-	for _, q := range []string{
-		`SET plan_cache_mode = force_generic_plan`,
-		`PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT $2`,
-	} {
+	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, prepare} {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	rows, err := db.QueryContext(t.Context(), `EXPLAIN EXECUTE poll('devnet', 10)`)
+	rows, err := db.QueryContext(t.Context(), explain)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +87,10 @@ func TestExecutorPollPlan(t *testing.T) {
 		}
 		plan = append(plan, line)
 	}
-	if got := strings.Join(plan, "\n"); !strings.Contains(got, "Index Only Scan using orders_network_paid") {
-		t.Fatalf("plan:\n%s\nwant an index scan of orders_network_paid", got)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return strings.Join(plan, "\n")
 }
 
 func BenchmarkCreateOrders(b *testing.B) {

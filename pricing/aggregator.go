@@ -55,6 +55,26 @@ type Feeds struct {
 
 	mu       sync.Mutex
 	decimals map[string]uint8 // read once per feed
+	// cacheFor keeps each feed's last round (CacheFor); rounds holds them by symbol.
+	cacheFor time.Duration
+	rounds   map[string]round
+}
+
+// round is a feed's answer as read at readAt.
+type round struct {
+	answer, updated *big.Int
+	readAt          time.Time
+}
+
+// CacheFor makes USDPrice reuse a feed's last round for d after reading it, and returns f: a
+// burst of quotes reads each feed once rather than once per quote (two eth_calls per fiat
+// quote otherwise). The round's age is checked against MaxAge at every use, so a cached
+// round is refused exactly when a fresh read of it would be; a feed updates every few minutes
+// at most (its heartbeat, or a price move past its deviation threshold), so d of a few
+// seconds adds at most d to what a price lags behind the chain. Errors are not kept.
+func (f *Feeds) CacheFor(d time.Duration) *Feeds {
+	f.cacheFor = d
+	return f
 }
 
 // NewFeeds returns the Source of feeds, with fallback (nil: none) for other symbols; now is
@@ -63,7 +83,7 @@ func NewFeeds(feeds []Feed, fallback Source, now func() time.Time) *Feeds {
 	if now == nil {
 		now = time.Now
 	}
-	f := &Feeds{feeds: map[string]Feed{}, fallback: fallback, now: now, decimals: map[string]uint8{}}
+	f := &Feeds{feeds: map[string]Feed{}, fallback: fallback, now: now, decimals: map[string]uint8{}, rounds: map[string]round{}}
 	for _, fd := range feeds {
 		f.feeds[fd.Symbol] = fd
 	}
@@ -83,12 +103,10 @@ func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, e
 	if err != nil {
 		return decimal.Decimal{}, err
 	}
-	out, err := f.call(ctx, fd, "latestRoundData")
+	answer, updated, err := f.latestRound(ctx, fd)
 	if err != nil {
 		return decimal.Decimal{}, err
 	}
-	answer, _ := out[1].(*big.Int)
-	updated, _ := out[3].(*big.Int)
 	if answer == nil || answer.Sign() <= 0 {
 		return decimal.Decimal{}, rampway.Errorf(rampway.EUNAVAILABLE, "the %s price feed answers %v, not a price", symbol, answer)
 	}
@@ -100,6 +118,32 @@ func (f *Feeds) USDPrice(ctx context.Context, symbol string) (decimal.Decimal, e
 			age.Round(time.Second), fd.MaxAge)
 	}
 	return decimal.NewFromBigInt(answer, -int32(dec)), nil
+}
+
+// latestRound is the feed's latestRoundData answer and update time: from the cache while it
+// is younger than cacheFor, else read (and kept when it is a price).
+func (f *Feeds) latestRound(ctx context.Context, fd Feed) (answer, updated *big.Int, err error) {
+	now := f.now()
+	if f.cacheFor > 0 {
+		f.mu.Lock()
+		r, ok := f.rounds[fd.Symbol]
+		f.mu.Unlock()
+		if ok && now.Sub(r.readAt) < f.cacheFor && !now.Before(r.readAt) {
+			return r.answer, r.updated, nil
+		}
+	}
+	out, err := f.call(ctx, fd, "latestRoundData")
+	if err != nil {
+		return nil, nil, err
+	}
+	answer, _ = out[1].(*big.Int)
+	updated, _ = out[3].(*big.Int)
+	if f.cacheFor > 0 && answer != nil && answer.Sign() > 0 && updated != nil {
+		f.mu.Lock()
+		f.rounds[fd.Symbol] = round{answer: answer, updated: updated, readAt: now}
+		f.mu.Unlock()
+	}
+	return answer, updated, nil
 }
 
 // feedDecimals reads a feed's decimals once.

@@ -21,10 +21,11 @@ func TestHotQueryPlans(t *testing.T) {
 		{"watcher's new deposits", `SELECT id, deposit_address, asset_contract FROM orders WHERE network = ?1 AND created_at >= ?2 AND deposit_address IS NOT NULL`,
 			"SEARCH orders USING COVERING INDEX orders_network_created (network=? AND created_at>?)"},
 		{"webhook claim", `SELECT d.event_id FROM webhook_deliveries d` + Dialect.ClaimIndex + `
-			WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until < ?1) AND d.merchant_id NOT IN (?2)
+			WHERE d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until < ?1) AND d.merchant_id NOT IN (?2)
+			AND d.merchant_id NOT IN (SELECT id FROM merchants WHERE status = 'disabled')
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT 10`,
-			"SEARCH d USING COVERING INDEX webhook_deliveries_pending (next_attempt_at<?)|SEARCH p USING COVERING INDEX webhook_deliveries_order_pending (order_id=? AND event_seq<?)"},
+			"SEARCH d USING COVERING INDEX webhook_deliveries_pending (next_attempt_at<?)|SCAN merchants USING COVERING INDEX merchants_disabled|SEARCH p USING COVERING INDEX webhook_deliveries_order_pending (order_id=? AND event_seq<?)"},
 	} {
 		rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+tc.query, 1, "x")
 		if err != nil {

@@ -73,7 +73,10 @@ func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.
 // attempts of a merchant that a Step starts together): an implementation must not answer from
 // a cache (not even for a second), or deliveries sent after a rotation returned would be
 // signed without the new secret, which the merchant may already be checking against alone.
-// merchant.Service implements it, reading the database every time.
+// For a disabled merchant it returns an error with rampway.ErrMerchantDisabled in its chain:
+// the attempt is then not made (nor counted), and the delivery goes back to the store, which
+// holds it until the merchant is enabled again (a delivery claimed just before it was
+// disabled). merchant.Service implements it, reading the database every time.
 type Secrets interface {
 	WebhookSecrets(ctx context.Context, merchantID string) ([]string, error)
 }
@@ -370,12 +373,27 @@ func (d *Dispatcher) start(ctx context.Context, del *rampway.Delivery, read *sec
 func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery, read *secretsRead) {
 	a := &rampway.DeliveryAttempt{EventID: del.EventID, Attempt: del.Attempts + 1, At: d.now().UTC()}
 	code, err := d.post(ctx, del, read)
+	if errors.Is(err, rampway.ErrMerchantDisabled) {
+		// Disabled since the claim: no attempt. The store holds its deliveries (the claim
+		// leaves a disabled merchant's out in any case) until it is enabled again.
+		d.log.Info("webhook delivery held: the merchant is disabled", "event_id", del.EventID, "merchant_id", del.MerchantID)
+		if err := d.release(ctx, []*rampway.Delivery{del}); err != nil {
+			d.log.Warn("release a disabled merchant's webhook delivery; its lease will run out", "event_id", del.EventID, "error", err)
+		}
+		return
+	}
 	a.Latency, a.StatusCode = d.now().Sub(a.At), code
 	status, next := rampway.DeliveryDelivered, a.At
 	if err != nil {
 		a.Error = err.Error()
+		// The retry period runs from the event, moved on by any time held (its merchant
+		// disabled); the backoff starts over after such a hold.
+		from := del.RetryFrom
+		if from.IsZero() {
+			from = del.CreatedAt
+		}
 		var ok bool
-		if next, ok = d.cfg.Schedule.Next(a.Attempt, del.CreatedAt, a.At.Add(a.Latency), rand.Float64); ok {
+		if next, ok = d.cfg.Schedule.Next(a.Attempt-del.BackoffFrom, from, a.At.Add(a.Latency), rand.Float64); ok {
 			status = rampway.DeliveryPending
 		} else {
 			status, next = rampway.DeliveryFailed, a.At.Add(a.Latency)

@@ -257,7 +257,10 @@ func (c *Chain) findFeeds(ctx context.Context, from common.Address, next uint64)
 // batch sends the deployer's transactions at consecutive nonces, from its pending nonce, and
 // mines them.
 type batch struct {
-	c      *Chain
+	client  Backend
+	chainID *big.Int
+	// mineFn mines a block (the embedded chain); nil waits for the node's own blocks.
+	mineFn func() error
 	key    *ecdsa.PrivateKey
 	from   common.Address
 	nonce  uint64 // the next transaction's
@@ -268,16 +271,22 @@ type batch struct {
 }
 
 func (c *Chain) newBatch(ctx context.Context, key *ecdsa.PrivateKey) (*batch, error) {
-	b := &batch{c: c, key: key, from: crypto.PubkeyToAddress(key.PublicKey), signer: types.LatestSignerForChainID(c.chainID)}
+	return newBatch(ctx, c.client, c.chainID, func() error { _, err := c.Mine(); return err }, key)
+}
+
+// newBatch starts a batch of key's transactions on the chain behind client.
+func newBatch(ctx context.Context, client Backend, chainID *big.Int, mine func() error, key *ecdsa.PrivateKey) (*batch, error) {
+	b := &batch{client: client, chainID: chainID, mineFn: mine, key: key, from: crypto.PubkeyToAddress(key.PublicKey),
+		signer: types.LatestSignerForChainID(chainID)}
 	var err error
-	if b.nonce, err = c.client.PendingNonceAt(ctx, b.from); err != nil {
+	if b.nonce, err = client.PendingNonceAt(ctx, b.from); err != nil {
 		return nil, fmt.Errorf("devchain: read deployer nonce: %w", err)
 	}
-	head, err := c.client.HeaderByNumber(ctx, nil)
+	head, err := client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("devchain: read head: %w", err)
 	}
-	if b.tip, err = c.client.SuggestGasTipCap(ctx); err != nil {
+	if b.tip, err = client.SuggestGasTipCap(ctx); err != nil {
 		return nil, fmt.Errorf("devchain: suggest gas tip: %w", err)
 	}
 	b.feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), b.tip)
@@ -288,7 +297,7 @@ func (c *Chain) newBatch(ctx context.Context, key *ecdsa.PrivateKey) (*batch, er
 func (b *batch) send(ctx context.Context, what string, to *common.Address, data []byte, gas uint64) error {
 	if gas == 0 {
 		var err error
-		gas, err = b.c.client.EstimateGas(ctx, ethereum.CallMsg{From: b.from, To: to, Data: data})
+		gas, err = b.client.EstimateGas(ctx, ethereum.CallMsg{From: b.from, To: to, Data: data})
 		if err != nil {
 			return fmt.Errorf("devchain: estimate gas to %s: %w", what, err)
 		}
@@ -298,7 +307,7 @@ func (b *batch) send(ctx context.Context, what string, to *common.Address, data 
 		gas += gas/2 + 50_000
 	}
 	tx, err := types.SignNewTx(b.key, b.signer, &types.DynamicFeeTx{
-		ChainID:   b.c.chainID,
+		ChainID:   b.chainID,
 		Nonce:     b.nonce,
 		GasTipCap: b.tip,
 		GasFeeCap: b.feeCap,
@@ -309,7 +318,7 @@ func (b *batch) send(ctx context.Context, what string, to *common.Address, data 
 	if err != nil {
 		return fmt.Errorf("devchain: sign %s: %w", what, err)
 	}
-	if err := b.c.client.SendTransaction(ctx, tx); err != nil {
+	if err := b.client.SendTransaction(ctx, tx); err != nil {
 		return fmt.Errorf("devchain: send %s: %w", what, err)
 	}
 	b.nonce++
@@ -320,11 +329,11 @@ func (b *batch) send(ctx context.Context, what string, to *common.Address, data 
 // mine mines until the batch's last transaction is in, normally one block (more blocks run
 // the timestamps ahead of the wall clock, a second per block), and checks every receipt.
 func (b *batch) mine(ctx context.Context) error {
-	for blocks := 0; ; blocks++ {
-		if _, err := b.c.Mine(); err != nil {
+	for blocks := 0; b.mineFn != nil; blocks++ {
+		if err := b.mineFn(); err != nil {
 			return err
 		}
-		mined, err := b.c.client.NonceAt(ctx, b.from, nil)
+		mined, err := b.client.NonceAt(ctx, b.from, nil)
 		if err != nil {
 			return fmt.Errorf("devchain: read deployer nonce: %w", err)
 		}
@@ -336,7 +345,7 @@ func (b *batch) mine(ctx context.Context) error {
 		}
 	}
 	for i, h := range b.hashes {
-		r, err := waitReceipt(ctx, b.c.client, h)
+		r, err := waitReceipt(ctx, b.client, h)
 		if err != nil {
 			return fmt.Errorf("devchain: deployment transaction %d (%s): %w", i, h, err)
 		}
@@ -374,11 +383,12 @@ type receiptReader interface {
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 }
 
-// waitReceipt polls for the receipt of hash every 10 ms until ctx ends or 30 s have passed.
+// waitReceipt polls for the receipt of hash every 10 ms until ctx ends or 3 minutes have
+// passed (a remote chain mines every few seconds).
 // It retries on any error: right after start, go-ethereum answers "transaction indexing is
 // in progress" for a while.
 func waitReceipt(ctx context.Context, client receiptReader, hash common.Hash) (*types.Receipt, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	ticker := time.NewTicker(10 * time.Millisecond)
 	defer ticker.Stop()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
@@ -14,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // callTracer, for debug_traceBlockBy*
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/ethdb"
 	"github.com/ethereum/go-ethereum/node"
@@ -67,6 +70,12 @@ func newNode(alloc types.GenesisAlloc, host string, port int, dataDir string) (_
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
 	ethConf.LogNoHistory = true
+	// A block holds every transaction waiting when it is sealed (Chain.Mine's promise). The
+	// miner stops filling a block once Miner.Recommit (2 s by default: a validator's slot)
+	// has passed since it started, and the simulated beacon seals what it has: a process
+	// starved of CPU for that long (tests under load, -race) mined an approve without the
+	// call after it, or an empty block, and the call went into the next block instead.
+	ethConf.Miner.Recommit = 24 * time.Hour
 	if dataDir != "" {
 		// Every block's state is written with the block (an archive of hash-scheme tries),
 		// so that a block on disk comes back with its state. The path scheme would keep the
@@ -94,6 +103,11 @@ func newNode(alloc types.GenesisAlloc, host string, port int, dataDir string) (_
 	}
 	filterSystem := filters.NewFilterSystem(backend.APIBackend, filters.Config{})
 	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)}})
+	// Tracing (debug_traceBlockByHash with callTracer: the deposit watcher's internal
+	// transfers), as geth registers it. In process only: the HTTP endpoint serves eth, net and
+	// web3, not the debug namespace (its methods write files and rewind the chain, and the
+	// endpoint answers any web page, CORS *).
+	stack.RegisterAPIs(tracers.APIs(backend.APIBackend))
 	if err := stack.Start(); err != nil {
 		return nil, fmt.Errorf("devchain: start node: %w", err)
 	}

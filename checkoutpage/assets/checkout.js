@@ -87,6 +87,13 @@
       $("pay").hidden = true;
       $("return").hidden = false;
       $("return-link").href = st.return_url;
+      // A refund waits for the user's address: the page asks for it (reloaded to show its
+      // form when it came after the page) and stays until the user leaves.
+      if (st.refund_address) {
+        if (!document.querySelector("form.refund-form")) { window.location.reload(); return; }
+        $("return-note").textContent = T.refund_address_needed;
+        return;
+      }
       let n = parseInt(root.dataset.returnAfter, 10) || 5;
       const note = $("return-note");
       const step = () => {

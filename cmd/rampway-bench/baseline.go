@@ -75,6 +75,21 @@ type fiatOrderRequest struct {
 	UserEmailID         string            `json:"user_email_id,omitempty"`
 }
 
+// depositOrderRequest is a C1 `order` body.
+type depositOrderRequest struct {
+	MerchantID             string `json:"merchant_id"`
+	OrderFiatSymbol        string `json:"order_fiat_symbol"`
+	OrderFiatAmount        string `json:"order_fiat_amount"`
+	FiatPaymentMethod      string `json:"fiat_payment_method"`
+	ConvertToCryptoSymbol  string `json:"convert_to_crypto_symbol"`
+	ConvertToCryptoNetwork string `json:"convert_to_crypto_network"`
+	MerchantUserID         string `json:"merchant_user_id"`
+	MerchantTxnID          string `json:"merchant_txn_id,omitempty"`
+	MerchantRedirectURL    string `json:"merchant_redirect_url"`
+	MerchantWebhookURL     string `json:"merchant_webhook_url,omitempty"`
+	UserEmailID            string `json:"user_email_id,omitempty"`
+}
+
 // baseline holds the baselines' shared state: the one-insert handler's database and the size
 // of its rows.
 type baseline struct {

@@ -31,6 +31,7 @@ type ordersOptions struct {
 	apis           []scenario
 	fiatSymbol     string
 	fiatMethod     string
+	fiatAmount     string
 	pgDSN          string
 	concurrency    int
 	warmup         time.Duration
@@ -60,10 +61,11 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs := flag.NewFlagSet("orders", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	dbs := fs.String("db", "sqlite,postgres", "databases to run on, comma-separated: sqlite, postgres")
-	apis := fs.String("api", "a1", "endpoints to measure, comma-separated, each against its baseline: a1 (order), b1 (fiat order) against the one-insert handler; a2 (cryptoQuote), b3 (fiatQuote) against the bare JSON handler")
+	apis := fs.String("api", "a1", "endpoints to measure, comma-separated, each against its baseline: a1 (order), b1 (fiat order), c1 (on-ramp order) against the one-insert handler; a2 (cryptoQuote), b3 (fiatQuote) against the bare JSON handler")
 	var o ordersOptions
-	fs.StringVar(&o.fiatSymbol, "fiat-symbol", "EUR", "b1, b3: order_fiat_symbol")
-	fs.StringVar(&o.fiatMethod, "fiat-method", "credit_debit_card", "b1, b3: fiat_payment_method")
+	fs.StringVar(&o.fiatSymbol, "fiat-symbol", "EUR", "b1, b3, c1: order_fiat_symbol")
+	fs.StringVar(&o.fiatMethod, "fiat-method", "credit_debit_card", "b1, b3, c1: fiat_payment_method")
+	fs.StringVar(&o.fiatAmount, "fiat-amount", "100.00", "c1: order_fiat_amount")
 	fs.StringVar(&o.pgDSN, "pg-dsn", getenv(envPostgresDSN), "PostgreSQL server to create a fresh database on (env "+envPostgresDSN+")")
 	fs.IntVar(&o.concurrency, "concurrency", 16, "concurrent workers (one keep-alive connection each)")
 	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured warm-up at the start of each phase")

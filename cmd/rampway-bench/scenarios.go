@@ -10,10 +10,10 @@ import (
 )
 
 // scenario is one merchant API endpoint measured against its baseline: an order endpoint
-// (A1, B1) against the one-insert handler, a quote endpoint (A2, B3) against the bare JSON
+// (A1, B1, C1) against the one-insert handler, a quote endpoint (A2, B3) against the bare JSON
 // handler.
 type scenario struct {
-	name  string // as --api names it: a1, a2, b1, b3
+	name  string // as --api names it: a1, a2, b1, b3, c1
 	title string // for the report
 	// route is rampway's path for the endpoint.
 	route func(config.BasePaths) string
@@ -61,6 +61,7 @@ const (
 	routeOrder     = "/merchant/hosted/nftCheckout/order"
 	routeQuote     = "/merchant/hosted/nftCheckout/cryptoQuote"
 	routeFiatQuote = "/merchant/hosted/nftCheckout/fiatQuote"
+	routeOnRamp    = "/merchant/sdk/on-ramp/order"
 )
 
 // execution is the demo NFT's `mint` as dev.json's example has it: 0.01 ETH, quantity 1, to
@@ -100,6 +101,13 @@ var scenarios = []scenario{
 		body: func(st *stack, o ordersOptions) any {
 			return fiatQuoteRequest{MerchantID: st.merchantID, OrderFiatSymbol: o.fiatSymbol, FiatPaymentMethod: o.fiatMethod, ContractExecution: execution(st)}
 		}},
+	{name: "c1", title: "C1 order", route: func(bp config.BasePaths) string { return bp.Deposit + routeOnRamp }, baselinePath: "/deposit-order", order: true,
+		newBody: func() any { return new(depositOrderRequest) },
+		body: func(st *stack, o ordersOptions) any {
+			return depositOrderRequest{MerchantID: st.merchantID, OrderFiatSymbol: o.fiatSymbol, OrderFiatAmount: o.fiatAmount, FiatPaymentMethod: o.fiatMethod,
+				ConvertToCryptoSymbol: devchain.NativeSymbol, ConvertToCryptoNetwork: devNetwork, MerchantUserID: "bench-user-1", MerchantTxnID: txnMark,
+				MerchantRedirectURL: "https://merchant.example/return", UserEmailID: "buyer@example.com"}
+		}},
 }
 
 // parseScenarios reads --api: names separated by commas, run in the order given.
@@ -117,11 +125,11 @@ func parseScenarios(list string) ([]scenario, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("--api: unknown endpoint %q (a1, a2, b1 or b3)", name)
+			return nil, fmt.Errorf("--api: unknown endpoint %q (a1, a2, b1, b3 or c1)", name)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--api: no endpoint given (a1, a2, b1 or b3)")
+		return nil, fmt.Errorf("--api: no endpoint given (a1, a2, b1, b3 or c1)")
 	}
 	return out, nil
 }

@@ -256,6 +256,16 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, fmt.Errorf("register mint: %w", err)
 	}
 	s.functionID = f.ID
+	// Its deposit address for the native coin, where C1 sends what the user's fiat buys, as
+	// `rampway dev` onboards one per dev asset.
+	depositKey, err := newKey()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := app.NewDepositAddresses(cfg, s.store, s.app.Networks).Set(ctx, m.ID,
+		merchant.DepositAddressParams{Network: devNetwork, Symbol: devchain.NativeSymbol, Address: depositKey.addr.Hex()}); err != nil {
+		return nil, fmt.Errorf("onboard a deposit address: %w", err)
+	}
 
 	// The baseline's table, in the same database.
 	blob := "BLOB"

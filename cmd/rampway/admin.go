@@ -71,6 +71,18 @@ Commands:
   webhooks list MERCHANT_ID ORDER_ID    the order's webhook log: each event, its attempts
   webhooks resend MERCHANT_ID ORDER_ID EVENT_ID
                                         sends the event again (same eventId and body)
+  refunds list [--status STATUS] [--network NAME] [--limit N]
+                                        area A's refunds, oldest first (statuses: pending,
+                                        awaiting_address, awaiting_approval, sent, done,
+                                        failed, dust; --limit 1 to 1000, default 20)
+  refunds show REFUND_ID
+  refunds approve REFUND_ID [--by NAME] approves a refund awaiting approval (above its
+                                        asset's automatic limit), or one that failed, to be
+                                        sent again; --by is recorded (default "admin")
+  refunds set-address REFUND_ID ADDRESS gives a refund awaiting an address (or one that
+                                        failed) the address it is sent to; checked as the
+                                        merchant's and the page's are (the network must be
+                                        reachable: a contract must take a simulated transfer)
   sandbox bank-transfer --reference REF --amount AMOUNT --currency CUR
                                         tells the sandbox payment provider that a bank
                                         transfer arrived (any amount, any number of times);
@@ -152,6 +164,19 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return app.NewDepositAddresses(cfg, store, nets), nets.Close, nil
 	}
+	// Refunds: only giving an address needs the chain (a contract is tested with a simulated
+	// transfer from the hot wallet).
+	refunds := func(online bool) (*checkout.Refunds, func(), error) {
+		hot := common.HexToAddress(cfg.Checkout.HotWalletAddress)
+		if !online {
+			return checkout.NewRefunds(store, offline{}, hot, nil), func() {}, nil
+		}
+		nets, err := chain.Dial(ctx, cfg.DomainNetworks())
+		if err != nil {
+			return nil, nil, fmt.Errorf("networks: %w", err)
+		}
+		return checkout.NewRefunds(store, nets, hot, nil), nets.Close, nil
+	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
 	var bank bankTransfer
 	if cfg.Fiat.Provider == sandbox.Name {
@@ -159,7 +184,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		// which the running server's sandbox sends.
 		bank = sandbox.New(sandbox.Config{}, store, nil).BankTransfer
 	}
-	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, hooks, bank, rest)
+	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, hooks, bank, rest)
 	if err != nil {
 		return err
 	}
@@ -206,9 +231,17 @@ func readDevState(dir string) (*devState, error) {
 	return &st, nil
 }
 
+// refundCases are the refund use cases of the admin commands, offline or online, and the
+// orders their views read the asset from.
+type refundCases struct {
+	open   func(online bool) (*checkout.Refunds, func(), error)
+	orders httpapi.OrderReader
+}
+
 // adminCommand runs one command and returns what to print.
 func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
-	deposits func(online bool) (*merchant.DepositAddresses, func(), error), hooks *checkout.Service, bank bankTransfer, args []string) (any, error) {
+	deposits func(online bool) (*merchant.DepositAddresses, func(), error), refunds refundCases, hooks *checkout.Service, bank bankTransfer,
+	args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
 	}
@@ -235,6 +268,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	reference := fset.String("reference", "", "a bank transfer's reference")
 	amount := fset.String("amount", "", "an amount in major units, such as 25.50")
 	currency := fset.String("currency", "", "an ISO 4217 currency, such as EUR")
+	by := fset.String("by", "", "who approves (default admin)")
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -465,6 +499,51 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.NewDepositAddressView(a), nil
+	case "refunds list":
+		if err := need(0, "no positional arguments"); err != nil {
+			return nil, err
+		}
+		if *limit < 1 || *limit > 1000 {
+			return nil, errors.New("admin: --limit must be between 1 and 1000")
+		}
+		rf, _, _ := refunds.open(false)
+		rs, err := rf.List(ctx, rampway.RefundFilter{Status: *status, Network: *network, Limit: *limit + 1}) // one more: has_more
+		if err != nil {
+			return nil, err
+		}
+		more := len(rs) > *limit
+		if more {
+			rs = rs[:*limit]
+		}
+		out, err := (&httpapi.RefundAssets{Orders: refunds.orders}).Views(ctx, rs)
+		out.HasMore = more
+		return out, err
+	case "refunds show", "refunds approve", "refunds set-address":
+		want, what := 1, "REFUND_ID"
+		if verb == "set-address" {
+			want, what = 2, "REFUND_ID ADDRESS"
+		}
+		if err := need(want, what); err != nil {
+			return nil, err
+		}
+		rf, done, err := refunds.open(verb == "set-address")
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		var r *rampway.Refund
+		switch verb {
+		case "show":
+			r, err = rf.Get(ctx, pos[0])
+		case "approve":
+			r, err = rf.Approve(ctx, pos[0], *by)
+		default:
+			r, err = rf.SetAddress(ctx, "", pos[0], pos[1], rampway.RefundToAdmin)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return (&httpapi.RefundAssets{Orders: refunds.orders}).View(ctx, r)
 	case "contract-functions list":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err

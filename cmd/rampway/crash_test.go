@@ -108,7 +108,7 @@ networks:
 checkout:
   deposit_xpub: %s
   hot_wallet_address: %q
-  prices: {ETH: "3000"}
+  prices: {ETH: "3000", EUR: "1.08"}
 `, dbPath, devchain.ChainID, rpcURL, confirmations, xpub, hot.Hex()) + extra
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

@@ -274,6 +274,9 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	cfg.Checkout.Prices = devPrices
 	cfg.Checkout.PriceFeeds = devPriceFeeds(ch.Contracts())
+	// Refunds are paid automatically up to 1 ETH or 1,000 DUSD; above, an operator approves.
+	cfg.Refunds.Assets = []config.RefundAsset{{Network: devNetwork, Symbol: devchain.NativeSymbol, AutoMax: "1"},
+		{Network: devNetwork, Symbol: devchain.TokenSymbol, AutoMax: "1000"}}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("dev: %w", err)
 	}
@@ -388,8 +391,10 @@ func devNetworkConfig(rpcURL, token string) config.Network {
 	dec := int(devchain.TokenDecimals)
 	return config.Network{
 		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
-		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: devMinETH, MaxAmount: "100"},
-		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: token, Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
+		// The dev chain traces blocks (in process: its HTTP endpoint has no debug namespace).
+		InternalTransfers: config.InternalTransfersTrace,
+		Native:            config.Asset{Symbol: devchain.NativeSymbol, MinAmount: devMinETH, MaxAmount: "100"},
+		Tokens:            []config.Asset{{Symbol: devchain.TokenSymbol, Address: token, Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
 	}
 }
 

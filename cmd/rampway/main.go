@@ -45,6 +45,9 @@ Usage:
   rampway keys new [--keystore-dir D] [--json]
                                      generate the keys and secrets of a production
                                      serve, and say where each goes (rampway keys help)
+  rampway demo deploy --rpc-url URL [--network N]
+                                     deploy the demo contracts to any chain (key in
+                                     RAMPWAY_DEPLOYER_KEY) and print their configuration
   rampway version                    print the version
 `
 
@@ -66,6 +69,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runMigrate(ctx, rest, getenv, stdout)
 	case "keys":
 		return runKeys(ctx, rest, getenv, stdout)
+	case "demo":
+		return runDemo(ctx, rest, getenv, stdout)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "rampway", version)
 		return nil

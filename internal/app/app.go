@@ -13,10 +13,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/rampway/rampway"
@@ -35,6 +37,7 @@ import (
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/provider/sandbox"
+	"github.com/rampway/rampway/provider/stripe"
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/webhook"
 )
@@ -70,8 +73,9 @@ func NewDepositAddresses(cfg config.Config, store *sqlstore.Store, nets *chain.N
 }
 
 // cacheTTL is how long the server keeps what every order request reads and merchants rarely
-// change: API keys with their merchants, and registered functions. A key revoked, a merchant
-// or a function disabled by another process (the admin CLI, another instance) takes effect
+// change: API keys with their merchants, registered functions, merchants' deposit addresses,
+// and price feeds' rounds (a feed's on-chain price moves every few minutes at most). A key revoked, a merchant or a function disabled, a deposit address changed by
+// another process (the admin CLI, another instance) takes effect
 // within it; through this process's admin API at once.
 const cacheTTL = 2 * time.Second
 
@@ -177,6 +181,8 @@ type App struct {
 	Merchants *merchant.Service
 	Functions *contract.Registry
 	Checkout  *checkout.Service
+	// Refunds are the refund use cases people act on (an address, an approval).
+	Refunds *checkout.Refunds
 	// signer is the hot wallet; nil when this instance only serves the API.
 	signer  rampway.Signer
 	version string
@@ -187,6 +193,25 @@ type App struct {
 	ln       net.Listener
 	// sandbox is the sandbox payment provider, when configured.
 	sandbox *sandbox.Provider
+	// prices are the configured price sources (a token refund's network fee is converted).
+	prices pricing.Source
+}
+
+// nodesPinger makes /readyz fail while none of a network's nodes is usable.
+type nodesPinger struct {
+	nets *chain.Networks
+	name string
+}
+
+func (p nodesPinger) Ping(context.Context) error { return p.nets.Ping(p.name) }
+
+// stripeAPIURL is Stripe's API URL: "" (Stripe's own) unless dev mode names another
+// (config.EnvStripeAPIURL: stripe-mock, for tests).
+func stripeAPIURL(cfg config.Config) string {
+	if cfg.Mode != config.ModeDev {
+		return ""
+	}
+	return cfg.Fiat.StripeAPIURL
 }
 
 // sandboxSecret keys the sandbox provider's notifications: derived from the hash secret (the
@@ -238,14 +263,35 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// Prices: the configured table, and the on-chain feeds for their symbols.
 	var prices pricing.Source = pricing.Static(cfg.PriceTable())
 	if feeds := cfg.Feeds(func(n string) (pricing.Caller, bool) { cl, ok := a.Networks.Client(n); return cl, ok }); len(feeds) > 0 {
-		prices = pricing.NewFeeds(feeds, prices, nil)
+		prices = pricing.NewFeeds(feeds, prices, nil).CacheFor(cacheTTL) // a burst of fiat quotes reads each feed once
 	}
+	a.prices = prices
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
 		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
 	}, a.Store, a.Functions, nets, prices, deriver, nil)
+	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
+	// One deposit address service for the admin API and area C's orders, so that a change
+	// through the API applies to the next order at once.
+	deposits := NewDepositAddresses(cfg, a.Store, a.Networks).CachePayouts(cacheTTL)
+	a.Checkout.SetPayouts(deposits.Payout)
 	var sandboxAPI httpapi.Sandbox
+	if cfg.Fiat.Provider == stripe.Name {
+		p, err := stripe.New(stripe.Config{SecretKey: cfg.Secrets.StripeSecretKey, PublishableKey: cfg.Secrets.StripePublishableKey,
+			WebhookSecret: cfg.Secrets.StripeWebhookSecret, APIURL: stripeAPIURL(cfg)})
+		if err != nil {
+			return nil, err
+		}
+		checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = p.Check(checkCtx)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		log.Info("payment provider", "provider", stripe.Name, "mode", p.Mode())
+		a.Checkout.SetFiatProvider(p)
+	}
 	if cfg.Fiat.Provider == sandbox.Name {
 		a.sandbox = sandbox.New(sandbox.Config{BaseURL: cfg.HTTP.PublicURL, Secret: sandboxSecret(cfg)}, a.Store, nil)
 		a.Checkout.SetFiatProvider(a.sandbox)
@@ -261,8 +307,11 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		if cfg.Mode == config.ModeDev {
 			w.SetBehindGrace(0)
 		}
+		if err := internalTransfers(ctx, w, cfg, n.Name, cl, log); err != nil {
+			return nil, err
+		}
 		a.watchers = append(a.watchers, w)
-		ready = append(ready, w)
+		ready = append(ready, w, nodesPinger{a.Networks, n.Name})
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log))
@@ -279,8 +328,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		DepositAddresses: NewDepositAddresses(cfg, a.Store, a.Networks),
-		Home:             opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil), streams)})
+		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store,
+		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -298,6 +347,36 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	return a, nil
+}
+
+// internalTransfers sets how network's watcher sees native payments made inside
+// transactions (networks[].internal_transfers) and checks at start that the node serves it:
+// a node without tracing, or no Multicall3 where the config says, stops the start with an
+// error naming the setting. Off is logged: such payments are not seen.
+func internalTransfers(ctx context.Context, w *chainwork.Watcher, cfg config.Config, network string, cl *ethclient.Client, log *slog.Logger) error {
+	i := slices.IndexFunc(cfg.Networks, func(n config.Network) bool { return n.Name == network })
+	if i < 0 {
+		return nil // a network given to Start already dialled, not in the config: off
+	}
+	n := cfg.Networks[i]
+	mode := n.InternalMode()
+	if mode == config.InternalTransfersOff {
+		log.Warn("internal transfers are off: native payments made inside transactions (contract wallets, batch payouts) are not seen; set internal_transfers to trace or balance",
+			"network", network, "field", fmt.Sprintf("networks[%d].internal_transfers", i))
+		return nil
+	}
+	var mc common.Address
+	if n.Multicall3 != "" {
+		mc = common.HexToAddress(n.Multicall3)
+	}
+	if err := w.SetInternalTransfers(chainwork.InternalMode(mode), cl.Client(), mc); err != nil {
+		return fmt.Errorf("networks[%d].internal_transfers: %w", i, err)
+	}
+	if err := w.CheckInternalTransfers(ctx); err != nil {
+		return fmt.Errorf("networks[%d].internal_transfers: %w", i, err)
+	}
+	log.Info("internal transfers watched", "network", network, "mode", mode)
+	return nil
 }
 
 // endStreamsOnShutdown gives the checkout page's server-sent-events requests a context that
@@ -335,7 +414,7 @@ func (a *App) Serve(ctx context.Context) error {
 		w := a.watchers[i]
 		if a.signer != nil {
 			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks),
-				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout}, a.Store, a.Functions, n, cl,
+				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, cl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
 			workers.Go(func() { x.Run(wctx, watchPoll) })

@@ -22,14 +22,18 @@ type queueCollector struct {
 func newQueueCollector(store *sqlstore.Store, log *slog.Logger) *queueCollector {
 	d := func(name, help string) *prometheus.Desc { return prometheus.NewDesc("rampway_"+name, help, nil, nil) }
 	return &queueCollector{store: store, log: log, descs: map[string]*prometheus.Desc{
-		"pending":  d("webhook_deliveries_pending", "Webhook deliveries waiting to be sent (or retried)."),
+		"pending":  d("webhook_deliveries_pending", "Webhook deliveries waiting to be sent (or retried), not counting held ones."),
+		"held":     d("webhook_deliveries_held", "Webhook deliveries held while their merchant is disabled (sent when it is enabled again)."),
 		"failed":   d("webhook_deliveries_failed", "Webhook deliveries that ran out of retries (resend from the log)."),
-		"oldest":   d("webhook_oldest_pending_seconds", "Age of the oldest pending webhook delivery."),
+		"oldest":   d("webhook_oldest_pending_seconds", "Age of the oldest pending webhook delivery (held ones left out)."),
 		"awaiting": d("orders_awaiting_execution", "Paid orders whose smart-contract call (A, B) or transfer to the merchant (C) is not sent yet."),
 		"waited":   d("orders_awaiting_execution_oldest_seconds", "How long the longest-waiting paid order has waited for its execution: alert on it (the hot wallet cannot pay, or its node refuses)."),
 		"fiat":     d("fiat_actions_pending", "Captures, voids and refunds not yet done by the payment provider."),
 		"txs":      d("chain_txs_pending", "Signed transactions not yet mined at the confirmation depth."),
-		"refunds":  d("refunds_pending", "Refund records not paid yet."),
+		"refunds":  d("refunds_pending", "Refunds on their way to the payer (to be sent, or sent and not yet mined deep enough)."),
+		"approval": d("refunds_awaiting_approval", "Refunds above their asset's automatic limit, waiting for an operator (rampway admin refunds approve)."),
+		"address":  d("refunds_awaiting_address", "Refunds whose payer is a contract or unknown, waiting for the user, the merchant or an operator to give an address."),
+		"rfailed":  d("refunds_failed", "Refunds whose transaction reverted: alert on it (set another address, or approve sending again)."),
 	}}
 }
 
@@ -47,9 +51,10 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		c.log.Warn("metrics: queue sizes", "error", err)
 		return
 	}
-	for k, v := range map[string]float64{"pending": float64(st.DeliveriesPending), "failed": float64(st.DeliveriesFailed),
+	for k, v := range map[string]float64{"pending": float64(st.DeliveriesPending), "held": float64(st.DeliveriesHeld), "failed": float64(st.DeliveriesFailed),
 		"oldest": st.OldestPendingDelivery.Seconds(), "awaiting": float64(st.AwaitingExecution), "txs": float64(st.TxsPending),
-		"refunds": float64(st.RefundsPending), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending)} {
+		"refunds": float64(st.RefundsPending), "approval": float64(st.RefundsAwaitingApproval), "address": float64(st.RefundsAwaitingAddress),
+		"rfailed": float64(st.RefundsFailed), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending)} {
 		ch <- prometheus.MustNewConstMetric(c.descs[k], prometheus.GaugeValue, v)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -187,6 +189,66 @@ func scanWatchedDeposit(row interface{ Scan(...any) error }) (rampway.WatchedDep
 		d.Token = common.HexToAddress(contract)
 	}
 	return d, nil
+}
+
+// arrivalsChunk bounds the order ids of one NativeArrivals query (bind variables).
+const arrivalsChunk = 500
+
+// NativeArrivals implements rampway.DepositStore. A block range alone reads the pending
+// index (network, status, block_number); named orders go by the order index, in chunks.
+func (s *Store) NativeArrivals(ctx context.Context, network string, from, to uint64, orderIDs []string) (map[string]*big.Int, error) {
+	out := map[string]*big.Int{}
+	query := `SELECT order_id, amount FROM inbound_transfers WHERE network = $1 AND status IN ('seen', 'confirmed') AND token = ''
+		AND block_number >= $2 AND block_number <= $3`
+	add := func(q string, args ...any) error {
+		rows, err := s.db.QueryContext(ctx, s.q(q), args...)
+		if err != nil {
+			return fmt.Errorf("native arrivals: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, amount string
+			if err := rows.Scan(&id, &amount); err != nil {
+				return fmt.Errorf("native arrivals: %w", err)
+			}
+			v, err := parseBig(amount, "amount")
+			if err != nil {
+				return err
+			}
+			if sum, ok := out[id]; ok {
+				sum.Add(sum, v)
+			} else {
+				out[id] = v
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("native arrivals: %w", err)
+		}
+		return nil
+	}
+	if orderIDs == nil {
+		if err := add(query, network, int64(from), int64(to)); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	for len(orderIDs) > 0 {
+		chunk := orderIDs[:min(len(orderIDs), arrivalsChunk)]
+		orderIDs = orderIDs[len(chunk):]
+		args := []any{network, int64(from), int64(to)}
+		var in strings.Builder
+		for i, id := range chunk {
+			if i > 0 {
+				in.WriteString(", ")
+			}
+			fmt.Fprintf(&in, "$%d", len(args)+1)
+			args = append(args, id)
+		}
+		if err := add(query+` AND order_id IN (`+in.String()+`)`, args...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // OrderTransfers implements rampway.DepositStore.

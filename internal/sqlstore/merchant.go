@@ -108,6 +108,11 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 			WHERE id = $7`), m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), m.LogoURL, s.t(m.UpdatedAt), id); err != nil {
 			return fmt.Errorf("update merchant: %w", err)
 		}
+		if u.Status != nil { // disabled holds its webhook deliveries, active releases them
+			if err := s.holdDeliveries(ctx, tx, id, m.Status, m.UpdatedAt); err != nil {
+				return err
+			}
+		}
 		out = m
 		return nil
 	})

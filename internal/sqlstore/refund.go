@@ -4,13 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/big"
+	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/rampway/rampway"
 )
 
-const refundColumns = `id, order_id, cause, network, token, to_address, amount, reason, status, created_at`
+const refundColumns = `id, order_id, cause, network, token, to_address, to_source, amount, fee, sent, reason, status, status_reason,
+	tx_hash, approved_by, approved_at, created_at, updated_at`
 
 // insertRefund records money owed back for an order, once per cause: a second record of the
 // same cause is ignored.
@@ -19,17 +23,25 @@ func (s *Store) insertRefund(ctx context.Context, tx *sql.Tx, r *rampway.Refund)
 	if r.Token != (common.Address{}) {
 		token = r.Token.Hex()
 	}
-	to := ""
+	to, source := "", ""
 	if r.To != (common.Address{}) {
-		to = r.To.Hex()
+		to, source = r.To.Hex(), cmpOr(r.ToSource, rampway.RefundToPayer)
 	}
-	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO refunds (`+refundColumns+`, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO refunds (id, order_id, cause, network, token, to_address, to_source, amount, reason, status,
+		created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
 		ON CONFLICT (order_id, cause) DO NOTHING`),
-		r.ID, r.OrderID, r.Cause, r.Network, token, to, bigText(r.Amount), r.Reason, r.Status, s.t(r.CreatedAt))
+		r.ID, r.OrderID, r.Cause, r.Network, token, to, source, bigText(r.Amount), r.Reason, r.Status, s.t(r.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert refund: %w", err)
 	}
 	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func addressOrZero(s string) common.Address {
@@ -37,6 +49,50 @@ func addressOrZero(s string) common.Address {
 		return common.Address{}
 	}
 	return common.HexToAddress(s)
+}
+
+// optionalBig parses an amount column that is empty until it is known.
+func optionalBig(s, column string) (*big.Int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return parseBig(s, column)
+}
+
+func optionalBigText(v *big.Int) string {
+	if v == nil {
+		return ""
+	}
+	return v.String()
+}
+
+func scanRefund(row interface{ Scan(...any) error }) (*rampway.Refund, error) {
+	var (
+		r                              rampway.Refund
+		token, to, amount, fee, sent   string
+		hash                           string
+		approved, created, updatedTime dbTime
+	)
+	if err := row.Scan(&r.ID, &r.OrderID, &r.Cause, &r.Network, &token, &to, &r.ToSource, &amount, &fee, &sent, &r.Reason, &r.Status,
+		&r.StatusReason, &hash, &r.ApprovedBy, &approved, &created, &updatedTime); err != nil {
+		return nil, err
+	}
+	r.Token, r.To, r.CreatedAt, r.UpdatedAt = addressOrZero(token), addressOrZero(to), created.T, updatedTime.T
+	if approved.Valid {
+		r.ApprovedAt = approved.T
+	}
+	if hash != "" {
+		r.TxHash = common.HexToHash(hash)
+	}
+	var err error
+	if r.Amount, err = parseBig(amount, "amount"); err != nil {
+		return nil, err
+	}
+	if r.Fee, err = optionalBig(fee, "fee"); err != nil {
+		return nil, err
+	}
+	r.Sent, err = optionalBig(sent, "sent")
+	return &r, err
 }
 
 // Refunds implements rampway.RefundStore.
@@ -47,19 +103,195 @@ func (s *Store) Refunds(ctx context.Context, orderID string) ([]*rampway.Refund,
 // refunds reads an order's refund records, oldest first, through q (the database, or a
 // transaction that has just written one).
 func (s *Store) refunds(ctx context.Context, q querier, orderID string) ([]*rampway.Refund, error) {
-	return collect(ctx, q, "refunds", s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`),
-		func(row interface{ Scan(...any) error }) (*rampway.Refund, error) {
-			var (
-				r                 rampway.Refund
-				token, to, amount string
-				created           dbTime
-			)
-			if err := row.Scan(&r.ID, &r.OrderID, &r.Cause, &r.Network, &token, &to, &amount, &r.Reason, &r.Status, &created); err != nil {
-				return nil, err
+	return collect(ctx, q, "refunds", s.q(`SELECT `+refundColumns+` FROM refunds WHERE order_id = $1 ORDER BY created_at, id`), scanRefund, orderID)
+}
+
+// Refund implements rampway.RefundStore.
+func (s *Store) Refund(ctx context.Context, id string) (*rampway.Refund, error) {
+	r, err := scanRefund(s.db.QueryRowContext(ctx, s.q(`SELECT `+refundColumns+` FROM refunds WHERE id = $1`), id))
+	if err != nil {
+		return nil, notFound(err, "refund")
+	}
+	return r, nil
+}
+
+// ListRefunds implements rampway.RefundStore.
+func (s *Store) ListRefunds(ctx context.Context, f rampway.RefundFilter) ([]*rampway.Refund, error) {
+	return collect(ctx, s.db, "list refunds", s.q(`SELECT `+refundColumns+` FROM refunds
+		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR network = $2) ORDER BY created_at, id LIMIT $3`), scanRefund, f.Status, f.Network, limit(f.Limit))
+}
+
+// lockRefund reads a refund inside tx, locked until tx ends.
+func (s *Store) lockRefund(ctx context.Context, tx *sql.Tx, id string) (*rampway.Refund, error) {
+	r, err := scanRefund(tx.QueryRowContext(ctx, s.q(`SELECT `+refundColumns+` FROM refunds WHERE id = $1`+s.d.ForUpdate), id))
+	if err != nil {
+		return nil, notFound(err, "refund")
+	}
+	return r, nil
+}
+
+// changeRefund runs change on refund id, locked, if its status is one of from (ECONFLICT
+// otherwise), writes what it changed and, when change returns a cause, applies it to the
+// refund's order, all in one transaction.
+func (s *Store) changeRefund(ctx context.Context, id string, from []string, at time.Time,
+	change func(tx *sql.Tx, r *rampway.Refund) (rampway.Cause, error)) (*rampway.Refund, error) {
+	var out *rampway.Refund
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		// The order first, as every other writer of an order's rows locks it: no deadlock with
+		// a cause applied to the same order meanwhile.
+		r, err := scanRefund(tx.QueryRowContext(ctx, s.q(`SELECT `+refundColumns+` FROM refunds WHERE id = $1`), id))
+		if err != nil {
+			return notFound(err, "refund")
+		}
+		o, err := s.lockOrder(ctx, tx, r.OrderID)
+		if err != nil {
+			return err
+		}
+		if r, err = s.lockRefund(ctx, tx, id); err != nil {
+			return err
+		}
+		if !slices.Contains(from, r.Status) {
+			return rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, r.Status)
+		}
+		c, err := change(tx, r)
+		if err != nil {
+			return err
+		}
+		r.UpdatedAt = at
+		to, source := "", ""
+		if r.To != (common.Address{}) {
+			to, source = r.To.Hex(), r.ToSource
+		}
+		hash := ""
+		if r.TxHash != (common.Hash{}) {
+			hash = r.TxHash.Hex()
+		}
+		var approved *time.Time
+		if !r.ApprovedAt.IsZero() {
+			approved = &r.ApprovedAt
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET to_address = $1, to_source = $2, fee = $3, sent = $4, status = $5,
+			status_reason = $6, tx_hash = $7, approved_by = $8, approved_at = $9, updated_at = $10 WHERE id = $11`),
+			to, source, optionalBigText(r.Fee), optionalBigText(r.Sent), r.Status, r.StatusReason, hash, r.ApprovedBy, s.tp(approved), s.t(at), id); err != nil {
+			return fmt.Errorf("update refund: %w", err)
+		}
+		if c != nil {
+			if _, err := s.applyTx(ctx, tx, o, c, at); err != nil {
+				return err
 			}
-			r.Token, r.To, r.CreatedAt = addressOrZero(token), addressOrZero(to), created.T
-			var err error
-			r.Amount, err = parseBig(amount, "amount")
-			return &r, err
-		}, orderID)
+		}
+		out = r
+		return nil
+	})
+	return out, err
+}
+
+// HoldRefund implements rampway.RefundStore.
+func (s *Store) HoldRefund(ctx context.Context, id, status, why string, at time.Time) (*rampway.Refund, error) {
+	if status != rampway.RefundAwaitingAddress && status != rampway.RefundAwaitingApproval {
+		return nil, fmt.Errorf("hold refund: %q is not a status a refund waits in", status)
+	}
+	return s.changeRefund(ctx, id, []string{rampway.RefundPending}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
+		r.Status, r.StatusReason = status, why
+		return nil, nil
+	})
+}
+
+// SetRefundAddress implements rampway.RefundStore.
+func (s *Store) SetRefundAddress(ctx context.Context, id string, to common.Address, source string, at time.Time) (*rampway.Refund, error) {
+	return s.changeRefund(ctx, id, []string{rampway.RefundAwaitingAddress, rampway.RefundFailed}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
+		r.To, r.ToSource, r.Status, r.StatusReason = to, source, rampway.RefundPending, ""
+		return nil, nil
+	})
+}
+
+// ApproveRefund implements rampway.RefundStore.
+func (s *Store) ApproveRefund(ctx context.Context, id, by string, at time.Time) (*rampway.Refund, error) {
+	return s.changeRefund(ctx, id, []string{rampway.RefundAwaitingApproval, rampway.RefundFailed}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
+		r.Status, r.StatusReason, r.ApprovedBy, r.ApprovedAt = rampway.RefundPending, "", by, at
+		return nil, nil
+	})
+}
+
+// DustRefund implements rampway.RefundStore.
+func (s *Store) DustRefund(ctx context.Context, id string, fee *big.Int, why string, at time.Time) error {
+	_, err := s.changeRefund(ctx, id, []string{rampway.RefundPending}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
+		r.Status, r.StatusReason, r.Fee, r.Sent = rampway.RefundDust, why, new(big.Int).Set(fee), new(big.Int)
+		return rampway.RefundNotPaid{Refund: r}, nil
+	})
+	return err
+}
+
+// StartRefund implements rampway.RefundStore: the transaction is signed outside any database
+// transaction (signThenClaim).
+func (s *Store) StartRefund(ctx context.Context, id string, wallet common.Address, chainNonce uint64, fee, sent *big.Int,
+	sign func(first uint64) (*rampway.ChainTx, error), at time.Time) (*rampway.Refund, error) {
+	r, err := s.Refund(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != rampway.RefundPending {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, r.Status)
+	}
+	var (
+		signed *rampway.ChainTx
+		out    *rampway.Refund
+	)
+	err = s.signThenClaim(ctx, r.Network, wallet, chainNonce, func(first uint64) (int, error) {
+		var err error
+		if signed, err = sign(first); err != nil {
+			return 0, err
+		}
+		if signed.Nonce != first || signed.Wallet != wallet || signed.Network != r.Network {
+			return 0, fmt.Errorf("start refund: the transaction is not nonce %d of %s on %s", first, wallet.Hex(), r.Network)
+		}
+		return 1, nil
+	}, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, r.OrderID)
+		if err != nil {
+			return err
+		}
+		cur, err := s.lockRefund(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.Status != rampway.RefundPending || cur.To != r.To {
+			return rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, cur.Status)
+		}
+		signed.Kind, signed.Ref, signed.Status, signed.CreatedAt = rampway.TxRefund, id, rampway.TxPending, at
+		if err := s.insertChainTx(ctx, tx, signed); err != nil {
+			return err
+		}
+		cur.Status, cur.StatusReason, cur.Fee, cur.Sent, cur.TxHash, cur.UpdatedAt = rampway.RefundSent, "", new(big.Int).Set(fee), new(big.Int).Set(sent), signed.Hash, at
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET fee = $1, sent = $2, status = $3, status_reason = '', tx_hash = $4, updated_at = $5 WHERE id = $6`),
+			cur.Fee.String(), cur.Sent.String(), cur.Status, cur.TxHash.Hex(), s.t(at), id); err != nil {
+			return fmt.Errorf("start refund: %w", err)
+		}
+		if _, err := s.applyTx(ctx, tx, o, rampway.RefundSentCause{Refund: cur}, at); err != nil {
+			return err
+		}
+		out = cur
+		return nil
+	})
+	return out, err
+}
+
+// FinishRefund implements rampway.RefundStore.
+func (s *Store) FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error {
+	_, err := s.changeRefund(ctx, id, []string{rampway.RefundSent}, at, func(tx *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
+		if err := s.settleTx(ctx, tx, r.Network, hash, at); err != nil {
+			return nil, err
+		}
+		r.TxHash = hash
+		if ok {
+			r.Status = rampway.RefundDone
+			return rampway.RefundPaid{Refund: r}, nil
+		}
+		r.Status, r.StatusReason = rampway.RefundFailed, why
+		return rampway.RefundNotPaid{Refund: r}, nil
+	})
+	if rampway.ErrorCode(err) == rampway.ECONFLICT {
+		return nil // finished before (by another instance, or before a crash)
+	}
+	return err
 }

@@ -8,9 +8,12 @@ import (
 
 // Stats are the work queues as an operator watches them.
 type Stats struct {
+	// DeliveriesPending counts the deliveries to be sent, DeliveriesHeld apart those held
+	// while their merchant is disabled.
 	DeliveriesPending int64
+	DeliveriesHeld    int64
 	DeliveriesFailed  int64
-	// OldestPendingDelivery is the age of the oldest pending delivery (0 when none).
+	// OldestPendingDelivery is the age of the oldest pending delivery not held (0 when none).
 	OldestPendingDelivery time.Duration
 	// AwaitingExecution counts paid orders not yet sent (DEPOSIT_SUCCESS, ONRAMP_SUCCESS), and
 	// OldestAwaitingExecution is how long the longest waiting has waited (0 when none): the
@@ -21,8 +24,11 @@ type Stats struct {
 	FiatActionsPending int64
 	// TxsPending counts signed transactions not yet mined deep enough.
 	TxsPending int64
-	// RefundsPending counts refund records not yet paid.
-	RefundsPending int64
+	// RefundsPending counts refunds on their way (pending, sent); RefundsAwaitingApproval
+	// those above their asset's automatic limit, RefundsAwaitingAddress those whose payer
+	// cannot take them back, RefundsFailed those whose transaction reverted: the last three
+	// wait for a person.
+	RefundsPending, RefundsAwaitingApproval, RefundsAwaitingAddress, RefundsFailed int64
 }
 
 // Stats reads the queue sizes (a few indexed counts).
@@ -33,14 +39,18 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 		sql string
 		dst any
 	}{
-		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'`, &st.DeliveriesPending},
+		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND held_at IS NULL`, &st.DeliveriesPending},
+		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND held_at IS NOT NULL`, &st.DeliveriesHeld},
 		{`SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed'`, &st.DeliveriesFailed},
-		{`SELECT MIN(created_at) FROM webhook_deliveries WHERE status = 'pending'`, &oldest},
+		{`SELECT MIN(created_at) FROM webhook_deliveries WHERE status = 'pending' AND held_at IS NULL`, &oldest},
 		{`SELECT COUNT(*) FROM orders WHERE status IN (` + awaitingExecution + `)`, &st.AwaitingExecution},
 		{`SELECT MIN(updated_at) FROM orders WHERE status IN (` + awaitingExecution + `)`, &oldestPaid},
 		{`SELECT COUNT(*) FROM fiat_actions WHERE status = 'pending'`, &st.FiatActionsPending},
 		{`SELECT COUNT(*) FROM chain_txs WHERE status = 'pending'`, &st.TxsPending},
-		{`SELECT COUNT(*) FROM refunds WHERE status = 'pending'`, &st.RefundsPending},
+		{`SELECT COUNT(*) FROM refunds WHERE status IN ('pending', 'sent')`, &st.RefundsPending},
+		{`SELECT COUNT(*) FROM refunds WHERE status = 'awaiting_approval'`, &st.RefundsAwaitingApproval},
+		{`SELECT COUNT(*) FROM refunds WHERE status = 'awaiting_address'`, &st.RefundsAwaitingAddress},
+		{`SELECT COUNT(*) FROM refunds WHERE status = 'failed'`, &st.RefundsFailed},
 	} {
 		if err := s.db.QueryRowContext(ctx, s.q(q.sql)).Scan(q.dst); err != nil {
 			return Stats{}, fmt.Errorf("stats: %w", err)

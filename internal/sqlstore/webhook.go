@@ -12,18 +12,20 @@ import (
 )
 
 const deliveryColumns = `event_id, event_seq, event_name, order_id, merchant_id, url, body, status, attempts, next_attempt_at,
-	last_status_code, last_error, created_at, updated_at, delivered_at`
+	last_status_code, last_error, created_at, updated_at, delivered_at, held_at, COALESCE(retry_from, created_at), backoff_from`
 
 func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error) {
 	var (
 		d                         rampway.Delivery
 		next, created, upd, deliv dbTime
+		held, retryFrom           dbTime
 	)
 	if err := row.Scan(&d.EventID, &d.EventSeq, &d.EventName, &d.OrderID, &d.MerchantID, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
-		&d.LastStatusCode, &d.LastError, &created, &upd, &deliv); err != nil {
+		&d.LastStatusCode, &d.LastError, &created, &upd, &deliv, &held, &retryFrom, &d.BackoffFrom); err != nil {
 		return nil, err
 	}
 	d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.DeliveredAt = next.T, created.T, upd.T, deliv.ptr()
+	d.HeldAt, d.RetryFrom = held.ptr(), retryFrom.T
 	return &d, nil
 }
 
@@ -35,15 +37,22 @@ func (s *Store) queryDeliveries(ctx context.Context, q querier, what, query stri
 // or else its merchant's, signed later with the merchant's secret. Without a URL or a secret
 // nothing is sent (the order's creation said so), and nothing is written. body is the event's
 // rendered body (rampway.Apply's), or nil to render it here from the order's payments and
-// refunds (the page's events, which are no cause's).
+// refunds (the page's events, which are no cause's). The delivery of a disabled merchant is
+// written held.
 func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.OrderEvent, seq int64, o *rampway.Order, body []byte) error {
-	targets, err := s.deliveryTargets(ctx, tx, []*rampway.Order{o})
+	targets, disabled, err := s.deliveryTargetsOf(ctx, tx, []*rampway.Order{o})
 	if err != nil {
 		return err
 	}
 	url, ok := targets[o.ID]
 	if !ok {
 		return nil
+	}
+	held := false
+	if disabled[o.MerchantID] {
+		if held, err = s.merchantDisabled(ctx, tx, o.MerchantID); err != nil {
+			return err
+		}
 	}
 	if body == nil {
 		var (
@@ -68,6 +77,53 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 	if _, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at); err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}
+	if held {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET held_at = $1 WHERE event_id = $2`), at, e.ID); err != nil {
+			return fmt.Errorf("hold delivery: %w", err)
+		}
+	}
+	return nil
+}
+
+// merchantDisabled reads again, locked for share on PostgreSQL, whether a merchant that a read
+// of this transaction found disabled still is. The lock orders this transaction with one that
+// enables the merchant: either this one waits for it and reads it enabled (the delivery is not
+// held), or it waits for this one and its release of the merchant's held deliveries sees this
+// one's. Only events of disabled merchants take the lock. (A delivery written unheld by a
+// transaction that read the merchant before it was disabled is not claimed either: the claim
+// leaves disabled merchants out.)
+func (s *Store) merchantDisabled(ctx context.Context, tx *sql.Tx, merchantID string) (bool, error) {
+	lock := ""
+	if s.d.ForUpdate != "" { // PostgreSQL: SQLite's immediate transactions are one at a time
+		lock = " FOR SHARE"
+	}
+	var status string
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT status FROM merchants WHERE id = $1`+lock), merchantID).Scan(&status); err != nil {
+		return false, notFound(err, "merchant")
+	}
+	return status == string(rampway.MerchantDisabled), nil
+}
+
+// holdDeliveries holds or releases a merchant's pending deliveries as its status becomes
+// status, at at, in the transaction that changes it (MerchantStore.UpdateMerchant): disabled
+// holds those not held yet (an attempt in flight finishes and is recorded; a failed one stays
+// held); active releases the held ones, due at once (in event order: the claim takes the
+// oldest first), their retry period moved on by the time they were held and their backoff
+// started over.
+func (s *Store) holdDeliveries(ctx context.Context, tx *sql.Tx, merchantID string, status rampway.MerchantStatus, at time.Time) error {
+	var err error
+	switch status {
+	case rampway.MerchantDisabled:
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET held_at = $1, updated_at = $1
+			WHERE merchant_id = $2 AND status = 'pending' AND held_at IS NULL`), s.t(at), merchantID)
+	case rampway.MerchantActive:
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET held_at = NULL, next_attempt_at = $1, updated_at = $1,
+			retry_from = COALESCE(retry_from, created_at) + ($1 - held_at), backoff_from = attempts
+			WHERE merchant_id = $2 AND status = 'pending' AND held_at IS NOT NULL`), s.t(at), merchantID)
+	}
+	if err != nil {
+		return fmt.Errorf("hold or release webhook deliveries: %w", err)
+	}
 	return nil
 }
 
@@ -76,9 +132,16 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 // one are not in it. Only where to and whether it is signed: the secret itself is read (and
 // decrypted) when a delivery is sent.
 func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, error) {
+	targets, _, err := s.deliveryTargetsOf(ctx, tx, orders)
+	return targets, err
+}
+
+// deliveryTargetsOf is deliveryTargets, and the merchants among the orders' that it read
+// disabled.
+func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, map[string]bool, error) {
 	type merchant struct {
-		id, url   string
-		hasSecret bool
+		id, url             string
+		hasSecret, disabled bool
 	}
 	var ids []any
 	seen := make(map[string]bool, 1)
@@ -88,19 +151,26 @@ func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampw
 			ids = append(ids, o.MerchantID)
 		}
 	}
-	found, err := collect(ctx, tx, "delivery targets", s.q(`SELECT id, webhook_url, webhook_secret != '' FROM merchants WHERE id IN (`+placeholders(1, len(ids))+`)`),
+	found, err := collect(ctx, tx, "delivery targets", s.q(`SELECT id, webhook_url, webhook_secret != '', status = 'disabled' FROM merchants WHERE id IN (`+placeholders(1, len(ids))+`)`),
 		func(r interface{ Scan(...any) error }) (m merchant, err error) {
-			return m, r.Scan(&m.id, &m.url, &m.hasSecret)
+			return m, r.Scan(&m.id, &m.url, &m.hasSecret, &m.disabled)
 		}, ids...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(found) != len(ids) {
-		return nil, rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
+		return nil, nil, rampway.Errorf(rampway.ENOTFOUND, "merchant not found")
 	}
 	merchants := make(map[string]merchant, len(found))
+	var disabled map[string]bool
 	for _, m := range found {
 		merchants[m.id] = m
+		if m.disabled {
+			if disabled == nil {
+				disabled = map[string]bool{}
+			}
+			disabled[m.id] = true
+		}
 	}
 	targets := make(map[string]string)
 	for _, o := range orders {
@@ -113,7 +183,7 @@ func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampw
 			targets[o.ID] = url
 		}
 	}
-	return targets, nil
+	return targets, disabled, nil
 }
 
 // ClaimDeliveries implements rampway.DeliveryStore.
@@ -137,7 +207,8 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		var err error
 		out, err = s.queryDeliveries(ctx, tx, "claim deliveries", `WITH due AS (
 			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d`+s.d.ClaimIndex+`
-			WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
+			WHERE d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
+			AND d.merchant_id NOT IN (SELECT id FROM merchants WHERE status = 'disabled')
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT $5`+s.d.SkipLocked+`
 		), picked AS (
@@ -227,8 +298,18 @@ func (s *Store) DeferDeliveries(ctx context.Context, merchantID string, now, unt
 func (s *Store) ResendDelivery(ctx context.Context, merchantID, eventID string, now time.Time) (*rampway.Delivery, error) {
 	var out *rampway.Delivery
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_until = NULL, updated_at = $1
-			WHERE event_id = $2 AND merchant_id = $3`), s.t(now), eventID, merchantID)
+		// Locked for share on PostgreSQL, as an event's delivery reads it (merchantDisabled):
+		// a resend does not slip in unheld while the merchant is being disabled.
+		disabled, err := s.merchantDisabled(ctx, tx, merchantID)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			return &rampway.Error{Code: rampway.ECONFLICT, Err: rampway.ErrMerchantDisabled,
+				Message: fmt.Sprintf("Merchant %s is disabled: its webhook deliveries are held, and sent when it is enabled again", merchantID)}
+		}
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $1, lease_until = NULL, updated_at = $1,
+			held_at = NULL WHERE event_id = $2 AND merchant_id = $3`), s.t(now), eventID, merchantID)
 		if err != nil {
 			return fmt.Errorf("resend delivery: %w", err)
 		}
