@@ -402,8 +402,7 @@ func TestBrowserDeposit(t *testing.T) {
 		}
 		r.shot(t, "4-success")
 		browsertest.CheckAccessibility(t, r.ctx, "the on-ramp page at SUCCESS")
-		r.f.movement(t, id, "capture", amount)
-		if fp := r.f.lookup(t, id)["fiat_payment"].(map[string]any); fp["status"] != "succeeded" || fp["method"] != rampway.MethodCard ||
+		if fp := r.f.captured(t, id, amount); fp["method"] != rampway.MethodCard ||
 			fp["card_brand"] != "visa" || fp["card_last4"] != "4242" {
 			t.Fatalf("fiat_payment %v", fp)
 		}

@@ -210,6 +210,25 @@ func (j *fiatJourney) movement(t *testing.T, id, kind, amount string) map[string
 	}
 }
 
+// captured waits until the order's capture of amount is done and the provider's notification
+// of it has made the payment succeeded (the two arrive separately: the capture's answer first,
+// then the provider's event), and returns the lookup's fiat_payment.
+func (j *fiatJourney) captured(t *testing.T, id, amount string) map[string]any {
+	t.Helper()
+	j.movement(t, id, "capture", amount)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		fp := j.lookup(t, id)["fiat_payment"].(map[string]any)
+		if fp["status"] == string(rampway.FiatSucceeded) {
+			return fp
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %s: fiat_payment still %v after its capture", id, fp)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 var mintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
 
 // A card that succeeds: authorised, the NFT minted, then captured; the events of the journey.
@@ -219,14 +238,12 @@ func TestFiatCardJourney(t *testing.T) {
 	o := j.order(t, "EUR", rampway.MethodCard, nil)
 	id := o["order_id"].(string)
 	j.card(t, o, j.dj.Fiat.TestCards.Success)
-	v := j.waitStatus(t, id, "SUCCESS", 30*time.Second)
+	j.waitStatus(t, id, "SUCCESS", 30*time.Second)
 	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
 		t.Fatalf("NFTs %s, want %s + 1", got, before)
 	}
-	j.movement(t, id, "capture", o["order_fiat_amount"].(string))
-	v = j.lookup(t, id)
-	fp := v["fiat_payment"].(map[string]any)
-	if fp["status"] != "succeeded" || fp["card_brand"] != "visa" || fp["card_last4"] != "4242" || fp["amount"] != o["order_fiat_amount"] {
+	fp := j.captured(t, id, o["order_fiat_amount"].(string))
+	if fp["card_brand"] != "visa" || fp["card_last4"] != "4242" || fp["amount"] != o["order_fiat_amount"] {
 		t.Fatalf("fiat_payment %v", fp)
 	}
 	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
