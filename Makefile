@@ -2,10 +2,10 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help test lint unit fuzz run build
+.PHONY: help test lint unit fuzz run build e2e
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-8s %s\n", $$1, $$2}'
 
 test: lint unit fuzz ## everything CI runs: gofmt, vet, all tests with -race, a short fuzz run
 
@@ -13,6 +13,7 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags e2e ./e2e
 
 unit: ## all tests with the race detector (PostgreSQL ones need RAMPWAY_TEST_POSTGRES_DSN)
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
@@ -31,3 +32,15 @@ run: ## the dev environment (API, embedded chain, demo merchant), as bin/rampway
 
 build: ## the binary, in ./bin
 	$(GO) build -trimpath -ldflags "-s -w" -o bin/rampway ./cmd/rampway
+
+# The production path end to end (issue 19): geth --dev in its own process, PostgreSQL, 2-3
+# `rampway serve` processes SIGKILLed and restarted in a loop, the fault proxy between them and
+# the node, the first RPC URL killed half-way. One "E2E" summary line per scenario. .ci/run runs
+# it with E2E_ORDERS=200. Process logs stay in E2E_LOGS.
+E2E_ORDERS ?= 500
+E2E_RATE ?= 10
+E2E_LOGS ?= $(or $(TMPDIR),/tmp)/rampway-e2e
+e2e: ## end to end: geth, PostgreSQL, 2-3 instances with kills and RPC faults (E2E_ORDERS per scenario)
+	RAMPWAY_TEST_POSTGRES_DSN="$${RAMPWAY_TEST_POSTGRES_DSN:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}" \
+	  $(GO) test -tags e2e -count=1 -timeout 45m -v -run '^TestEndToEnd$$' ./e2e \
+	  -args -orders=$(E2E_ORDERS) -rate=$(E2E_RATE) -logs=$(E2E_LOGS)
