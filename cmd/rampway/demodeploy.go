@@ -11,11 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/contract"
 )
 
@@ -71,8 +74,14 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
-	reg := func(frag json.RawMessage, payable string) string {
-		b, _ := json.Marshal(map[string]any{"network": *network, "contract_address": c.NFT.Hex(), "abi": frag, "default_gas_limit": 200000,
+	// The gas limits are this chain's, not a constant: the same mint costs ~100k gas on the
+	// embedded dev chain and ~376k on geth --dev v1.17, whose forks price new storage higher.
+	mintGas, tokenGas, err := demoGasLimits(ctx, cl, from, c)
+	if err != nil {
+		return fmt.Errorf("demo deploy: %w", err)
+	}
+	reg := func(frag json.RawMessage, payable string, gas uint64) string {
+		b, _ := json.Marshal(map[string]any{"network": *network, "contract_address": c.NFT.Hex(), "abi": frag, "default_gas_limit": gas,
 			"payable_symbol": payable})
 		return string(b)
 	}
@@ -98,7 +107,7 @@ checkout:
 #   paid in DUSD: %s
 `, c.Token.Hex(), c.NFT.Hex(), c.Multicall.Hex(), c.PriceFeed.Hex(), c.EURUSDFeed.Hex(), c.GBPUSDFeed.Hex(), from.Hex(),
 		*network, chainID, chain.Redact(*rpcURL), c.Multicall.Hex(), c.Token.Hex(), devchain.TokenDecimals,
-		*network, c.PriceFeed.Hex(), *network, c.EURUSDFeed.Hex(), *network, c.GBPUSDFeed.Hex(), reg(mint, "ETH"), reg(mintToken, "DUSD"))
+		*network, c.PriceFeed.Hex(), *network, c.EURUSDFeed.Hex(), *network, c.GBPUSDFeed.Hex(), reg(mint, "ETH", mintGas), reg(mintToken, "DUSD", tokenGas))
 	return nil
 }
 
@@ -108,3 +117,24 @@ const demoUsage = `Usage: rampway demo deploy --rpc-url URL [--network NAME]
   and prints the networks and price feeds configuration and the function registrations a
   rampway deployment needs: try rampway on a public testnet or a geth --dev.
 `
+
+// demoGasLimits are the registrations' default_gas_limit for mint (paid in ETH) and
+// mintWithToken (paid in DUSD) on the chain: the node's estimate of a mint of one to a new
+// holder, plus a DUSD transfer to a new holder for the token-paid one (its transferFrom; an
+// estimate of mintWithToken itself would need an approval first), with a quarter more as
+// margin, rounded up to 10,000.
+func demoGasLimits(ctx context.Context, cl *ethclient.Client, from common.Address, c devchain.Contracts) (mint, withToken uint64, err error) {
+	fresh := common.HexToAddress("0x00000000000000000000000000000000000dE111")
+	mint, err = cl.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &c.NFT, Value: big.NewInt(devchain.NFTPriceWei),
+		Data: bindings.NewDemoNFT().PackMint(fresh, big.NewInt(1))})
+	if err != nil {
+		return 0, 0, fmt.Errorf("estimate the gas of mint: %w", err)
+	}
+	transfer, err := cl.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &c.Token,
+		Data: bindings.NewDemoToken().PackTransfer(fresh, big.NewInt(1))})
+	if err != nil {
+		return 0, 0, fmt.Errorf("estimate the gas of a DUSD transfer: %w", err)
+	}
+	limit := func(g uint64) uint64 { return (g*5/4 + 9_999) / 10_000 * 10_000 }
+	return limit(mint), limit(mint + transfer), nil
+}

@@ -4,16 +4,20 @@ import (
 	"encoding/hex"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/gethtest"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
@@ -78,5 +82,35 @@ func TestDemoDeployOnGeth(t *testing.T) {
 	}
 	if !strings.Contains(text, `"payable_symbol":"ETH"`) || !strings.Contains(text, `"payable_symbol":"DUSD"`) {
 		t.Fatalf("registrations missing:\n%s", text)
+	}
+	// The ETH registration's gas limit is enough for a real mint on this node (a constant
+	// 200,000 was not: geth --dev's mint costs more than the embedded chain's).
+	m := regexp.MustCompile(`"default_gas_limit":(\d+),"network":"gethdev","payable_symbol":"ETH"`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no ETH registration with a gas limit:\n%s", text)
+	}
+	limit, _ := strconv.ParseUint(m[1], 10, 64)
+	nft := common.HexToAddress(regexp.MustCompile(`DemoNFT (0x[0-9a-fA-F]{40})`).FindStringSubmatch(text)[1])
+	mint, err := bindings.NewDemoNFT().TryPackMint(common.HexToAddress("0x000000000000000000000000000000000000b0b0"), big.NewInt(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce, _ := cl.PendingNonceAt(t.Context(), from)
+	chainID, _ := cl.ChainID(t.Context())
+	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{ChainID: chainID, Nonce: nonce, To: &nft,
+		Value: big.NewInt(devchain.NFTPriceWei), Gas: limit, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Data: mint})
+	if err := cl.SendTransaction(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if rec, err := cl.TransactionReceipt(t.Context(), tx.Hash()); err == nil {
+			if rec.Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("a mint with the printed gas limit %d failed (used %d)", limit, rec.GasUsed)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the mint was not mined")
+		}
 	}
 }
