@@ -16,6 +16,8 @@ type Network struct {
 	ChainID *big.Int
 	// RPCURLs are JSON-RPC endpoints; the first is used, the others are for failover.
 	RPCURLs []string
+	// RPCTimeout bounds one request to one node (0: the transport's default, 10 s).
+	RPCTimeout time.Duration
 	// Confirmations is how many blocks deep a deposit must be before it is credited.
 	Confirmations int
 	// ExplorerURL, when set, links transactions: ExplorerURL + "/tx/" + hash.

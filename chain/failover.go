@@ -47,6 +47,10 @@ type FailoverConfig struct {
 	// MaxLag is how many blocks a node may be behind the highest head before it is left;
 	// default 3.
 	MaxLag uint64
+	// CallTimeout bounds one try of a request on one node, its answer read in full: a node
+	// that accepts the connection and then hangs is left like one that does not answer;
+	// default 10s.
+	CallTimeout time.Duration
 }
 
 type nodeHealth struct {
@@ -87,6 +91,9 @@ func NewFailover(urls []string, base http.RoundTripper, cfg FailoverConfig) (*Fa
 	}
 	if f.cfg.MaxLag == 0 {
 		f.cfg.MaxLag = 3
+	}
+	if f.cfg.CallTimeout <= 0 {
+		f.cfg.CallTimeout = 10 * time.Second
 	}
 	return f, nil
 }
@@ -152,20 +159,40 @@ func (f *Failover) RoundTrip(req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < f.cfg.Attempts; attempt++ {
 		i := f.pick(tried)
 		tried[i] = true
-		r := req.Clone(req.Context())
+		ctx, cancel := context.WithTimeoutCause(req.Context(), f.cfg.CallTimeout, errCallTimeout)
+		r := req.Clone(ctx)
 		u := *f.urls[i]
 		r.URL, r.Host = &u, u.Host
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		res, err := f.base.RoundTrip(r)
+		if err == nil && res.StatusCode < 500 && res.StatusCode != http.StatusTooManyRequests {
+			// The answer: read in full within the try's time, so that a node that stalls
+			// mid-answer is left too.
+			data, rerr := io.ReadAll(res.Body)
+			res.Body.Close()
+			if rerr == nil {
+				cancel()
+				res.Body = io.NopCloser(bytes.NewReader(data))
+				res.ContentLength = int64(len(data))
+				return res, nil
+			}
+			err = rerr
+		}
 		retryAfter := time.Duration(0)
 		switch {
 		case err != nil:
 			if req.Context().Err() != nil {
+				cancel()
 				return nil, err
 			}
-			f.down(i, "no answer: "+redactErr(err, u.String()))
+			why := "no answer: " + redactErr(err, u.String())
+			if context.Cause(ctx) == errCallTimeout {
+				why = fmt.Sprintf("no answer within %v", f.cfg.CallTimeout)
+				err = fmt.Errorf("node %s: %s", Redact(u.String()), why)
+			}
+			f.down(i, why)
 			lastErr = err
 		case res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
 			if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s > 0 {
@@ -175,9 +202,8 @@ func (f *Failover) RoundTrip(req *http.Request) (*http.Response, error) {
 			_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
 			res.Body.Close()
 			lastErr = fmt.Errorf("node %s answered %s", Redact(u.String()), res.Status)
-		default:
-			return res, nil
 		}
+		cancel()
 		if attempt == f.cfg.Attempts-1 {
 			break
 		}
@@ -200,6 +226,9 @@ func (f *Failover) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return nil, fmt.Errorf("no node answered after %d tries: %w", f.cfg.Attempts, lastErr)
 }
+
+// errCallTimeout is the cause of a try that ran past CallTimeout.
+var errCallTimeout = errors.New("call timeout")
 
 func redactErr(err error, u string) string {
 	return strings.ReplaceAll(err.Error(), u, Redact(u))

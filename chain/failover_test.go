@@ -66,6 +66,27 @@ func TestFailoverLeavesAFailingNode(t *testing.T) {
 	}
 }
 
+// A node that takes the request and hangs is left after CallTimeout, and the request is
+// answered by the next one: a worker's call never waits on it for longer.
+func TestFailoverLeavesAHangingNode(t *testing.T) {
+	e := newFailoverEnv(t, chain.FailoverConfig{CallTimeout: 300 * time.Millisecond})
+	e.a.Set(rpcfault.Rule{Fault: rpcfault.Delay, Delay: 10 * time.Second})
+	start := time.Now()
+	if _, err := e.client.BlockNumber(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("answered after %v: the hanging node held the call", d)
+	}
+	if h := e.f.Healthy(); h[0] != "no answer within 300ms" || h[1] != "" {
+		t.Fatalf("health %q", h)
+	}
+	// Left: the next calls go to B at once.
+	if _, err := e.client.BlockNumber(t.Context()); err != nil || e.b.Calls("eth_blockNumber") != 2 {
+		t.Fatalf("second call: %v, B served %d", err, e.b.Calls("eth_blockNumber"))
+	}
+}
+
 // One node, rate-limited once: the request waits its Retry-After and goes through.
 func TestFailoverHonoursRetryAfter(t *testing.T) {
 	e := newFailoverEnv(t, chain.FailoverConfig{})

@@ -113,7 +113,7 @@ func Dial(ctx context.Context, nets []rampway.Network, opts ...DialOption) (_ *N
 				// Every http(s) URL of the network, through one failover transport: a node
 				// that fails or lags is left for the next, and calls are tried again.
 				hc := rpcHTTPClient(isLoopback(net.RPCURLs[0]))
-				f, ferr := NewFailover(net.RPCURLs, hc.Transport, FailoverConfig{})
+				f, ferr := NewFailover(net.RPCURLs, hc.Transport, FailoverConfig{CallTimeout: net.RPCTimeout})
 				if ferr != nil {
 					return nil, fmt.Errorf("network %s: %w", net.Name, ferr)
 				}

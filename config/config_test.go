@@ -194,7 +194,8 @@ func TestNetworks(t *testing.T) {
 		t.Fatal("internal_transfers is not off by default")
 	}
 	sep := nets[0]
-	if sep.Name != "sepolia" || sep.ChainID.Uint64() != 11155111 || sep.Confirmations != 3 || sep.ExplorerURL == "" {
+	if sep.Name != "sepolia" || sep.ChainID.Uint64() != 11155111 || sep.Confirmations != 3 || sep.ExplorerURL == "" ||
+		sep.RPCTimeout != 5*time.Second || nets[1].RPCTimeout != 0 {
 		t.Fatalf("network %+v", sep)
 	}
 	eth, ok := sep.Asset("ETH")

@@ -26,9 +26,12 @@ type Network struct {
 	ChainID uint64 `yaml:"chain_id"`
 	// RPCURLs are JSON-RPC endpoints (http, https, ws, wss); ${VAR} is replaced by the
 	// environment variable VAR, so provider keys stay out of the file.
-	RPCURLs       []string `yaml:"rpc_urls"`
-	Confirmations int      `yaml:"confirmations"`
-	ExplorerURL   string   `yaml:"explorer_url"`
+	RPCURLs []string `yaml:"rpc_urls"`
+	// RPCTimeout bounds one JSON-RPC request to one node (http(s) URLs): a node that takes
+	// longer is left for the next as one that does not answer; default 10s.
+	RPCTimeout    time.Duration `yaml:"rpc_timeout"`
+	Confirmations int           `yaml:"confirmations"`
+	ExplorerURL   string        `yaml:"explorer_url"`
 	// PublicRPCURL is a public JSON-RPC endpoint (no provider key) the checkout page offers a
 	// browser wallet that does not know the network (wallet_addEthereumChain); optional.
 	PublicRPCURL string  `yaml:"public_rpc_url"`
@@ -112,6 +115,9 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 			if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
 				bad(fmt.Sprintf("%s.rpc_urls[%d]", p, j), "must be an http(s) or ws(s) URL")
 			}
+		}
+		if n.RPCTimeout != 0 && (n.RPCTimeout < 100*time.Millisecond || n.RPCTimeout > 5*time.Minute) {
+			bad(p+".rpc_timeout", "must be between 100ms and 5m (unset: 10s), not %v", n.RPCTimeout)
 		}
 		if n.Confirmations < 0 || n.Confirmations > 1000 {
 			bad(p+".confirmations", "must be between 0 and 1000, not %d", n.Confirmations)
@@ -218,7 +224,7 @@ func (c *Config) DomainNetworks() []rampway.Network {
 			return r
 		}
 		dn := rampway.Network{Name: n.Name, ChainID: new(big.Int).SetUint64(n.ChainID), RPCURLs: append([]string(nil), n.RPCURLs...),
-			Confirmations: n.Confirmations, ExplorerURL: n.ExplorerURL, Native: asset(n.Native)}
+			RPCTimeout: n.RPCTimeout, Confirmations: n.Confirmations, ExplorerURL: n.ExplorerURL, Native: asset(n.Native)}
 		for _, t := range n.Tokens {
 			dn.Tokens = append(dn.Tokens, asset(t))
 		}
