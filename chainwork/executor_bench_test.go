@@ -1,18 +1,23 @@
 package chainwork_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,6 +32,7 @@ import (
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/chain/rpcfault"
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/pgtest"
@@ -148,7 +154,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // x200Round runs one round on a new chain and store; the timer runs from the confirming
 // block's arrival to the last SUCCESS.
 func x200Round(b *testing.B, round string, store *sqlstore.Store) x200Result {
-	e := newX200Env(b, store)
+	e := newX200Env(b, store, x200Node{blockTime: time.Second})
 	defer e.close()
 	ctx := b.Context()
 
@@ -242,12 +248,14 @@ func x200Round(b *testing.B, round string, store *sqlstore.Store) x200Result {
 	return res
 }
 
-// x200Env is an auto-mining chain with a steady block every second, a store, the DemoNFT.mint
-// function registered and a funded hot wallet.
+// x200Env is an auto-mining chain with a steady block every x200Node.blockTime, a store, the
+// DemoNFT.mint function registered and a funded hot wallet.
 type x200Env struct {
 	chain  *devchain.Chain
-	client *ethclient.Client // the benchmark's own: heartbeat and checks
-	nets   *chain.Networks
+	client *ethclient.Client // the benchmark's own: heartbeat and checks, never delayed
+	nets   *chain.Networks   // the executor's: through proxy when the node is remote
+	proxy  *rpcfault.Proxy   // nil for a node on loopback
+	remote *x200Requests     // counts the requests through proxy
 	store  *sqlstore.Store
 	net    *rampway.Network
 	reg    *contract.Registry
@@ -259,7 +267,35 @@ type x200Env struct {
 	once     sync.Once
 }
 
-func newX200Env(b *testing.B, store *sqlstore.Store) *x200Env {
+// x200Node is where the executor's node is: a dev chain mining a block every blockTime (at
+// most; the heartbeat keeps them coming), reached directly or, with delay, through an
+// rpcfault proxy that holds every request that long (a node that far away).
+type x200Node struct {
+	blockTime time.Duration
+	delay     time.Duration
+}
+
+// x200Requests counts the HTTP requests that pass, and the JSON-RPC batches among them.
+type x200Requests struct {
+	h                 http.Handler
+	requests, batches atomic.Int64
+}
+
+func (c *x200Requests) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	c.requests.Add(1)
+	if body = bytes.TrimSpace(body); len(body) > 0 && body[0] == '[' {
+		c.batches.Add(1)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	c.h.ServeHTTP(w, r)
+}
+
+func newX200Env(b *testing.B, store *sqlstore.Store, node x200Node) *x200Env {
 	b.Helper()
 	ctx := b.Context()
 	e := &x200Env{store: store, stopBeat: func() {}}
@@ -270,7 +306,7 @@ func newX200Env(b *testing.B, store *sqlstore.Store) *x200Env {
 	e.hot = chain.NewKeySigner(hotKey)
 	eth := func(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
 	var err error
-	e.chain, err = devchain.Start(ctx, devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: deployer, BlockTime: time.Second, Fund: []devchain.Funding{
+	e.chain, err = devchain.Start(ctx, devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: deployer, BlockTime: node.blockTime, Fund: []devchain.Funding{
 		{Address: e.hot.Address(), Wei: eth(100)}, // 200 × 0.01 ETH plus gas
 		{Address: crypto.PubkeyToAddress(beatKey.PublicKey), Wei: eth(1)},
 	}})
@@ -281,6 +317,14 @@ func newX200Env(b *testing.B, store *sqlstore.Store) *x200Env {
 		b.Fatal(err)
 	}
 	devnet := e.chain.Network("devnet") // confirmations 1, as `rampway dev`
+	if node.delay > 0 {
+		e.proxy = rpcfault.New(e.chain.RPCURL())
+		e.proxy.Set(rpcfault.Rule{Fault: rpcfault.Delay, Delay: node.delay})
+		e.remote = &x200Requests{h: e.proxy}
+		srv := httptest.NewServer(e.remote)
+		b.Cleanup(srv.Close)
+		devnet.RPCURLs = []string{srv.URL}
+	}
 	if e.nets, err = chain.Dial(ctx, []rampway.Network{devnet}); err != nil {
 		b.Fatal(err)
 	}
