@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,9 @@ import (
 // batch with HTTP 400, as some providers and proxies do.
 type rpcProxy struct {
 	node          string
+	via           http.Handler // when set, requests go through it (an rpcfault.Proxy) instead of to node
 	refuseBatches bool
+	batchLimit    int           // when set, a batch of more calls is refused as go-ethereum refuses it
 	delay         time.Duration // before forwarding: a remote node's round trip
 	requests      atomic.Int64
 	batches       atomic.Int64
@@ -50,6 +53,21 @@ func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "batch requests are not supported", http.StatusBadRequest)
 			return
 		}
+	}
+	if p.batchLimit > 0 {
+		var calls []struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(body, &calls) == nil && len(calls) > p.batchLimit {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `[{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"batch too large"}}]`, calls[0].ID)
+			return
+		}
+	}
+	if p.via != nil {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		p.via.ServeHTTP(w, r)
+		return
 	}
 	resp, err := http.Post(p.node, "application/json", bytes.NewReader(body))
 	if err != nil {

@@ -8,11 +8,13 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
@@ -79,9 +81,16 @@ type Executor struct {
 	wake      chan struct{}
 }
 
-// NewExecutor returns an executor of net that signs with signer.
+// NewExecutor returns an executor of net that signs with signer. A plain *ethclient.Client is
+// used through a chain.BatchingClient of its own (up to BatchesInFlightRemote batches out:
+// where the node is, the executor does not know), so that a step's pre-flights, broadcasts
+// and receipt lookups go in JSON-RPC batches; any other client is used as it is, in batches
+// when it is a BatchClient.
 func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Registry, net *rampway.Network, client ExecClient,
 	signer rampway.Signer, log *slog.Logger, now func() time.Time) *Executor {
+	if ec, ok := client.(*ethclient.Client); ok {
+		client = chain.NewBatchingClient(ec, chain.BatchesInFlightRemote)
+	}
 	if cfg.RepriceAfter == 0 {
 		cfg.RepriceAfter = 3
 	}
@@ -215,6 +224,11 @@ type liquidity struct {
 
 // start executes the orders paid in full, oldest first.
 // It returns how many it sent.
+//
+// The orders' calls are pre-flighted all at once (through a batching client they share
+// JSON-RPC batches); then, in order, each is signed with the store's next nonce and stored,
+// and what is stored is broadcast while the next orders are signed and stored (as one batch
+// after another, in nonce order). A step waits for its broadcasts before it ends.
 func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	orders, err := x.store.PaidOrders(ctx, x.net.Name, x.cfg.Batch)
 	if err != nil || len(orders) == 0 {
@@ -224,9 +238,12 @@ func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	preps := x.prepare(ctx, orders, w)
+	sends := x.txs.queue(ctx)
+	defer sends.wait()
 	started := 0
-	for _, o := range orders {
-		sent, err := x.startOrder(ctx, head, o, w.tip, w.feeCap, w.chainNonce, w.liq)
+	for i, o := range orders {
+		sent, err := x.startOrder(ctx, head, o, &preps[i], w, sends)
 		if err != nil {
 			return started, err
 		}
@@ -245,20 +262,27 @@ type walletState struct {
 	liq         *liquidity
 }
 
-// wallet reads the fees and the hot wallet's nonce and balance for a step that sends.
+// wallet reads the fees and the hot wallet's nonce and balance for a step that sends, all at
+// once.
 func (x *Executor) wallet(ctx context.Context) (*walletState, error) {
-	tip, feeCap, err := fees(ctx, x.client)
-	if err != nil {
-		return nil, err
-	}
 	w := x.signer.Address()
-	chainNonce, err := x.client.PendingNonceAt(ctx, w)
-	if err != nil {
-		return nil, fmt.Errorf("nonce: %w", err)
-	}
-	bal, err := x.client.BalanceAt(ctx, w, nil)
-	if err != nil {
-		return nil, fmt.Errorf("hot wallet balance: %w", err)
+	var (
+		tip, feeCap, bal   *big.Int
+		chainNonce         uint64
+		feeErr, nErr, bErr error
+		wg                 sync.WaitGroup
+	)
+	wg.Go(func() { tip, feeCap, feeErr = fees(ctx, x.client) })
+	wg.Go(func() { chainNonce, nErr = x.client.PendingNonceAt(ctx, w) })
+	wg.Go(func() { bal, bErr = x.client.BalanceAt(ctx, w, nil) })
+	wg.Wait()
+	switch {
+	case feeErr != nil:
+		return nil, feeErr
+	case nErr != nil:
+		return nil, fmt.Errorf("nonce: %w", nErr)
+	case bErr != nil:
+		return nil, fmt.Errorf("hot wallet balance: %w", bErr)
 	}
 	return &walletState{tip: tip, feeCap: feeCap, chainNonce: chainNonce, liq: &liquidity{native: bal, tokens: map[common.Address]*big.Int{}}}, nil
 }
@@ -266,11 +290,95 @@ func (x *Executor) wallet(ctx context.Context) (*walletState, error) {
 // errNoLiquidity stops a step: the hot wallet cannot pay for the next call.
 var errNoLiquidity = errors.New("hot wallet balance too low")
 
-// startOrder executes one order and reports whether it sent it. Only errors that should end the
-// step are returned.
-func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order, tip, feeCap *big.Int, chainNonce uint64, liq *liquidity) (bool, error) {
+// prepared is an order's plan and pre-flight, each when made: before the step starts the
+// orders one by one (for those it expects to start), or then.
+type prepared struct {
+	planned bool
+	plan    *execPlan
+	planErr error // the order's failure (its arguments no longer encode)
+	// flown says the pre-flight was made: reason is why the call would revert ("" when it
+	// would not), preErr why the pre-flight could not be made.
+	flown  bool
+	reason string
+	preErr error
+}
+
+// prepare plans the orders the hot wallet can pay for if each is started, oldest first, up to
+// the first it cannot pay (where the step stops: the orders past it wait), and pre-flights
+// their calls all at once. An order past that one is planned and pre-flighted when the step
+// reaches it after all (one before it failed, and spent nothing). So a wallet waiting for
+// funds does not cost the store and the node a read and a call per order every poll.
+func (x *Executor) prepare(ctx context.Context, orders []*rampway.Order, w *walletState) []prepared {
+	preps := make([]prepared, len(orders))
+	// What is left as the orders are started, if each is.
+	native := new(big.Int).Set(w.liq.native)
+	left := map[common.Address]*big.Int{}
+	for i, o := range orders {
+		prep := &preps[i]
+		prep.plan, prep.planErr = x.plan(ctx, o)
+		prep.planned = true
+		p := prep.plan
+		if p == nil {
+			continue // fails, or waits for its function, without a pre-flight
+		}
+		cost := p.cost(w.feeCap)
+		short := native.Cmp(cost) < 0
+		if !short && p.token != nil {
+			have, ok := left[p.token.Contract]
+			if !ok {
+				b, err := x.tokenBalance(ctx, p.token.Contract, w.liq)
+				if err != nil {
+					break // the step meets it again, and ends, at this order
+				}
+				have = new(big.Int).Set(b)
+				left[p.token.Contract] = have
+			}
+			short = have.Cmp(p.tokenNeed) < 0
+		}
+		if short {
+			if x.givesUp(o) {
+				continue // fails without a pre-flight
+			}
+			break
+		}
+		prep.flown = true
+		native.Sub(native, cost)
+		if p.token != nil {
+			left[p.token.Contract].Sub(left[p.token.Contract], p.tokenNeed)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range preps {
+		if prep := &preps[i]; prep.flown {
+			wg.Go(func() { prep.reason, prep.preErr = x.preflight(ctx, prep.plan) })
+		}
+	}
+	wg.Wait()
+	return preps
+}
+
+// givesUp reports whether a fiat-paid order has waited long enough for the hot wallet's funds.
+func (x *Executor) givesUp(o *rampway.Order) bool {
+	return o.FiatSymbol != "" && x.at().Sub(o.UpdatedAt) > x.cfg.FiatGiveUpAfter
+}
+
+// cost is what the plan's calls can cost the hot wallet in the native coin: the value sent and
+// the gas at feeCap.
+func (p *execPlan) cost(feeCap *big.Int) *big.Int {
+	return new(big.Int).Add(p.call.Value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(p.gas)))
+}
+
+// startOrder executes one prepared order: it signs and stores its transactions, and queues
+// them on sends for their broadcast. It reports whether it started the order. Only errors that
+// should end the step are returned.
+func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order, prep *prepared, w *walletState, sends *sendQueue) (bool, error) {
 	log := x.log.With("order_id", o.ID, "merchant_id", o.MerchantID)
-	p, err := x.plan(ctx, o)
+	tip, feeCap, chainNonce, liq := w.tip, w.feeCap, w.chainNonce, w.liq
+	if !prep.planned {
+		prep.plan, prep.planErr = x.plan(ctx, o)
+		prep.planned = true
+	}
+	p, err := prep.plan, prep.planErr
 	if err != nil {
 		return false, x.fail(ctx, o, err.Error())
 	}
@@ -278,7 +386,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		return false, nil // its function cannot be read now: logged, tried again
 	}
 	// Our own liquidity pays: a shortfall is ours to fix, never the order's failure.
-	cost := new(big.Int).Add(p.call.Value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(p.gas)))
+	cost := p.cost(feeCap)
 	short := liq.native.Cmp(cost) < 0
 	if !short && p.token != nil {
 		have, err := x.tokenBalance(ctx, p.token.Contract, liq)
@@ -287,7 +395,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		}
 		short = have.Cmp(p.tokenNeed) < 0
 	}
-	if short && o.FiatSymbol != "" && x.at().Sub(o.UpdatedAt) > x.cfg.FiatGiveUpAfter {
+	if short && x.givesUp(o) {
 		// The user's fiat cannot wait for ever: the order fails, its payment is given back.
 		return false, x.fail(ctx, o, "the service's wallet could not pay for it within "+strings.TrimSuffix(strings.TrimSuffix(x.cfg.FiatGiveUpAfter.String(), "0s"), "0m"))
 	}
@@ -308,7 +416,11 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		}
 	}
 
-	reason, err := x.preflight(ctx, p)
+	if !prep.flown { // an order before it was not started after all: its liquidity is left
+		prep.reason, prep.preErr = x.preflight(ctx, p)
+		prep.flown = true
+	}
+	reason, err := prep.reason, prep.preErr
 	if err != nil {
 		log.Warn("pre-flight failed; will retry", "error", err)
 		return false, nil
@@ -361,9 +473,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		liq.tokens[token.Contract].Sub(liq.tokens[token.Contract], p.tokenNeed)
 	}
 	// Stored first, broadcast second: a crash in between is mended by the next step.
-	for _, t := range signed {
-		x.txs.broadcast(ctx, t)
-	}
+	sends.add(signed...)
 	log.Info("order execution sent", "tx", exec.TxHash.Hex(), "nonce", exec.Nonce)
 	return true, nil
 }

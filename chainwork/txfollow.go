@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -15,12 +16,25 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 )
+
+// BatchClient is what a node client may add to ExecClient to broadcast transactions and read
+// receipts many at a time, in JSON-RPC batches (chain.BatchingClient has it). Each answer is
+// its transaction's own: errs[i] is txs[i]'s (hashes[i]'s), a receipt not found is
+// ethereum.NotFound. SendTransactions must keep the order given (one wallet's nonces).
+type BatchClient interface {
+	SendTransactions(ctx context.Context, txs []*types.Transaction) []error
+	TransactionReceipts(ctx context.Context, hashes []common.Hash) ([]*types.Receipt, []error)
+}
+
+var _ BatchClient = (*chain.BatchingClient)(nil)
 
 // txFollower sees the transactions rampway signed of some kinds through to the confirmation
 // depth: a pending one this process has not sent (stored by a process that crashed before or
 // after sending it) is broadcast again, one waiting too long is re-priced, and the one mined
-// deep enough for its nonce is handed to settle.
+// deep enough for its nonce is handed to settle. Through a BatchClient, the broadcasts of a
+// step go as one batch, and so do its receipt lookups.
 type txFollower struct {
 	net    *rampway.Network
 	client ExecClient
@@ -32,6 +46,7 @@ type txFollower struct {
 	repriceAfter uint64
 	log          *slog.Logger
 	now          func() time.Time
+	mu           sync.Mutex // guards sent
 	// sent holds the hashes this process broadcast.
 	sent map[common.Hash]bool
 	// followed is the head the pending transactions were last looked at.
@@ -40,7 +55,9 @@ type txFollower struct {
 
 // follow looks at every pending transaction once per block: a nonce mined deep enough is
 // settled (an order's call finishes it), one not yet mined is broadcast again when this
-// process has not sent it, and re-priced when it has waited RepriceAfter blocks.
+// process has not sent it, and re-priced when it has waited RepriceAfter blocks. A nonce that
+// cannot be looked at (its receipt lookup or its settling failed) is left for the next step
+// and does not hold the others up; the failures are returned together.
 func (x *txFollower) follow(ctx context.Context, head uint64) error {
 	all, err := x.store.PendingTxs(ctx, x.net.Name)
 	if err != nil {
@@ -53,67 +70,183 @@ func (x *txFollower) follow(ctx context.Context, head uint64) error {
 		}
 	}
 	newBlock := head != x.followed
+	// The transactions of each nonce, latest last (the store gives them by wallet and nonce).
+	type nonce struct {
+		txs    []*rampway.ChainTx
+		resent bool
+	}
+	var look []nonce
+	var resend []*rampway.ChainTx
 	for len(txs) > 0 {
 		n := 1
 		for n < len(txs) && txs[n].Wallet == txs[0].Wallet && txs[n].Nonce == txs[0].Nonce {
 			n++
 		}
-		group := txs[:n]
+		g := nonce{txs: txs[:n]}
 		txs = txs[n:]
-		latest := group[len(group)-1]
-		resent := !x.sent[latest.Hash]
-		if resent {
-			x.broadcast(ctx, latest) // stored by a process that may not have sent it
+		latest := g.txs[len(g.txs)-1]
+		if g.resent = !x.wasSent(latest.Hash); g.resent {
+			resend = append(resend, latest) // stored by a process that may not have sent it
 		}
-		if !newBlock && !resent {
-			continue
+		if newBlock || g.resent {
+			look = append(look, g)
 		}
-		if err := x.followNonce(ctx, head, group, !resent); err != nil {
-			return err
+	}
+	x.broadcast(ctx, resend...)
+
+	var hashes []common.Hash
+	for _, g := range look {
+		for _, t := range g.txs {
+			hashes = append(hashes, t.Hash)
 		}
+	}
+	recs, errs := x.receipts(ctx, hashes)
+	var failed []error
+	var stuck []*rampway.ChainTx
+	for _, g := range look {
+		n := len(g.txs)
+		reprice, err := x.followNonce(ctx, head, g.txs, recs[:n], errs[:n], !g.resent)
+		recs, errs = recs[n:], errs[n:]
+		if err != nil {
+			failed = append(failed, err)
+		}
+		if reprice {
+			stuck = append(stuck, g.txs[n-1])
+		}
+	}
+	if err := x.reprice(ctx, head, stuck); err != nil {
+		failed = append(failed, err)
+	}
+	if len(failed) > 0 {
+		return errors.Join(failed...)
 	}
 	x.followed = head
 	return nil
 }
 
-// followNonce handles the transactions of one nonce, latest last: settles the one mined deep
-// enough, or re-prices the latest when it has waited too long (and was not just sent again).
-func (x *txFollower) followNonce(ctx context.Context, head uint64, group []*rampway.ChainTx, mayReprice bool) error {
-	for _, t := range group {
-		rec, err := x.client.TransactionReceipt(ctx, t.Hash)
-		if errors.Is(err, ethereum.NotFound) {
+// followNonce handles the transactions of one nonce, latest last, with their receipts: settles
+// the one mined deep enough, or reports whether the latest has waited too long and should be
+// re-priced (when mayReprice: it was not just sent again).
+func (x *txFollower) followNonce(ctx context.Context, head uint64, group []*rampway.ChainTx, recs []*types.Receipt, errs []error,
+	mayReprice bool) (reprice bool, err error) {
+	for i, t := range group {
+		if errors.Is(errs[i], ethereum.NotFound) {
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("receipt of %s: %w", t.Hash.Hex(), err)
+		if errs[i] != nil {
+			return false, fmt.Errorf("receipt of %s: %w", t.Hash.Hex(), errs[i])
 		}
+		rec := recs[i]
 		if head+1 < rec.BlockNumber.Uint64()+uint64(max(x.net.Confirmations, 1)) {
-			return nil // mined, not deep enough yet
+			return false, nil // mined, not deep enough yet
 		}
-		return x.settle(ctx, t, rec)
+		return false, x.settle(ctx, t, rec)
 	}
 	latest := group[len(group)-1]
-	if !mayReprice || head < latest.SentBlock+x.repriceAfter {
-		return nil
-	}
-	return x.reprice(ctx, head, latest)
+	return mayReprice && head >= latest.SentBlock+x.repriceAfter, nil
 }
 
-// broadcast sends a stored transaction. A node that knows it already, or has mined its nonce,
-// is fine: receipts tell the rest.
-func (x *txFollower) broadcast(ctx context.Context, t *rampway.ChainTx) {
-	var tx types.Transaction
-	if err := tx.UnmarshalBinary(t.Raw); err != nil {
-		x.log.Error("stored transaction does not decode", "tx", t.Hash.Hex(), "error", err)
-		return
+// receipts looks up the receipts of hashes: in JSON-RPC batches through a BatchClient, else
+// one by one.
+func (x *txFollower) receipts(ctx context.Context, hashes []common.Hash) ([]*types.Receipt, []error) {
+	if b, ok := x.client.(BatchClient); ok {
+		return b.TransactionReceipts(ctx, hashes)
 	}
-	err := x.client.SendTransaction(ctx, &tx)
-	if err != nil && !alreadySent(err) {
-		x.log.Warn("broadcast failed; will retry", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
-		return
+	recs := make([]*types.Receipt, len(hashes))
+	errs := make([]error, len(hashes))
+	for i, h := range hashes {
+		recs[i], errs[i] = x.client.TransactionReceipt(ctx, h)
 	}
-	x.sent[t.Hash] = true
+	return recs, errs
 }
+
+func (x *txFollower) wasSent(h common.Hash) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.sent[h]
+}
+
+// broadcast sends stored transactions, in the order given (one wallet's nonces ascending): in
+// JSON-RPC batches through a BatchClient, else one by one. A node that knows one already, or
+// has mined its nonce, is fine: receipts tell the rest. One that fails is logged and sent again
+// by a later step; it fails no other.
+func (x *txFollower) broadcast(ctx context.Context, ts ...*rampway.ChainTx) {
+	txs := make([]*types.Transaction, 0, len(ts))
+	stored := make([]*rampway.ChainTx, 0, len(ts))
+	for _, t := range ts {
+		var tx types.Transaction
+		if err := tx.UnmarshalBinary(t.Raw); err != nil {
+			x.log.Error("stored transaction does not decode", "tx", t.Hash.Hex(), "error", err)
+			continue
+		}
+		txs, stored = append(txs, &tx), append(stored, t)
+	}
+	if len(txs) == 0 {
+		return
+	}
+	var errs []error
+	if b, ok := x.client.(BatchClient); ok {
+		errs = b.SendTransactions(ctx, txs)
+	} else {
+		errs = make([]error, len(txs))
+		for i, tx := range txs {
+			errs[i] = x.client.SendTransaction(ctx, tx)
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for i, t := range stored {
+		if err := errs[i]; err != nil && !alreadySent(err) {
+			x.log.Warn("broadcast failed; will retry", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
+			continue
+		}
+		x.sent[t.Hash] = true
+	}
+}
+
+// sendQueue broadcasts the transactions a step stores while the step goes on storing more:
+// what is queued goes as one broadcast, the next as soon as that is back, in the order queued
+// (so one wallet's nonces reach the node in order).
+type sendQueue struct {
+	f   *txFollower
+	ctx context.Context
+
+	mu     sync.Mutex
+	queued []*rampway.ChainTx
+	busy   bool
+	done   sync.WaitGroup
+}
+
+// queue returns an empty sendQueue broadcasting with ctx; wait for it before the step ends.
+func (x *txFollower) queue(ctx context.Context) *sendQueue { return &sendQueue{f: x, ctx: ctx} }
+
+// add queues stored transactions for their broadcast.
+func (q *sendQueue) add(ts ...*rampway.ChainTx) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.queued = append(q.queued, ts...)
+	if q.busy || len(q.queued) == 0 {
+		return
+	}
+	q.busy = true
+	q.done.Go(func() {
+		for {
+			q.mu.Lock()
+			ts := q.queued
+			q.queued = nil
+			if len(ts) == 0 {
+				q.busy = false
+				q.mu.Unlock()
+				return
+			}
+			q.mu.Unlock()
+			q.f.broadcast(q.ctx, ts...)
+		}
+	})
+}
+
+// wait returns when every queued transaction has been broadcast (or failed to be).
+func (q *sendQueue) wait() { q.done.Wait() }
 
 // alreadySent reports whether a node's refusal means it has the transaction or its nonce is
 // used (by it or by one of its replacements).
@@ -127,17 +260,38 @@ func alreadySent(err error) bool {
 	return false
 }
 
-// reprice replaces a stuck transaction with the same one at fees 12.5% higher (both caps; at
-// least the current estimate), stores it, then broadcasts it. Both stay tracked: whichever
-// is mined settles the nonce.
-func (x *txFollower) reprice(ctx context.Context, head uint64, t *rampway.ChainTx) error {
-	var old types.Transaction
-	if err := old.UnmarshalBinary(t.Raw); err != nil {
-		return fmt.Errorf("stored transaction %s: %w", t.Hash.Hex(), err)
+// reprice replaces stuck transactions with the same ones at fees 12.5% higher (both caps; at
+// least the current estimate, read once), stores each, then broadcasts them together. Both
+// stay tracked: whichever is mined settles the nonce.
+func (x *txFollower) reprice(ctx context.Context, head uint64, stuck []*rampway.ChainTx) error {
+	if len(stuck) == 0 {
+		return nil
 	}
 	tip, feeCap, err := fees(ctx, x.client)
 	if err != nil {
 		return err
+	}
+	var replacements []*rampway.ChainTx
+	var failed []error
+	for _, t := range stuck {
+		r, err := x.replacement(ctx, head, t, tip, feeCap)
+		if err != nil {
+			failed = append(failed, err)
+		}
+		if r != nil {
+			replacements = append(replacements, r)
+		}
+	}
+	x.broadcast(ctx, replacements...)
+	return errors.Join(failed...)
+}
+
+// replacement signs and stores the replacement of stuck transaction t at fees 12.5% above its
+// own, at least tip and feeCap; nil when its wallet's key is not here.
+func (x *txFollower) replacement(ctx context.Context, head uint64, t *rampway.ChainTx, tip, feeCap *big.Int) (*rampway.ChainTx, error) {
+	var old types.Transaction
+	if err := old.UnmarshalBinary(t.Raw); err != nil {
+		return nil, fmt.Errorf("stored transaction %s: %w", t.Hash.Hex(), err)
 	}
 	tip = maxBig(tip, bump(old.GasTipCap()))
 	feeCap = maxBig(feeCap, bump(old.GasFeeCap()))
@@ -147,26 +301,25 @@ func (x *txFollower) reprice(ctx context.Context, head uint64, t *rampway.ChainT
 	signer := x.signer(t.Wallet)
 	if signer == nil {
 		x.log.Warn("transaction stuck, and its wallet's key is not here to re-price it", "wallet", t.Wallet.Hex(), "tx", t.Hash.Hex(), "nonce", t.Nonce)
-		return nil
+		return nil, nil
 	}
 	signed, err := signer.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: x.net.ChainID, Nonce: old.Nonce(), GasTipCap: tip, GasFeeCap: feeCap,
 		Gas: old.Gas(), To: old.To(), Value: old.Value(), Data: old.Data()}), x.net.ChainID)
 	if err != nil {
-		return fmt.Errorf("sign replacement: %w", err)
+		return nil, fmt.Errorf("sign replacement: %w", err)
 	}
 	raw, err := signed.MarshalBinary()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r := &rampway.ChainTx{Hash: signed.Hash(), Network: t.Network, Wallet: t.Wallet, Nonce: t.Nonce, Kind: t.Kind, Ref: t.Ref,
 		Raw: raw, SentBlock: head, CreatedAt: x.now()}
 	if err := x.store.AddTx(ctx, r); err != nil {
-		return fmt.Errorf("store replacement of %s: %w", t.Hash.Hex(), err)
+		return nil, fmt.Errorf("store replacement of %s: %w", t.Hash.Hex(), err)
 	}
 	x.log.Warn("transaction stuck: re-priced", "ref", t.Ref, "nonce", t.Nonce, "old_tx", t.Hash.Hex(), "new_tx", r.Hash.Hex(),
 		"tip", tip.String(), "fee_cap", feeCap.String())
-	x.broadcast(ctx, r)
-	return nil
+	return r, nil
 }
 
 // bump is v + 12.5%, rounded up (nodes want at least 10% more to replace a transaction).
@@ -186,12 +339,17 @@ func maxBig(a, b *big.Int) *big.Int {
 // fees is the EIP-1559 estimate: the node's suggested tip, and a fee cap of twice the base
 // fee plus the tip (room for six full blocks of base-fee rises).
 func fees(ctx context.Context, client ExecClient) (tip, feeCap *big.Int, err error) {
-	h, err := client.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("head: %w", err)
+	var h *types.Header
+	var herr, terr error
+	var wg sync.WaitGroup
+	wg.Go(func() { h, herr = client.HeaderByNumber(ctx, nil) })
+	wg.Go(func() { tip, terr = client.SuggestGasTipCap(ctx) })
+	wg.Wait()
+	if herr != nil {
+		return nil, nil, fmt.Errorf("head: %w", herr)
 	}
-	if tip, err = client.SuggestGasTipCap(ctx); err != nil {
-		return nil, nil, fmt.Errorf("tip: %w", err)
+	if terr != nil {
+		return nil, nil, fmt.Errorf("tip: %w", terr)
 	}
 	feeCap = new(big.Int).Set(tip)
 	if h.BaseFee != nil {
