@@ -134,6 +134,7 @@ type Store interface {
 	DeliveryStore
 	FiatPaymentStore
 	MerchantDepositAddressStore
+	LeaseStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -69,6 +69,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"HeldDeliveries", testHeldDeliveries},
 		{"ProviderEvents", testProviderEvents},
 		{"LateTransfer", testLateTransfer},
+		{"Leases", testLeases},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

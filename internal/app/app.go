@@ -31,6 +31,7 @@ import (
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/fiatwork"
 	"github.com/rampway/rampway/httpapi"
+	"github.com/rampway/rampway/internal/lease"
 	"github.com/rampway/rampway/internal/secretbox"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -409,6 +410,10 @@ func (a *App) Serve(ctx context.Context) error {
 	if a.signer == nil && len(a.Networks.List()) > 0 {
 		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
+	// The chain workers of a network read all its blocks and receipts: each runs on the one
+	// instance holding its lease (several instances on one database share the work, not
+	// repeat it); another takes over within lease.TTL of a holder's death.
+	leases := lease.New(a.Store, lease.Holder(), a.Log.With("worker", "leases"))
 	for i, n := range a.Networks.List() {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
@@ -417,9 +422,11 @@ func (a *App) Serve(ctx context.Context) error {
 				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, cl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
-			workers.Go(func() { x.Run(wctx, watchPoll) })
+			workers.Go(func() {
+				leases.Run(wctx, "executor/"+n.Name+"/"+a.signer.Address().Hex(), func(ctx context.Context) { x.Run(ctx, watchPoll) })
+			})
 		}
-		workers.Go(func() { w.Run(wctx, watchPoll) })
+		workers.Go(func() { leases.Run(wctx, "watcher/"+n.Name, func(ctx context.Context) { w.Run(ctx, watchPoll) }) })
 	}
 	if keys, err := depositKeys(a.Cfg); err != nil {
 		a.Log.Error("sweeper not started", "error", err)
@@ -428,7 +435,7 @@ func (a *App) Serve(ctx context.Context) error {
 			cl, _ := a.Networks.Client(n.Name)
 			sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(a.Cfg.Checkout.TreasuryAddress),
 				RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, a.Log.With("worker", "sweeper"), nil)
-			workers.Go(func() { sw.Run(wctx, sweepPoll) })
+			workers.Go(func() { leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(ctx, sweepPoll) }) })
 		}
 	}
 	if p := a.Checkout.FiatProvider(); p != nil {

@@ -1,0 +1,141 @@
+package lease_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/lease"
+	"github.com/rampway/rampway/storetest"
+)
+
+// runner is one instance's Runner and what its worker is doing.
+type runner struct {
+	r       *lease.Runner
+	running atomic.Bool
+	starts  atomic.Int32
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+func start(store rampway.LeaseStore, name string) *runner {
+	x := &runner{r: lease.New(store, lease.Holder(), slog.New(slog.DiscardHandler)).WithTimes(600*time.Millisecond, 100*time.Millisecond),
+		done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	x.cancel = cancel
+	go func() {
+		defer close(x.done)
+		x.r.Run(ctx, name, func(ctx context.Context) {
+			x.starts.Add(1)
+			x.running.Store(true)
+			<-ctx.Done()
+			x.running.Store(false)
+		})
+	}()
+	return x
+}
+
+func (x *runner) stop() { x.cancel(); <-x.done }
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not %s after 5 s", what)
+		}
+	}
+}
+
+// Three instances: one runs the worker; when it stops (its lease released) another takes
+// over at once; never two at a time.
+func TestOneWorkerAtATime(t *testing.T) {
+	store := storetest.OpenSQLite(t)
+	rs := []*runner{start(store, "executor/devnet"), start(store, "executor/devnet"), start(store, "executor/devnet")}
+	stopCheck := make(chan struct{})
+	checked := make(chan struct{})
+	go func() { // never two running
+		defer close(checked)
+		for {
+			select {
+			case <-stopCheck:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			n := 0
+			for _, x := range rs {
+				if x.running.Load() {
+					n++
+				}
+			}
+			if n > 1 {
+				t.Errorf("%d workers running at once", n)
+				return
+			}
+		}
+	}()
+	holder := func() int {
+		for i, x := range rs {
+			if x.running.Load() {
+				return i
+			}
+		}
+		return -1
+	}
+	waitFor(t, "one worker running", func() bool { return holder() >= 0 })
+	first := holder()
+	released := time.Now()
+	rs[first].stop()
+	waitFor(t, "another worker running", func() bool { h := holder(); return h >= 0 && h != first })
+	if d := time.Since(released); d > 400*time.Millisecond {
+		t.Errorf("took over %v after a release: it waited for the lease to expire", d)
+	}
+	close(stopCheck)
+	<-checked
+	for i, x := range rs {
+		if i != first {
+			x.stop()
+		}
+	}
+}
+
+// A holder killed (it stops renewing without releasing) loses the lease to another instance
+// once it expires.
+func TestTakenOverAfterExpiry(t *testing.T) {
+	store := storetest.OpenSQLite(t)
+	dead := &failing{LeaseStore: store}
+	a := start(dead, "watcher/devnet")
+	waitFor(t, "a running", a.running.Load)
+	dead.fail.Store(true) // a can no longer reach the database: it stops before its lease expires
+	b := start(store, "watcher/devnet")
+	defer b.stop()
+	waitFor(t, "a stopped", func() bool { return !a.running.Load() })
+	waitFor(t, "b running", b.running.Load)
+	a.stop()
+	if a.starts.Load() != 1 || b.starts.Load() != 1 {
+		t.Fatalf("starts %d, %d", a.starts.Load(), b.starts.Load())
+	}
+}
+
+// failing is a store that fails once fail is set.
+type failing struct {
+	rampway.LeaseStore
+	fail atomic.Bool
+}
+
+func (f *failing) TakeLease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (bool, error) {
+	if f.fail.Load() {
+		return false, errors.New("database unreachable")
+	}
+	return f.LeaseStore.TakeLease(ctx, name, holder, now, ttl)
+}
+
+func (f *failing) ReleaseLease(ctx context.Context, name, holder string) error {
+	if f.fail.Load() {
+		return errors.New("database unreachable")
+	}
+	return f.LeaseStore.ReleaseLease(ctx, name, holder)
+}
