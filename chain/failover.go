@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -51,6 +52,9 @@ type FailoverConfig struct {
 	// that accepts the connection and then hangs is left like one that does not answer;
 	// default 10s.
 	CallTimeout time.Duration
+	// Log, when set, gets a warning each time a node in use is left (with why) and a line
+	// when a left node is used again: the operator's view of failovers.
+	Log *slog.Logger
 }
 
 type nodeHealth struct {
@@ -126,6 +130,14 @@ func (f *Failover) pick(tried map[int]bool) int {
 func (f *Failover) down(i int, why string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.leave(i, why)
+}
+
+// leave marks node i left for the cool-down; f.mu is held.
+func (f *Failover) leave(i int, why string) {
+	if f.cfg.Log != nil && !f.now().Before(f.nodes[i].downUntil) {
+		f.cfg.Log.Warn("RPC node left for the next", "node", Redact(f.urls[i].String()), "why", why, "for", f.cfg.CoolDown.String())
+	}
 	f.nodes[i].downUntil = f.now().Add(f.cfg.CoolDown)
 	f.nodes[i].reason = why
 }
@@ -257,10 +269,13 @@ func (f *Failover) Check(ctx context.Context) error {
 		f.nodes[i].head = heads[i]
 		switch {
 		case errs[i] != nil:
-			f.nodes[i].downUntil, f.nodes[i].reason = f.now().Add(f.cfg.CoolDown), "head: "+redactErr(errs[i], f.urls[i].String())
+			f.leave(i, "head: "+redactErr(errs[i], f.urls[i].String()))
 		case top-heads[i] > f.cfg.MaxLag:
-			f.nodes[i].downUntil, f.nodes[i].reason = f.now().Add(f.cfg.CoolDown), fmt.Sprintf("lags: head %d, %d blocks behind", heads[i], top-heads[i])
+			f.leave(i, fmt.Sprintf("lags: head %d, %d blocks behind", heads[i], top-heads[i]))
 		default:
+			if f.cfg.Log != nil && f.now().Before(f.nodes[i].downUntil) {
+				f.cfg.Log.Info("RPC node in use again", "node", Redact(f.urls[i].String()), "head", heads[i])
+			}
 			f.nodes[i].downUntil, f.nodes[i].reason = time.Time{}, ""
 			ok++
 		}

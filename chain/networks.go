@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -72,7 +73,15 @@ func (n *Networks) Health(network string) []string {
 // DialOption changes how Dial reaches a network.
 type DialOption func(*dialConfig)
 
-type dialConfig struct{ inProc map[string]*rpc.Client }
+type dialConfig struct {
+	inProc map[string]*rpc.Client
+	log    *slog.Logger
+}
+
+// WithLog makes the networks' failover transports log each node left and used again.
+func WithLog(log *slog.Logger) DialOption {
+	return func(c *dialConfig) { c.log = log }
+}
 
 // InProcess makes Dial reach the network whose first RPC URL is url through rc, an in-process
 // client of a chain running in this process (the dev chain: devchain.Chain.RPC), instead of
@@ -113,7 +122,7 @@ func Dial(ctx context.Context, nets []rampway.Network, opts ...DialOption) (_ *N
 				// Every http(s) URL of the network, through one failover transport: a node
 				// that fails or lags is left for the next, and calls are tried again.
 				hc := rpcHTTPClient(isLoopback(net.RPCURLs[0]))
-				f, ferr := NewFailover(net.RPCURLs, hc.Transport, FailoverConfig{CallTimeout: net.RPCTimeout})
+				f, ferr := NewFailover(net.RPCURLs, hc.Transport, FailoverConfig{CallTimeout: net.RPCTimeout, Log: nodeLog(dc.log, net.Name)})
 				if ferr != nil {
 					return nil, fmt.Errorf("network %s: %w", net.Name, ferr)
 				}
@@ -273,4 +282,11 @@ func Redact(raw string) string {
 		return "(invalid URL)"
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+func nodeLog(log *slog.Logger, network string) *slog.Logger {
+	if log == nil {
+		return nil
+	}
+	return log.With("network", network)
 }

@@ -241,7 +241,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	if a.Networks == nil {
-		if a.Networks, err = chain.Dial(ctx, cfg.DomainNetworks(), opt.Dial...); err != nil {
+		if a.Networks, err = chain.Dial(ctx, cfg.DomainNetworks(), append(opt.Dial, chain.WithLog(log.With("component", "rpc")))...); err != nil {
 			return nil, fmt.Errorf("networks: %w", err)
 		}
 	}
