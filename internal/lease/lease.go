@@ -25,8 +25,8 @@ import (
 // Defaults: a lease lasts TTL and is renewed every Renew; a holder that could not renew for
 // TTL-Renew stops its worker before the lease may pass to another instance.
 const (
-	TTL   = 8 * time.Second
-	Renew = 2 * time.Second
+	TTL   = 5 * time.Second
+	Renew = time.Second
 )
 
 // Holder names this process as a lease holder: host, pid and a random part (a restarted
