@@ -98,6 +98,11 @@ type DeliveryStore interface {
 	// now, due at until (its endpoint keeps failing: claims then stop walking past them). It
 	// returns how many it deferred.
 	DeferDeliveries(ctx context.Context, merchantID string, now, until time.Time) (int64, error)
+	// MerchantDeliveries returns up to limit of the merchant's deliveries whose event comes
+	// after the event sequence number after, in event order (`rampway listen`'s stream).
+	MerchantDeliveries(ctx context.Context, merchantID string, after int64, limit int) ([]*Delivery, error)
+	// LastEventSeq is the sequence number of the latest order event of any merchant (0: none).
+	LastEventSeq(ctx context.Context) (int64, error)
 }
 
 // EventContext is an order's public fields as webhook events carry them.

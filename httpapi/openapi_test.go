@@ -213,7 +213,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 
 		responses := obj(t, op, "responses")
-		merchantAPI := strings.HasPrefix(path, "/mint/") || strings.HasPrefix(path, "/nft-ramp/") || strings.HasPrefix(path, "/deposit/")
+		merchantAPI := strings.HasPrefix(path, "/mint/") || strings.HasPrefix(path, "/nft-ramp/") || strings.HasPrefix(path, "/deposit/") ||
+			strings.HasPrefix(path, "/merchant/")
 		adminAPI := strings.HasPrefix(path, "/admin/")
 		sec, _ := json.Marshal(op["security"])
 		switch {

@@ -20,7 +20,9 @@ const (
 	routeOrders         = "/merchant/hosted/nftCheckout/orders"
 	routeOnRampOrder    = "/merchant/sdk/on-ramp/order"
 	routeOnRampOrders   = "/merchant/sdk/on-ramp/orders"
-	routeDepositFiat    = "/merchant/sdk/onramp-to-deposit/fiatCurrencies"
+	// routeListen is the merchant's stream of its webhook deliveries (rampway listen).
+	routeListen      = "/merchant/webhook-events/stream"
+	routeDepositFiat = "/merchant/sdk/onramp-to-deposit/fiatCurrencies"
 )
 
 // routes mounts every route of the service.
@@ -35,6 +37,10 @@ func (s *Server) routes() {
 		m.Handle(pattern, s.merchantAuth(s.rateLimit(s.handle(h))))
 	}
 	adm := func(pattern string, h handlerFunc) { m.Handle(pattern, s.adminAuth(s.handle(h))) }
+
+	// The merchant's stream of its webhook deliveries (rampway listen): long-lived, so
+	// outside the rate limit (a merchant has at most listenPerMerch open).
+	m.Handle("GET "+routeListen, s.merchantAuth(s.handle(s.handleListen)))
 
 	// Area A: NFT minting paid in crypto.
 	api("POST "+mint+routeOrder, s.handleCreateMintOrder)

@@ -119,6 +119,9 @@ type Deps struct {
 	// a refund (the store) for its asset; without both the refund routes answer 503.
 	Refunds Refunds
 	Orders  OrderReader
+	// Events is the merchants' stream of their webhook deliveries (`rampway listen`); nil
+	// answers 503.
+	Events EventStream
 }
 
 // Sandbox is what the server asks of the sandbox payment provider (sandbox.Provider).
@@ -145,6 +148,8 @@ type Server struct {
 	deposits  DepositAddresses
 	refunds   Refunds
 	orders    OrderReader
+	events    EventStream
+	listening listeners
 	limiter   *merchantLimiter // nil: no rate limit
 	mux       *http.ServeMux
 	handler   http.Handler
@@ -153,7 +158,7 @@ type Server struct {
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, deposits: d.DepositAddresses,
-		refunds: d.Refunds, orders: d.Orders, mux: http.NewServeMux()}
+		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

@@ -48,6 +48,9 @@ Usage:
   rampway demo deploy --rpc-url URL [--network N]
                                      deploy the demo contracts to any chain (key in
                                      RAMPWAY_DEPLOYER_KEY) and print their configuration
+  rampway listen --forward-to URL [--server S] [--data-dir D]
+                                     forward your merchant's webhook deliveries, signed,
+                                     to a local URL (rampway listen --help)
   rampway version                    print the version
 `
 
@@ -71,6 +74,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runKeys(ctx, rest, getenv, stdout)
 	case "demo":
 		return runDemo(ctx, rest, getenv, stdout)
+	case "listen":
+		return runListen(ctx, rest, getenv, stdout)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "rampway", version)
 		return nil

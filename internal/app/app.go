@@ -329,7 +329,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store,
+		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
 		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
 	a.srv = &http.Server{
 		Handler:           h,

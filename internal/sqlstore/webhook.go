@@ -268,6 +268,22 @@ func (s *Store) Deliveries(ctx context.Context, orderID string) ([]*rampway.Deli
 	return s.queryDeliveries(ctx, s.db, "deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE order_id = $1 ORDER BY event_seq`, orderID)
 }
 
+// MerchantDeliveries implements rampway.DeliveryStore: the events after the sequence number
+// through order_events' primary key, their deliveries through theirs.
+func (s *Store) MerchantDeliveries(ctx context.Context, merchantID string, after int64, limit int) ([]*rampway.Delivery, error) {
+	return s.queryDeliveries(ctx, s.db, "merchant deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE event_id IN
+		(SELECT id FROM order_events WHERE seq > $1 AND merchant_id = $2 ORDER BY seq LIMIT $3) ORDER BY event_seq`, after, merchantID, limit)
+}
+
+// LastEventSeq implements rampway.DeliveryStore.
+func (s *Store) LastEventSeq(ctx context.Context) (int64, error) {
+	var seq int64
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COALESCE(MAX(seq), 0) FROM order_events`)).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("last event: %w", err)
+	}
+	return seq, nil
+}
+
 // DeliveryAttempts implements rampway.DeliveryStore.
 func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampway.DeliveryAttempt, error) {
 	return collect(ctx, s.db, "delivery attempts", s.q(`SELECT event_id, attempt, started_at, status_code, latency_us, error FROM webhook_attempts
