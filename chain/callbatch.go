@@ -54,10 +54,14 @@ type CallBatcher struct {
 	mu       sync.Mutex
 	inFlight int
 	waiting  []*batchedCall
-	// unbatched is set when a batch failed as a whole and its calls then went through one
-	// by one: the node (or a proxy before it) does not take batches.
-	unbatched bool
+	// unbatchedUntil is set when a batch failed as a whole and its calls then went through
+	// one by one: the node (or a proxy before it) does not take batches, or one batch met a
+	// passing failure. Calls go one by one until then, and batches are tried again after it.
+	unbatchedUntil time.Time
 }
+
+// unbatchedFor is how long calls go one by one after a batch failed as a whole.
+const unbatchedFor = 10 * time.Minute
 
 // batchedCall is one JSON-RPC call waiting for its batch; result is decoded as
 // rpc.Client.CallContext decodes it.
@@ -92,7 +96,7 @@ func (b *CallBatcher) CallContract(ctx context.Context, msg ethereum.CallMsg, bl
 func (b *CallBatcher) Call(ctx context.Context, result any, method string, args ...any) error {
 	c := &batchedCall{method: method, args: args, result: result, done: make(chan struct{})}
 	b.mu.Lock()
-	if b.unbatched {
+	if time.Now().Before(b.unbatchedUntil) {
 		b.mu.Unlock()
 		return b.rc.CallContext(ctx, result, method, args...)
 	}
@@ -200,10 +204,10 @@ func (b *CallBatcher) Batch(ctx context.Context, elems []rpc.BatchElem, inOrder 
 // call (in order, or the rest all at once once
 // the first has answered): when the first call alone fails too, the node is unreachable and
 // the others fail with it, untried; when they all get the node's answers, the node does not
-// take batches, and calls go one by one from now on.
+// take batches (or a batch met a passing failure), and calls go one by one for unbatchedFor.
 func (b *CallBatcher) batch(ctx context.Context, elems []rpc.BatchElem, inOrder bool) {
 	b.mu.Lock()
-	unbatched := b.unbatched
+	unbatched := time.Now().Before(b.unbatchedUntil)
 	b.mu.Unlock()
 	if len(elems) == 1 || unbatched { // no batch for one call
 		b.each(ctx, elems, inOrder)
@@ -226,7 +230,7 @@ func (b *CallBatcher) batch(ctx context.Context, elems []rpc.BatchElem, inOrder 
 		}
 	}
 	b.mu.Lock()
-	b.unbatched = true
+	b.unbatchedUntil = time.Now().Add(unbatchedFor)
 	b.mu.Unlock()
 }
 

@@ -58,7 +58,7 @@ const (
 // 3 blocks of their confirmations" (docs/BENCHMARKS.md), on SQLite and, when
 // RAMPWAY_TEST_POSTGRES_DSN is set, on PostgreSQL (a fresh database per round).
 //
-//	go test -run='^$' -bench=Execute200 -benchtime=1x -count=3 ./checkout
+//	go test -run='^$' -bench=Execute200 -benchtime=1x -count=3 ./chainwork
 //
 // (With -count above 1, a count that fails after the first does not change go test's exit
 // status, a quirk of package testing: look for "--- FAIL" in the output.)

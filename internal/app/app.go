@@ -418,8 +418,14 @@ func (a *App) Serve(ctx context.Context) error {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
 		if a.signer != nil {
+			// The executor shares the network's batcher with the order path (its in-flight
+			// limit set for where the node is: loopback or remote).
+			var xcl chainwork.ExecClient = cl
+			if bc, ok := a.Networks.Batching(n.Name); ok {
+				xcl = bc
+			}
 			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks),
-				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, cl,
+				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, xcl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
 			workers.Go(func() {
