@@ -241,7 +241,7 @@ func (c *Client) call(ctx context.Context, r request, out any, opts []CallOption
 			e.Path = u.Path
 		}
 		if ctx.Err() != nil {
-			return &Error{Method: r.method, Path: u.Path, Attempts: attempt, Err: ctx.Err(), last: e}
+			return ended(ctx, r.method, u.Path, attempt, e)
 		}
 		if !e.Retryable() || attempt >= policy.MaxAttempts {
 			return e
@@ -257,10 +257,20 @@ func (c *Client) call(ctx context.Context, r request, out any, opts []CallOption
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return &Error{Method: r.method, Path: u.Path, Attempts: attempt, Err: ctx.Err(), last: e}
+			return ended(ctx, r.method, u.Path, attempt, e)
 		case <-t.C:
 		}
 	}
+}
+
+// ended is the error of a call its context ended, after attempts: the context's error, with the
+// last answer when there was one.
+func ended(ctx context.Context, method, path string, attempts int, last *Error) *Error {
+	e := &Error{Method: method, Path: path, Attempts: attempts, Err: ctx.Err()}
+	if last.StatusCode != 0 && last.Err == nil {
+		e.last = last
+	}
+	return e
 }
 
 // attempt sends one request and decodes its answer.

@@ -490,12 +490,12 @@ func TestCallPaths(t *testing.T) {
 			_, err := c.CreateMintOrder(ctx, &client.MintOrderRequest{MerchantID: "mch_2"})
 			return err
 		},
-			`POST /a/merchant/hosted/nftCheckout/order {"merchant_id":"mch_2","crypto_symbol":"","crypto_network":"","contractExecution":{"smartContractFunctionId":"","function_args":null,"network_params":{"networkName":""}},"merchant_user_id":"","merchant_redirect_url":""}`},
+			`POST /a/merchant/hosted/nftCheckout/order {"merchant_id":"mch_2","crypto_symbol":"","crypto_network":"","contractExecution":{"smartContractFunctionId":"","function_args":{},"network_params":{"networkName":""}},"merchant_user_id":"","merchant_redirect_url":""}`},
 		{"A2", func() error {
 			_, err := c.CreateCryptoQuote(ctx, &client.CryptoQuoteRequest{CryptoSymbol: "ETH"})
 			return err
 		},
-			`POST /a/merchant/hosted/nftCheckout/cryptoQuote {"merchant_id":"mch_1","crypto_symbol":"ETH","crypto_network":"","contractExecution":{"smartContractFunctionId":"","function_args":null,"network_params":{"networkName":""}}}`},
+			`POST /a/merchant/hosted/nftCheckout/cryptoQuote {"merchant_id":"mch_1","crypto_symbol":"ETH","crypto_network":"","contractExecution":{"smartContractFunctionId":"","function_args":{},"network_params":{"networkName":""}}}`},
 		{"A lookup", func() error { _, err := c.GetMintOrder(ctx, "ord_1/x?"); return err },
 			`GET /a/merchant/hosted/nftCheckout/order/ord_1%2Fx%3F`},
 		{"A list", func() error {
@@ -515,14 +515,14 @@ func TestCallPaths(t *testing.T) {
 			_, err := c.CreateFiatOrder(ctx, &client.FiatOrderRequest{OrderFiatSymbol: "EUR", FiatPaymentMethod: client.MethodCard,
 				UserDetails: client.UserDetails{UserDOB: "1990-12-10", UserCountryCode: "DE"}})
 			return err
-		}, `POST /b/merchant/hosted/nftCheckout/order {"merchant_id":"mch_1","order_fiat_symbol":"EUR","fiat_payment_method":"credit_debit_card","contractExecution":{"smartContractFunctionId":"","function_args":null,"network_params":{"networkName":""}},"merchant_user_id":"","merchant_redirect_url":"","user_dob":"1990-12-10","user_countryCode":"DE"}`},
+		}, `POST /b/merchant/hosted/nftCheckout/order {"merchant_id":"mch_1","order_fiat_symbol":"EUR","fiat_payment_method":"credit_debit_card","contractExecution":{"smartContractFunctionId":"","function_args":{},"network_params":{"networkName":""}},"merchant_user_id":"","merchant_redirect_url":"","user_dob":"1990-12-10","user_countryCode":"DE"}`},
 		{"B2", func() error { _, err := c.ListFiatCurrencies(ctx); return err },
 			`GET /b/merchant/hosted/nftCheckout/fiatCurrencies`},
 		{"B3", func() error {
 			_, err := c.CreateFiatQuote(ctx, &client.FiatQuoteRequest{OrderFiatSymbol: "GBP"})
 			return err
 		},
-			`POST /b/merchant/hosted/nftCheckout/fiatQuote {"merchant_id":"mch_1","order_fiat_symbol":"GBP","fiat_payment_method":"","contractExecution":{"smartContractFunctionId":"","function_args":null,"network_params":{"networkName":""}}}`},
+			`POST /b/merchant/hosted/nftCheckout/fiatQuote {"merchant_id":"mch_1","order_fiat_symbol":"GBP","fiat_payment_method":"","contractExecution":{"smartContractFunctionId":"","function_args":{},"network_params":{"networkName":""}}}`},
 		{"B lookup", func() error { _, err := c.GetFiatOrder(ctx, "ord_1"); return err },
 			`GET /b/merchant/hosted/nftCheckout/order/ord_1`},
 		{"B list", func() error { _, err := c.ListFiatOrdersPage(ctx, nil); return err },

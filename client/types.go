@@ -25,14 +25,23 @@ type ContractExecution struct {
 	SmartContractFunctionID string `json:"smartContractFunctionId"`
 	// FunctionArgs are the function's arguments keyed by their ABI names. Each value must fit
 	// its ABI type: integers as JSON integers or decimal strings (strings keep big ones
-	// exact), addresses as 0x hex, arrays as slices, tuples as maps. Use an empty map, not
-	// nil, for a function without inputs.
+	// exact), addresses as 0x hex, arrays as slices, tuples as maps. Nil is sent as {}, for a
+	// function without inputs.
 	FunctionArgs map[string]any `json:"function_args"`
 	// Payment is what the call receives; required when the function was registered as paid,
 	// nil when it is not.
 	Payment *ContractExecutionPayment `json:"payment,omitempty"`
 	// NetworkParams names the network and may override the gas limit.
 	NetworkParams NetworkParams `json:"network_params"`
+}
+
+// MarshalJSON encodes x, nil FunctionArgs as {}.
+func (x ContractExecution) MarshalJSON() ([]byte, error) {
+	type plain ContractExecution // without this method
+	if x.FunctionArgs == nil {
+		x.FunctionArgs = map[string]any{}
+	}
+	return json.Marshal(plain(x))
 }
 
 // ContractExecutionPayment is what a paid function receives.
