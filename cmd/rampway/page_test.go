@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 )
@@ -209,5 +210,21 @@ func TestQueueMetrics(t *testing.T) {
 		if !strings.Contains(string(body), "\n"+m) {
 			t.Errorf("/metrics has no %s", m)
 		}
+	}
+	// The one instance holds its chain workers' leases (taken as it starts serving).
+	want := `rampway_worker_lease_held{lease="watcher/` + dj.Chain.Network + `"} 1`
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(string(body), want); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics has no %s:\n%s", want, body)
+		}
+		res, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+	}
+	if !strings.Contains(string(body), `rampway_worker_lease_held{lease="executor/`+dj.Chain.Network+"/") {
+		t.Fatalf("/metrics has no executor lease:\n%s", body)
 	}
 }

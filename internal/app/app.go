@@ -196,6 +196,8 @@ type App struct {
 	sandbox *sandbox.Provider
 	// prices are the configured price sources (a token refund's network fee is converted).
 	prices pricing.Source
+	// leases run the chain workers on one instance at a time (internal/lease).
+	leases *lease.Runner
 }
 
 // nodesPinger makes /readyz fail while none of a network's nodes is usable.
@@ -314,8 +316,13 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		a.watchers = append(a.watchers, w)
 		ready = append(ready, w, nodesPinger{a.Networks, n.Name})
 	}
+	// The chain workers of a network read all its blocks and receipts: each runs on the one
+	// instance holding its lease (several instances on one database share the work, not
+	// repeat it); another takes over within lease.TTL of a holder's death.
+	a.leases = lease.New(a.Store, lease.Holder(), log.With("worker", "leases"))
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
+		newLeaseCollector(a.leases))
 	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
 	// every active request, and a stream would hold it for its whole life (minutes).
 	streams, endStreams := context.WithCancel(context.Background())
@@ -410,10 +417,7 @@ func (a *App) Serve(ctx context.Context) error {
 	if a.signer == nil && len(a.Networks.List()) > 0 {
 		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
-	// The chain workers of a network read all its blocks and receipts: each runs on the one
-	// instance holding its lease (several instances on one database share the work, not
-	// repeat it); another takes over within lease.TTL of a holder's death.
-	leases := lease.New(a.Store, lease.Holder(), a.Log.With("worker", "leases"))
+	leases := a.leases
 	for i, n := range a.Networks.List() {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]

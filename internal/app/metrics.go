@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rampway/rampway/internal/lease"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
@@ -56,5 +57,30 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		"refunds": float64(st.RefundsPending), "approval": float64(st.RefundsAwaitingApproval), "address": float64(st.RefundsAwaitingAddress),
 		"rfailed": float64(st.RefundsFailed), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending)} {
 		ch <- prometheus.MustNewConstMetric(c.descs[k], prometheus.GaugeValue, v)
+	}
+}
+
+// leaseCollector exports which chain workers' leases this instance holds: one series per
+// lease (watcher/<network>, executor/<network>/<wallet>, sweeper/<network>), 1 while held.
+// Summed over the instances, each lease is 1 (0 for the seconds after its holder died).
+type leaseCollector struct {
+	leases *lease.Runner
+	desc   *prometheus.Desc
+}
+
+func newLeaseCollector(l *lease.Runner) *leaseCollector {
+	return &leaseCollector{leases: l, desc: prometheus.NewDesc("rampway_worker_lease_held",
+		"1 while this instance holds the lease of a chain worker (and runs it), else 0.", []string{"lease"}, nil)}
+}
+
+func (c *leaseCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *leaseCollector) Collect(ch chan<- prometheus.Metric) {
+	for name, held := range c.leases.Leases() {
+		v := 0.0
+		if held {
+			v = 1
+		}
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, v, name)
 	}
 }

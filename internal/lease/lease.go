@@ -69,6 +69,17 @@ func (r *Runner) Held(name string) bool {
 	return r.held[name]
 }
 
+// Leases reports every lease this runner runs a worker under, and whether it holds it now.
+func (r *Runner) Leases() map[string]bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]bool, len(r.held))
+	for k, v := range r.held {
+		out[k] = v
+	}
+	return out
+}
+
 func (r *Runner) setHeld(name string, v bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -82,6 +93,7 @@ func (r *Runner) setHeld(name string, v bool) {
 // once.
 func (r *Runner) Run(ctx context.Context, name string, work func(context.Context)) {
 	log := r.log.With("lease", name)
+	r.setHeld(name, false)
 	var (
 		stop    context.CancelFunc
 		done    chan struct{}
