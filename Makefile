@@ -44,3 +44,10 @@ e2e: ## end to end: geth, PostgreSQL, 2-3 instances with kills and RPC faults (E
 	RAMPWAY_TEST_POSTGRES_DSN="$${RAMPWAY_TEST_POSTGRES_DSN:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}" \
 	  $(GO) test -tags e2e -count=1 -timeout 45m -v -run '^TestEndToEnd$$' ./e2e \
 	  -args -orders=$(E2E_ORDERS) -rate=$(E2E_RATE) -logs=$(E2E_LOGS)
+
+# The TypeScript SDK (sdk/js, issue 20): a clean install of its one pinned devDependency
+# (typescript), then its tests: unit tests, the cross-check with the Go client (go run) and the
+# journeys against a rampway dev built from this checkout (or $RAMPWAY_BIN).
+.PHONY: sdk-js
+sdk-js: ## the TypeScript SDK: npm ci and npm test in sdk/js
+	cd sdk/js && npm ci --no-audit --no-fund && npm test
