@@ -194,7 +194,7 @@ describe("retries", () => {
   }
 
   test("an abort during the backoff ends the call at once, not retryable", async () => {
-    const srv = await serve([{ status: 503, body: envelope(503, "down"), headers: { "Retry-After": "30" } }]);
+    const srv = await serve([{ status: 503, body: envelope(503, "down"), headers: { "Retry-After": "20" } }]);
     const { rw } = client(srv);
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 100);
