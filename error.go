@@ -6,6 +6,7 @@ package rampway
 import (
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 )
 
@@ -35,6 +36,10 @@ type Error struct {
 	Field string
 	// Err is the cause, kept for logs; it is never shown to callers.
 	Err error
+	// RetryAfter, when set, says the same request may succeed this much later (an
+	// Idempotency-Key still in use): the answer carries it as Retry-After, which tells such a
+	// 409 from one a retry would only repeat.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -108,4 +113,12 @@ func Echo(s string) string {
 		n--
 	}
 	return s[:n] + "..."
+}
+
+// ErrorRetryAfter returns the RetryAfter of the first *Error in err's chain (0 for none).
+func ErrorRetryAfter(err error) time.Duration {
+	if e, ok := errors.AsType[*Error](err); ok {
+		return e.RetryAfter
+	}
+	return 0
 }

@@ -52,6 +52,21 @@ type IdempotencyStore interface {
 
 // ErrClaimLost answers a write made under an Idempotency-Key claim that another request took
 // over (or that was answered) meanwhile: nothing of it is stored.
+// Retried, the request is answered by the later one's result.
 func ErrClaimLost(key string) error {
-	return Errorf(ECONFLICT, "The claim on Idempotency-Key %q was taken over by a later request with it: this request made nothing", key)
+	e := Errorf(ECONFLICT, "The claim on Idempotency-Key %q was taken over by a later request with it: this request made nothing", key)
+	e.RetryAfter = time.Second
+	return e
+}
+
+// ErrKeyInUse answers a request whose Idempotency-Key another request with it is still
+// running under: retried a moment later, it gets that request's answer (409 with Retry-After,
+// which tells it from a 409 a retry would only repeat).
+func ErrKeyInUse(key string) error {
+	e := Errorf(ECONFLICT, "A request with Idempotency-Key %q is still in progress", key)
+	if key == "" {
+		e.Message = "A request with this Idempotency-Key is in progress"
+	}
+	e.RetryAfter = time.Second
+	return e
 }

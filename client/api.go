@@ -126,8 +126,8 @@ func (c *Client) ResendMintOrderWebhook(ctx context.Context, orderID, eventID st
 // SetMintOrderRefundAddress gives a refund of an area A order that waits for an address (its
 // payer is a contract, or unknown) the address to send it to (POST
 // {mint_base_url}/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address),
-// and returns the refund. 409 when the refund does not wait for an address (retried, as every
-// 409 is, before the error is returned).
+// and returns the refund. 409 when the refund does not wait for an address (not retried: a
+// state conflict carries no Retry-After).
 func (c *Client) SetMintOrderRefundAddress(ctx context.Context, orderID, refundID string, r *MerchantRefundAddressRequest, opts ...CallOption) (*Refund, error) {
 	path, err := pathf(pathNFTOrder+"/%s/refunds/%s/address", orderID, refundID)
 	if err != nil {

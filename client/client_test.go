@@ -155,18 +155,24 @@ func TestIdempotencyKeyPerCall(t *testing.T) {
 	}
 }
 
-// Which answers are retried: network failures, 409, 429 and 5xx, up to MaxAttempts; never
-// another 4xx.
+// Which answers are retried: network failures, 409 with Retry-After (a key in use), 429 and
+// 5xx, up to MaxAttempts; never another 4xx, nor a 409 without Retry-After (a state conflict).
 func TestRetriedStatuses(t *testing.T) {
 	for _, tc := range []struct {
-		status   int
-		attempts int
+		status     int
+		retryAfter bool
+		attempts   int
 	}{
-		{400, 1}, {401, 1}, {403, 1}, {404, 1}, {405, 1}, {413, 1}, {415, 1}, {422, 1},
-		{409, 3}, {429, 3}, {500, 3}, {502, 3}, {503, 3}, {504, 3},
+		{400, false, 1}, {401, false, 1}, {403, false, 1}, {404, false, 1}, {405, false, 1}, {413, false, 1}, {415, false, 1}, {422, false, 1},
+		{409, false, 1}, {409, true, 3}, {429, false, 3}, {500, false, 3}, {502, false, 3}, {503, false, 3}, {504, false, 3},
 	} {
-		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
-			f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) { envelope(w, r, tc.status, tc.status, "no") })
+		t.Run(fmt.Sprintf("%d/retry-after=%v", tc.status, tc.retryAfter), func(t *testing.T) {
+			f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				if tc.retryAfter {
+					w.Header().Set("Retry-After", "1")
+				}
+				envelope(w, r, tc.status, tc.status, "no")
+			})
 			var info client.ResponseInfo
 			_, err := f.client().CreateMintOrder(t.Context(), mintRequest(), client.WithResponseInfo(&info))
 			var e *client.Error
@@ -196,6 +202,7 @@ func TestRetryThenSuccess(t *testing.T) {
 		case 1:
 			envelope(w, r, 503, 503, "Price feed unavailable")
 		case 2:
+			w.Header().Set("Retry-After", "1")
 			envelope(w, r, 409, 409, `A request with Idempotency-Key "x" is still in progress`)
 		default:
 			w.Header().Set("Idempotent-Replayed", "true")

@@ -43,7 +43,7 @@
 //
 // Every error a call returns is an [*Error]: the HTTP status, the server's message from its
 // error envelope, the request's path, and [Error.Retryable]. A call retries by itself, with
-// exponential backoff and full jitter, on network failures, 409, 429 and 5xx (waiting at least
+// exponential backoff and full jitter, on network failures, 409 with Retry-After, 429 and 5xx (waiting at least
 // the server's Retry-After), never on another 4xx, up to its [RetryPolicy]'s attempts and
 // within its context. Every POST carries an Idempotency-Key, made at random for the call or
 // given with [WithIdempotencyKey], that all its attempts share: a retry of a request the

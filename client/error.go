@@ -91,21 +91,23 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Retryable reports whether the same call may succeed if tried again unchanged: true for a
-// network failure, 409 (a request with the same Idempotency-Key still in progress), 429 (rate
-// limited) and 5xx; false for every other answer, which a retry would only repeat, and for a
-// call ended by its context. A [Client] retries these itself, as its [RetryPolicy] says, so an
+// network failure, a 409 with Retry-After (a request with the same Idempotency-Key still in
+// progress: rampway marks it so), 429 (rate limited) and 5xx; false for every other answer,
+// which a retry would only repeat (a 409 without Retry-After is a state conflict, such as a
+// refund that no longer waits for an address), and for a call ended by its context. A [Client] retries these itself, as its [RetryPolicy] says, so an
 // error it returns has used up its attempts (or asked for a longer wait than the policy
 // allows).
 func (e *Error) Retryable() bool {
 	if e.StatusCode == 0 || e.Err != nil {
 		return e.network && !errors.Is(e.Err, context.Canceled) && !errors.Is(e.Err, context.DeadlineExceeded)
 	}
-	return retryableStatus(e.StatusCode)
+	return retryableStatus(e.StatusCode, e.RetryAfter)
 }
 
-// retryableStatus reports whether an answer of status may be retried.
-func retryableStatus(status int) bool {
-	return status == http.StatusConflict || status == http.StatusTooManyRequests || status >= 500
+// retryableStatus reports whether an answer of status, with the Retry-After retryAfter, may be
+// retried.
+func retryableStatus(status int, retryAfter time.Duration) bool {
+	return status == http.StatusConflict && retryAfter > 0 || status == http.StatusTooManyRequests || status >= 500
 }
 
 // decodeError reads an error answer: the envelope when it is one, else the start of the body

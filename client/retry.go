@@ -14,7 +14,7 @@ const (
 )
 
 // RetryPolicy says how a [Client] retries a call. A call is tried again only when its error is
-// [Error.Retryable]: a network failure, 409, 429 or 5xx, never another 4xx. Every attempt of a
+// [Error.Retryable]: a network failure, a 409 with Retry-After, 429 or 5xx, never another 4xx. Every attempt of a
 // POST sends the call's one Idempotency-Key, so a retry of a request the server did (its
 // answer lost on the way) replays that answer rather than doing it twice.
 //

@@ -55,7 +55,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			case !bytes.Equal(prev.RequestHash, h.Sum(nil)):
 				return rampway.Errorf(rampway.EUNPROCESSABLE, "Idempotency-Key %q was already used with a different request", key)
 			case !prev.Done:
-				return rampway.Errorf(rampway.ECONFLICT, "A request with Idempotency-Key %q is still in progress", key)
+				return rampway.ErrKeyInUse(key)
 			}
 			w.Header().Set("Idempotent-Replayed", "true")
 			writeJSONBytes(w, prev.Status, prev.Body)

@@ -213,6 +213,13 @@ func TestIdempotentSlowRequestTakenOver(t *testing.T) {
 	first := make(chan resp, 1)
 	go func() { first <- send() }()
 	<-gate.entered
+	// While it runs, a retry is told to come back (409 with Retry-After: SDKs retry such a
+	// 409, and not one a retry would only repeat).
+	busy := send()
+	wantEnvelope(t, busy, 409, 409, mintOrderPath, `A request with Idempotency-Key "slow" is still in progress`)
+	if busy.header.Get("Retry-After") != "1" {
+		t.Fatalf("in progress: Retry-After %q, want 1", busy.header.Get("Retry-After"))
+	}
 	// The first request's claim is now older than a retry waits for.
 	// (SQLite keeps times in microseconds.)
 	if _, err := e.store.DB().ExecContext(t.Context(), `UPDATE idempotency_keys SET created_at = created_at - ?`, (2 * time.Minute).Microseconds()); err != nil {
@@ -220,7 +227,11 @@ func TestIdempotentSlowRequestTakenOver(t *testing.T) {
 	}
 	retry := decode[MintOrderView](t, send(), 201)
 	close(gate.release)
-	wantEnvelope(t, <-first, 409, 409, mintOrderPath, "was taken over by a later request")
+	lost := <-first
+	wantEnvelope(t, lost, 409, 409, mintOrderPath, "was taken over by a later request")
+	if lost.header.Get("Retry-After") != "1" { // retried, it gets the later request's order
+		t.Fatalf("taken over: Retry-After %q, want 1", lost.header.Get("Retry-After"))
+	}
 	page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/orders", nil), 200)
 	if len(page.Data) != 1 || page.Data[0].OrderID != retry.OrderID {
 		t.Fatalf("%d orders, want the retry's alone", len(page.Data))

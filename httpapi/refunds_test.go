@@ -151,7 +151,11 @@ func TestMerchantRefundAddress(t *testing.T) {
 		t.Fatalf("stored %+v", stored)
 	}
 	// It no longer waits for one: 409.
-	wantEnvelope(t, e.merchantAPI(http.MethodPost, path, map[string]any{"address": refundTo}), 409, 409, path, "does not wait for an address")
+	done := e.merchantAPI(http.MethodPost, path, map[string]any{"address": refundTo})
+	wantEnvelope(t, done, 409, 409, path, "does not wait for an address")
+	if ra := done.header.Get("Retry-After"); ra != "" { // a retry would only repeat it
+		t.Fatalf("a state conflict with Retry-After %q", ra)
+	}
 	// A pending refund never waited: 409 too.
 	_, pending := e.failedOrder(t, "")
 	p := refundAddressPath(pending.OrderID, pending.ID)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -88,6 +89,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	bodyStatus := status
 	if bs, ok := bodyStatusOf[code]; ok {
 		bodyStatus = bs
+	}
+	if d := rampway.ErrorRetryAfter(err); d > 0 && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int((d+time.Second-1)/time.Second))))
 	}
 	if code == rampway.ERATELIMIT && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")

@@ -48,7 +48,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, rec *rampway.IdempotencyRec
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			// Released by its request between our insert and this read.
-			return rampway.Errorf(rampway.ECONFLICT, "A request with this Idempotency-Key is in progress")
+			return rampway.ErrKeyInUse(rec.Key)
 		case err != nil:
 			return fmt.Errorf("read idempotency key: %w", err)
 		}

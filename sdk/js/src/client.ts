@@ -51,7 +51,7 @@ const ON_RAMP = "/merchant/sdk/on-ramp";
  * NFT minting paid in crypto), {@link Rampway.nftRamp} (B: NFT checkout paid in fiat) and
  * {@link Rampway.deposit} (C: on-ramp to the merchant's deposit address).
  *
- * Every call is retried on network errors, timeouts, 409, 429 (after its Retry-After) and
+ * Every call is retried on network errors, timeouts, 409 with Retry-After, 429 (after its Retry-After) and
  * 5xx, with exponential backoff and full jitter; every POST carries an Idempotency-Key made
  * for the call and reused by its retries. Failures throw {@link RampwayError}.
  */

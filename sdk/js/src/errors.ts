@@ -34,8 +34,9 @@ export class RampwayError extends Error {
   /** The request method. */
   readonly method: string;
   /**
-   * Whether the same call may succeed if tried again: network errors, timeouts, 409, 429 and
-   * 5xx. The client has already retried such errors maxRetries times before throwing.
+   * Whether the same call may succeed if tried again: network errors, timeouts, 409 with
+   * Retry-After (an Idempotency-Key in use), 429 and 5xx. The client has already retried such
+   * errors maxRetries times before throwing.
    */
   readonly retryable: boolean;
   /** The answer's X-Request-Id, to quote to the operator. */
@@ -65,7 +66,12 @@ export class RampwayError extends Error {
   }
 }
 
-/** Whether an HTTP status may succeed when tried again: 409, 429 and 5xx. */
-export function retryableStatus(status: number): boolean {
-  return status === 409 || status === 429 || status >= 500;
+/**
+ * Whether an answer may succeed when tried again: 429, 5xx, and a 409 with Retry-After (a
+ * request with the same Idempotency-Key still in progress: rampway marks it so). A 409 without
+ * Retry-After is a state conflict (a refund that no longer waits for an address) that a retry
+ * would only repeat.
+ */
+export function retryableStatus(status: number, retryAfter?: string | null): boolean {
+  return (status === 409 && retryAfter != null && retryAfter !== "") || status === 429 || status >= 500;
 }

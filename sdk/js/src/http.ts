@@ -249,7 +249,7 @@ async function attemptOnce(
       code: typeof envelope?.statusCode === "number" ? envelope.statusCode : undefined,
       message: envelope?.message ?? `${method} ${meta.path}: HTTP ${res.status}${text ? `: ${snippet(text)}` : ""}`,
       path: typeof envelope?.path === "string" && envelope.path !== "" ? envelope.path : meta.path,
-      retryable: retryableStatus(res.status),
+      retryable: retryableStatus(res.status, res.headers.get("Retry-After")),
       requestId,
       retryAfter: parseRetryAfter(res.headers.get("Retry-After")),
       body: envelope,

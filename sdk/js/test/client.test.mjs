@@ -50,10 +50,10 @@ async function serve(script) {
 after(() => Promise.all(servers.map((s) => s.close())));
 
 describe("retries", () => {
-  test("5xx, 409 and 429 are retried with the same Idempotency-Key, then the answer is returned", async () => {
+  test("5xx, 409 with Retry-After and 429 are retried with the same Idempotency-Key, then the answer is returned", async () => {
     const srv = await serve([
       { status: 503, body: envelope(503, "node down"), headers: { "Retry-After": "0" } },
-      { status: 409, body: envelope(409, 'A request with Idempotency-Key "k" is still in progress') },
+      { status: 409, body: envelope(409, 'A request with Idempotency-Key "k" is still in progress'), headers: { "Retry-After": "0" } },
       { status: 429, body: envelope(429, "Too many requests"), headers: { "Retry-After": "0" } },
       { status: 500, body: envelope(500, "Internal server error (error id: err_1)") },
       { status: 201, body: created },
@@ -181,8 +181,8 @@ describe("retries", () => {
     assert.equal(srv.requests.length, 1);
   });
 
-  for (const status of [400, 401, 403, 404, 413, 415, 422]) {
-    test(`${status} is not retried`, async () => {
+  for (const status of [400, 401, 403, 404, 409, 413, 415, 422]) {
+    test(`${status}${status === 409 ? " without Retry-After (a state conflict)" : ""} is not retried`, async () => {
       const srv = await serve([{ status, body: envelope(status, `refused ${status}`) }]);
       const { rw } = client(srv);
       const err = await rw.mint.createOrder(mintBody).catch((e) => e);
