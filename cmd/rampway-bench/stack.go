@@ -100,10 +100,12 @@ type stack struct {
 
 // startStack starts the chain, the store, rampway's handler and the baseline's.
 func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
-	s = &stack{db: opt.db}
+	st := &stack{db: opt.db}
+	s = st
 	defer func() {
 		if err != nil {
-			err = errors.Join(err, s.close())
+			// st, not s: a "return nil, err" has set s to nil by now.
+			err = errors.Join(err, st.close())
 			s = nil
 		}
 	}()
