@@ -320,6 +320,9 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// instance holding its lease (several instances on one database share the work, not
 	// repeat it); another takes over within lease.TTL of a holder's death.
 	a.leases = lease.New(a.Store, lease.Holder(), log.With("worker", "leases"))
+	if cfg.Database.Driver == "sqlite" {
+		a.leases = lease.Solo(log.With("worker", "leases")) // one process: nothing to share
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
 		newLeaseCollector(a.leases))

@@ -56,6 +56,13 @@ func New(store rampway.LeaseStore, holder string, log *slog.Logger) *Runner {
 	return &Runner{store: store, holder: holder, log: log, ttl: TTL, renew: Renew, now: time.Now, held: map[string]bool{}}
 }
 
+// Solo returns a Runner that runs every worker at once, without a lease: for a store only one
+// process uses (SQLite), where a lease would only make a restarted process wait for the one
+// its previous run left behind.
+func Solo(log *slog.Logger) *Runner {
+	return &Runner{log: log, held: map[string]bool{}}
+}
+
 // WithTimes sets the lease's TTL and renewal period (tests).
 func (r *Runner) WithTimes(ttl, renew time.Duration) *Runner {
 	r.ttl, r.renew = ttl, renew
@@ -92,6 +99,12 @@ func (r *Runner) setHeld(name string, v bool) {
 // When ctx ends it stops work and releases the lease, so that another instance takes over at
 // once.
 func (r *Runner) Run(ctx context.Context, name string, work func(context.Context)) {
+	if r.store == nil { // Solo
+		r.setHeld(name, true)
+		work(ctx)
+		r.setHeld(name, false)
+		return
+	}
 	log := r.log.With("lease", name)
 	r.setHeld(name, false)
 	var (

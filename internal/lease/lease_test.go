@@ -139,3 +139,24 @@ func (f *failing) ReleaseLease(ctx context.Context, name, holder string) error {
 	}
 	return f.LeaseStore.ReleaseLease(ctx, name, holder)
 }
+
+// Solo runs the worker at once and says it holds the lease while it runs.
+func TestSolo(t *testing.T) {
+	r := lease.Solo(slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(ctx, "watcher/devnet", func(ctx context.Context) { close(started); <-ctx.Done() })
+	}()
+	<-started
+	if !r.Held("watcher/devnet") {
+		t.Fatal("a solo worker's lease is not held")
+	}
+	cancel()
+	<-done
+	if r.Held("watcher/devnet") {
+		t.Fatal("held after its worker stopped")
+	}
+}
