@@ -23,7 +23,12 @@ type runner struct {
 }
 
 func start(store rampway.LeaseStore, name string) *runner {
-	x := &runner{r: lease.New(store, lease.Holder(), slog.New(slog.DiscardHandler)).WithTimes(600*time.Millisecond, 100*time.Millisecond),
+	return startTTL(store, name, 600*time.Millisecond)
+}
+
+// startTTL is start with leases lasting ttl (renewed every 100 ms).
+func startTTL(store rampway.LeaseStore, name string, ttl time.Duration) *runner {
+	x := &runner{r: lease.New(store, lease.Holder(), slog.New(slog.DiscardHandler)).WithTimes(ttl, 100*time.Millisecond),
 		done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	x.cancel = cancel
@@ -54,7 +59,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // over at once; never two at a time.
 func TestOneWorkerAtATime(t *testing.T) {
 	store := storetest.OpenSQLite(t)
-	rs := []*runner{start(store, "executor/devnet"), start(store, "executor/devnet"), start(store, "executor/devnet")}
+	// Leases of 5 s: a handover within 2.5 s of the release can only be the release's (an
+	// expiry would take 5), whatever the load on the machine.
+	rs := []*runner{startTTL(store, "executor/devnet", 5*time.Second), startTTL(store, "executor/devnet", 5*time.Second),
+		startTTL(store, "executor/devnet", 5*time.Second)}
 	stopCheck := make(chan struct{})
 	checked := make(chan struct{})
 	go func() { // never two running
@@ -90,7 +98,7 @@ func TestOneWorkerAtATime(t *testing.T) {
 	released := time.Now()
 	rs[first].stop()
 	waitFor(t, "another worker running", func() bool { h := holder(); return h >= 0 && h != first })
-	if d := time.Since(released); d > 400*time.Millisecond {
+	if d := time.Since(released); d > 2500*time.Millisecond {
 		t.Errorf("took over %v after a release: it waited for the lease to expire", d)
 	}
 	close(stopCheck)
