@@ -10,11 +10,9 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +26,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/client"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // The SDK end to end against a real `rampway dev` process, as a merchant's server uses it:
@@ -89,30 +88,11 @@ func (b *lockedBuffer) String() string {
 	return b.b.String()
 }
 
-// buildRampway builds the rampway binary from the module root into a temporary directory.
-func buildRampway(t *testing.T) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build rampway")
-	}
-	bin := filepath.Join(t.TempDir(), "rampway")
-	// With a warm build cache (CI vets first) this is a link; a cold one takes minutes.
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gobin, "build", "-o", bin, "./cmd/rampway")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/rampway: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // startDev runs `rampway dev` on free ports with a fresh data directory, waits for its
 // dev.json and stops it (Ctrl-C) when the test ends.
 func startDev(t *testing.T) devJSON {
 	t.Helper()
-	bin := buildRampway(t)
+	bin := devtest.BuildRampway(t)
 	dir := t.TempDir()
 	out := &lockedBuffer{}
 	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir)
@@ -273,39 +253,6 @@ func waitStatus(t *testing.T, get func(context.Context, string, ...client.CallOp
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// payCard pays an order's card form on its checkout page, as a browser without scripts would,
-// and returns the page the user lands on.
-func payCard(t *testing.T, gatewayURL, number string) string {
-	t.Helper()
-	browser := &http.Client{Timeout: 20 * time.Second}
-	page := func(res *http.Response, err error) string {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: %d\n%s", res.Request.Method, res.Request.URL, res.StatusCode, b)
-		}
-		return string(b)
-	}
-	html := page(browser.Get(gatewayURL))
-	m := regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`).FindStringSubmatch(html)
-	if m == nil {
-		t.Fatalf("no card form on the checkout page:\n%s", html)
-	}
-	base, err := url.Parse(gatewayURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	action, err := base.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page(browser.PostForm(action.String(), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}}))
 }
 
 // payCrypto sends amount (decimal, whole units of the native coin) from the dev payer to to.
@@ -476,7 +423,7 @@ func TestDevJourneys(t *testing.T) {
 		if o.OrderFiatSymbol != "EUR" || o.FiatPaymentMethod != client.MethodCard || o.OrderFiatAmount != q.FiatAmount {
 			t.Fatalf("B1 answer %+v, quote %s", o, q.FiatAmount)
 		}
-		payCard(t, o.GatewayURL, dj.Fiat.TestCards.Success)
+		devtest.PayCard(t, o.GatewayURL, dj.Fiat.TestCards.Success)
 		done := waitStatus(t, c.GetFiatOrder, o.OrderID, client.StatusSuccess)
 		if done.ExecutionTxHash == "" || done.OrderFiatAmount != o.OrderFiatAmount || done.FiatPayment == nil ||
 			done.FiatPayment.CardLast4 != dj.Fiat.TestCards.Success[12:] {
@@ -520,7 +467,7 @@ func TestDevJourneys(t *testing.T) {
 		if o.OrderFiatAmount != "100.00" || o.CryptoAmount == "" || o.ConvertToCryptoContractAddress != "" || o.FiatPaymentMethod != client.MethodCard {
 			t.Fatalf("C1 answer %+v", o)
 		}
-		payCard(t, o.GatewayURL, dj.Fiat.TestCards.Success)
+		devtest.PayCard(t, o.GatewayURL, dj.Fiat.TestCards.Success)
 		done := waitStatus(t, c.GetDepositOrder, o.OrderID, client.StatusSuccess)
 		if done.DepositAddress != to || done.CryptoAmount != o.CryptoAmount || done.ExecutionTxHash == "" {
 			t.Fatalf("paid order %+v (deposit address %s)", done, to)

@@ -6,15 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // The package imports only the standard library, so that a merchant can depend on it alone.
 // (Its tests may import more.)
 func TestStandardLibraryOnly(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	gobin := devtest.GoCommand(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, gobin, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()

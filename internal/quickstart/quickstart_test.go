@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // The commands of the page's sh blocks that the tests do, in the page's words. A sh line that
@@ -159,7 +160,7 @@ func TestQuickstartGo(t *testing.T) {
 	}
 	work := t.TempDir()
 	rampwayDir := filepath.Join(work, "rampway")
-	bin := buildRampway(t, root, filepath.Join(work, "bin"))
+	bin := devtest.BuildRampway(t)
 	startDev(t, bin, rampwayDir)
 
 	shop := buildShop(t, root, filepath.Join(work, "shop"), files)
@@ -217,7 +218,7 @@ func runJourney(t *testing.T, rampwayBin, rampwayDir, area string, port int, run
 		}
 	} else {
 		shop.waitLine(t, regexp.MustCompile(`^pay it there with the test card 4242 4242 4242 4242, expiry 12/34, security code 123$`), 10*time.Second)
-		payCard(t, gateway, "4242424242424242")
+		devtest.PayCard(t, gateway, "4242424242424242")
 	}
 	shop.waitLine(t, regexp.MustCompile(`^order `+orderID+` is SUCCESS: execution tx 0x[0-9a-f]{64}$`), 90*time.Second)
 
@@ -240,17 +241,6 @@ func runJourney(t *testing.T, rampwayBin, rampwayDir, area string, port int, run
 		t.Errorf("the server received and verified %v, want %v", got, want)
 	}
 	return orderID
-}
-
-// buildRampway builds cmd/rampway, or takes $RAMPWAY_BIN.
-func buildRampway(t *testing.T, root, dir string) string {
-	t.Helper()
-	if bin := os.Getenv("RAMPWAY_BIN"); bin != "" {
-		return bin
-	}
-	bin := filepath.Join(dir, "rampway")
-	goCmd(t, root, nil, "build", "-o", bin, "./cmd/rampway")
-	return bin
 }
 
 // buildShop makes the page's module shop in dir, as the page does (go mod init, the replace
@@ -447,31 +437,4 @@ func open(t *testing.T, page string) string {
 		t.Fatalf("GET %s: %d\n%s", page, res.StatusCode, b)
 	}
 	return string(b)
-}
-
-// payCard pays an order's card form on its checkout page, as a browser without scripts would.
-func payCard(t *testing.T, gatewayURL, number string) {
-	t.Helper()
-	html := open(t, gatewayURL)
-	m := regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`).FindStringSubmatch(html)
-	if m == nil {
-		t.Fatalf("no card form on the checkout page:\n%s", html)
-	}
-	base, err := url.Parse(gatewayURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	action, err := base.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := (&http.Client{Timeout: 20 * time.Second}).PostForm(action.String(),
-		url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if b, _ := io.ReadAll(res.Body); res.StatusCode != http.StatusOK {
-		t.Fatalf("POST %s: %d\n%s", action, res.StatusCode, b)
-	}
 }
