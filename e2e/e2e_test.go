@@ -25,13 +25,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -212,6 +212,7 @@ type run struct {
 	restarts int
 
 	apiKey, merchantID, functionID string
+	merchant                       *client.Client
 	hooks                          *receiver
 	http                           *http.Client
 	startBlock                     uint64
@@ -420,12 +421,12 @@ func (r *run) do() {
 
 	// Every order's lookup through the API agrees.
 	for _, o := range orders {
-		v, err := r.lookup(o.id)
+		v, err := r.merchant.GetMintOrder(t.Context(), o.id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v["status"] != string(rampway.StatusSuccess) || v["execution_tx_hash"] == "" {
-			t.Errorf("order %s: lookup %v", o.id, v)
+		if string(v.Status) != string(rampway.StatusSuccess) || v.ExecutionTxHash == "" {
+			t.Errorf("order %s: lookup %+v", o.id, v)
 			break
 		}
 	}
@@ -624,78 +625,71 @@ func (r *run) base(n int) string {
 	}
 }
 
-// call makes one API request to any running instance, as a merchant's server would: retrying
-// on another while the one asked is down or answers 409/5xx (the same Idempotency-Key each
-// time), and after the Retry-After of a 429, for up to 3 minutes (a key whose first request
-// died with its instance is in progress until the claim goes stale, a minute later). It
-// returns the body, or why there is none.
-func (r *run) call(method, path, auth, idem string, body any) (map[string]any, error) {
+// spread sends each request to a running instance, round-robin: the merchant's server
+// behind a load balancer. The Go SDK on top of it retries (network errors, 409 with
+// Retry-After, 429, 5xx) under one Idempotency-Key per call, so a create whose instance was
+// killed is retried on another and makes one order.
+type spread struct {
+	r *run
+	n atomic.Int64
+}
+
+func (s *spread) RoundTrip(req *http.Request) (*http.Response, error) {
+	u, err := url.Parse(s.r.base(int(s.n.Add(1))))
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host, req.Host = u.Scheme, u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// merchantClient is the merchant's Go SDK client over spread, retrying for up to about 3
+// minutes (a key whose first request died with its instance is in use until its claim goes
+// stale, 15 s later; instances come and go every few seconds).
+func (r *run) merchantClient() *client.Client {
+	return client.New(r.apiKey, client.WithServerURL("http://rampway.e2e"), client.WithMerchantID(r.merchantID),
+		client.WithHTTPClient(&http.Client{Timeout: 15 * time.Second, Transport: &spread{r: r}}),
+		client.WithRetryPolicy(client.RetryPolicy{MaxAttempts: 90, BaseDelay: 250 * time.Millisecond, MaxDelay: 2 * time.Second,
+			MaxRetryAfter: 5 * time.Second}))
+}
+
+// admin makes one admin API request (onboarding, before the kills and faults) and returns
+// the answer's body.
+func (r *run) admin(method, path string, body any) map[string]any {
+	t := r.t
 	var raw []byte
 	if body != nil {
 		raw, _ = json.Marshal(body)
 	}
-	var last string
-	deadline := time.Now().Add(3 * time.Minute)
-	for attempt := 0; time.Now().Before(deadline); attempt++ {
-		req, _ := http.NewRequest(method, r.base(attempt)+path, bytes.NewReader(raw))
-		req.Header.Set("Content-Type", "application/json")
-		if strings.HasPrefix(auth, "Bearer ") {
-			req.Header.Set("Authorization", auth)
-		} else if auth != "" {
-			req.Header.Set("X-API-KEY", auth)
-		}
-		if idem != "" {
-			req.Header.Set("Idempotency-Key", idem)
-		}
-		res, err := r.http.Do(req)
-		if err != nil {
-			last = err.Error()
-			time.Sleep(200 * time.Millisecond)
-			continue
-		}
-		data, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		switch {
-		case res.StatusCode == http.StatusTooManyRequests:
-			// Not a failed attempt: the merchant's rate limit says when.
-			wait, _ := strconv.Atoi(res.Header.Get("Retry-After"))
-			time.Sleep(time.Duration(max(wait, 1))*time.Second + rand.N(500*time.Millisecond))
-			continue
-		case res.StatusCode == http.StatusConflict || res.StatusCode >= 500:
-			last = fmt.Sprintf("%d %s", res.StatusCode, data)
-			time.Sleep(time.Second)
-			continue
-		}
-		var v map[string]any
-		if err := json.Unmarshal(data, &v); err != nil || res.StatusCode >= 300 {
-			return nil, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, data)
-		}
-		return v, nil
-	}
-	return nil, fmt.Errorf("%s %s: no answer in 3 minutes: %s", method, path, last)
-}
-
-// must is call for the test's own goroutine: a failure ends the test.
-func (r *run) must(method, path, auth, idem string, body any) map[string]any {
-	v, err := r.call(method, path, auth, idem, body)
+	req, _ := http.NewRequest(method, r.base(0)+path, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	res, err := r.http.Do(req)
 	if err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil || res.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, data)
 	}
 	return v
 }
 
 func (r *run) onboard() {
-	admin := "Bearer " + adminToken
 	r.hooks = &receiver{success: map[string]time.Time{}, seen: map[string]int{}}
 	hookSrv := httptest.NewServer(r.hooks)
 	r.t.Cleanup(hookSrv.Close)
-	m := r.must("POST", "/admin/merchants", admin, "", map[string]any{"name": "E2E Shop " + r.sc.name, "webhook_url": hookSrv.URL})
+	m := r.admin("POST", "/admin/merchants", map[string]any{"name": "E2E Shop " + r.sc.name, "webhook_url": hookSrv.URL})
 	r.merchantID = m["merchant_id"].(string)
-	r.hooks.setSecret(r.must("POST", "/admin/merchants/"+r.merchantID+"/webhook-secret", admin, "", nil)["webhook_secret"].(string))
-	r.apiKey = r.must("POST", "/admin/merchants/"+r.merchantID+"/api-keys", admin, "", map[string]any{})["api_key"].(string)
-	f := r.must("POST", "/admin/merchants/"+r.merchantID+"/contract-functions", admin, "", map[string]any{"network": "gethdev",
+	r.hooks.setSecret(r.admin("POST", "/admin/merchants/"+r.merchantID+"/webhook-secret", nil)["webhook_secret"].(string))
+	r.apiKey = r.admin("POST", "/admin/merchants/"+r.merchantID+"/api-keys", map[string]any{})["api_key"].(string)
+	f := r.admin("POST", "/admin/merchants/"+r.merchantID+"/contract-functions", map[string]any{"network": "gethdev",
 		"contract_address": r.env.nft.Hex(), "abi": r.env.mintABI, "default_gas_limit": 600000, "payable_symbol": "ETH"})
 	r.functionID = f["smartContractFunctionId"].(string)
+	r.merchant = r.merchantClient()
 }
 
 // order is one order of the run.
@@ -712,32 +706,28 @@ type order struct {
 func (r *run) create(o *order) error {
 	start := time.Now()
 	defer func() { o.createdIn = time.Since(start) }()
-	v, err := r.call("POST", "/mint/merchant/hosted/nftCheckout/order", r.apiKey, fmt.Sprintf("e2e-%s-%d", r.sc.name, o.i), map[string]any{
-		"merchant_id": r.merchantID, "crypto_symbol": "ETH", "crypto_network": "gethdev", "merchant_user_id": fmt.Sprintf("user-%d", o.i),
-		"merchant_redirect_url": "https://shop.example/done",
-		"contractExecution": map[string]any{"smartContractFunctionId": r.functionID,
-			"function_args":  map[string]any{"to": o.recipient.Hex(), "quantity": "1"},
-			"payment":        map[string]any{"payableCryptoSymbol": "ETH", "totalValue": rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
-			"network_params": map[string]any{"networkName": "gethdev"}}})
+	ctx := context.Background()
+	v, err := r.merchant.CreateMintOrder(ctx, &client.MintOrderRequest{CryptoSymbol: "ETH", CryptoNetwork: "gethdev",
+		MerchantUserID: fmt.Sprintf("user-%d", o.i), MerchantRedirectURL: "https://shop.example/done",
+		ContractExecution: client.ContractExecution{SmartContractFunctionID: r.functionID,
+			FunctionArgs:  map[string]any{"to": o.recipient.Hex(), "quantity": "1"},
+			Payment:       &client.ContractExecutionPayment{PayableCryptoSymbol: "ETH", TotalValue: rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18)},
+			NetworkParams: client.NetworkParams{NetworkName: "gethdev"}}},
+		client.WithIdempotencyKey(fmt.Sprintf("e2e-%s-%d", r.sc.name, o.i)))
 	if err != nil {
 		return err
 	}
-	o.id, _ = v["order_id"].(string)
-	s, _ := v["crypto_amount"].(string)
-	if o.amount, err = rampway.ParseUnits(s, 18); err != nil || o.amount.Sign() <= 0 {
-		return fmt.Errorf("order %s: crypto_amount %v", o.id, v["crypto_amount"])
+	o.id = v.OrderID
+	if o.amount, err = rampway.ParseUnits(v.CryptoAmount, 18); err != nil || o.amount.Sign() <= 0 {
+		return fmt.Errorf("order %s: crypto_amount %q", o.id, v.CryptoAmount)
 	}
 	// The deposit address is in the lookup.
-	l, err := r.lookup(o.id)
+	l, err := r.merchant.GetMintOrder(ctx, o.id)
 	if err != nil {
 		return err
 	}
-	o.deposit = common.HexToAddress(l["deposit_address"].(string))
+	o.deposit = common.HexToAddress(l.DepositAddress)
 	return nil
-}
-
-func (r *run) lookup(id string) (map[string]any, error) {
-	return r.call("GET", "/mint/merchant/hosted/nftCheckout/order/"+id, r.apiKey, "", nil)
 }
 
 func (r *run) statusCounts() map[string]int {
