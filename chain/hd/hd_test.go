@@ -102,8 +102,8 @@ func TestXPrvRoundTrip(t *testing.T) {
 	}
 }
 
-// referenceAddress is address index of xpub the way hdkeychain derives it (what Deriver did
-// before it did CKDpub itself): Derive, then the child's public key, then its address.
+// referenceAddress is address index of xpub the way hdkeychain's documentation has it: Derive,
+// then the child's public key, then go-ethereum's address of it.
 func referenceAddress(tb testing.TB, xpub *hdkeychain.ExtendedKey, index uint32) common.Address {
 	tb.Helper()
 	child, err := xpub.Derive(index)
