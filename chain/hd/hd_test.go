@@ -309,7 +309,7 @@ func TestAddressesEdges(t *testing.T) {
 	}
 }
 
-// BenchmarkAddresses derives blocks of 16, as the order path reserves them; ns/op is per
+// BenchmarkAddresses derives blocks of 16; ns/op is per
 // address.
 func BenchmarkAddresses(b *testing.B) {
 	s, _ := FromMnemonic(testMnemonic, "")

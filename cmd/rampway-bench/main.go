@@ -21,11 +21,14 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/rampway/rampway/internal/app"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	app.TuneGC(os.Getenv) // as cmd/rampway: both servers in this process collect as rampway does
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "rampway-bench:", err)
 		os.Exit(1)

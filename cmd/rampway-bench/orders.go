@@ -16,10 +16,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/rampway/rampway/checkout"
 )
 
 // envPostgresDSN names a PostgreSQL server the bench may create a database on (the tests' own).
@@ -123,8 +126,10 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	for _, sc := range o.apis {
 		names = append(names, sc.title+" against "+sc.baselineKind())
 	}
-	fmt.Fprintf(stdout, "# rampway-bench orders: %s, GOMAXPROCS %d, %d CPUs (%s); %s; concurrency %d, warm-up %s, %s measured per phase, %d round(s); Idempotency-Key: %v; what-ifs: %s\n",
-		runtime.Version(), runtime.GOMAXPROCS(0), runtime.NumCPU(), cpuModel(), strings.Join(names, ", "), o.concurrency, o.warmup, o.duration, o.rounds, o.idempotencyKey, o.whatIfs())
+	gcPercent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(gcPercent)
+	fmt.Fprintf(stdout, "# rampway-bench orders: %s, GOMAXPROCS %d, GOGC %d, %d CPUs (%s); %s; concurrency %d, warm-up %s, %s measured per phase, %d round(s); Idempotency-Key: %v; what-ifs: %s\n",
+		runtime.Version(), runtime.GOMAXPROCS(0), gcPercent, runtime.NumCPU(), cpuModel(), strings.Join(names, ", "), o.concurrency, o.warmup, o.duration, o.rounds, o.idempotencyKey, o.whatIfs())
 	var phases []phase
 	var details []string
 	for _, db := range o.dbs {
@@ -315,7 +320,7 @@ func probeOrders(ctx context.Context, st *stack, sc scenario, rampwayURL, baseli
 		pools = fmt.Sprintf("Pools: the store's, %d max open connections (WAL checkpoints in the background); the baseline's own, %d (SQLite's default checkpoints).",
 			st.store.DB().Stats().MaxOpenConnections, st.baseDB.Stats().MaxOpenConnections)
 	}
-	what := "a reservation of 16 deposit indexes every 16 orders"
+	what := fmt.Sprintf("a reservation of %d deposit indexes every %[1]d orders", checkout.DepositIndexBlock)
 	if !strings.HasPrefix(sc.name, "a") {
 		var a map[string]any
 		_ = json.Unmarshal(ans, &a)

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/rampway/rampway/internal/app"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -20,6 +22,7 @@ var version = "dev"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	app.TuneGC(os.Getenv)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return // a command's -h or --help: its usage went to stdout, as asked
