@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -196,7 +195,7 @@ func (x *txFollower) broadcast(ctx context.Context, ts ...*rampway.ChainTx) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for i, t := range stored {
-		if err := errs[i]; err != nil && !alreadySent(err) {
+		if err := errs[i]; err != nil && !chain.NonceUsed(err) {
 			x.log.Warn("broadcast failed; will retry", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
 			continue
 		}
@@ -247,18 +246,6 @@ func (q *sendQueue) add(ts ...*rampway.ChainTx) {
 
 // wait returns when every queued transaction has been broadcast (or failed to be).
 func (q *sendQueue) wait() { q.done.Wait() }
-
-// alreadySent reports whether a node's refusal means it has the transaction or its nonce is
-// used (by it or by one of its replacements).
-func alreadySent(err error) bool {
-	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"already known", "known transaction", "nonce too low", "already imported", "replacement transaction underpriced"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
-}
 
 // reprice replaces stuck transactions with the same ones at fees 12.5% higher (both caps; at
 // least the current estimate, read once), stores each, then broadcasts them together. Both

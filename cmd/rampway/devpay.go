@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 )
 
 // transferSelector is ERC-20 transfer(address,uint256).
@@ -170,36 +171,24 @@ func devDue(o *devOrderView, a devAsset, given string) (*big.Int, error) {
 }
 
 // devSend signs and sends one EIP-1559 transaction from key and waits until it is mined.
+// Payments made at once from the same wallet (two `rampway dev pay` side by side) read the same
+// pending nonce: the one that comes second is refused as a replacement (or its nonce is already
+// used) and is signed again with the next nonce, a few times at most.
 func devSend(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Address, value *big.Int, data []byte) (common.Hash, error) {
-	from := crypto.PubkeyToAddress(key.PublicKey)
-	chainID, err := c.ChainID(ctx)
-	if err != nil {
-		return common.Hash{}, err
-	}
-	nonce, err := c.PendingNonceAt(ctx, from)
-	if err != nil {
-		return common.Hash{}, err
-	}
-	tip, err := c.SuggestGasTipCap(ctx)
-	if err != nil {
-		return common.Hash{}, err
-	}
-	head, err := c.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return common.Hash{}, err
-	}
-	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	gas := uint64(21_000)
-	if len(data) > 0 {
-		gas = 100_000 // an ERC-20 transfer to a new holder costs ~52k
-	}
-	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data})
-	if err != nil {
-		return common.Hash{}, err
-	}
-	if err := c.SendTransaction(ctx, tx); err != nil {
-		return common.Hash{}, err
+	var tx *types.Transaction
+	for attempt := 1; ; attempt++ {
+		var err error
+		tx, err = devSignNext(ctx, c, key, to, value, data)
+		if err != nil {
+			return common.Hash{}, err
+		}
+		err = c.SendTransaction(ctx, tx)
+		if err == nil {
+			break
+		}
+		if !chain.NonceUsed(err) || attempt == devSendAttempts {
+			return common.Hash{}, err
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -217,4 +206,35 @@ func devSend(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey, to
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// devSendAttempts bounds the sends of one devSend whose nonce another payment took meanwhile.
+const devSendAttempts = 8
+
+// devSignNext signs the transaction with the wallet's next nonce, counting its pending ones.
+func devSignNext(ctx context.Context, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	chainID, err := c.ChainID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nonce, err := c.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := c.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	head, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	gas := uint64(21_000)
+	if len(data) > 0 {
+		gas = 100_000 // an ERC-20 transfer to a new holder costs ~52k
+	}
+	return types.SignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &to, Value: value, Data: data})
 }

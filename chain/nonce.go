@@ -1,0 +1,21 @@
+package chain
+
+import "strings"
+
+// NonceUsed reports whether a node's refusal of a transaction means the node has it already or
+// its nonce is used: by it, by one of its replacements, or by another transaction of the same
+// wallet pending or mined (go-ethereum's "already known", "nonce too low", "replacement
+// transaction underpriced"; other clients' "known transaction", "already imported"). Over
+// JSON-RPC only the message is left of the node's error.
+func NonceUsed(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"already known", "known transaction", "nonce too low", "already imported", "replacement transaction underpriced"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
