@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"runtime/debug"
@@ -95,12 +96,16 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}
 		s.metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(sw.status)).Inc()
 		s.metrics.latency.WithLabelValues(route, r.Method).Observe(d.Seconds())
-		attrs := []any{"method", r.Method, "path", r.URL.Path, "route", route, "status", sw.status,
-			"duration_ms", float64(d.Microseconds()) / 1000, "bytes", sw.bytes, "request_id", id, "remote", r.RemoteAddr}
-		if ri.merchantID != "" {
-			attrs = append(attrs, "merchant_id", ri.merchantID)
+		// Typed attributes (LogAttrs), one line per request: no value boxed into an interface.
+		attrs := [...]slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("route", route), slog.Int("status", sw.status),
+			slog.Float64("duration_ms", float64(d.Microseconds())/1000), slog.Int64("bytes", sw.bytes),
+			slog.String("request_id", id), slog.String("remote", r.RemoteAddr), slog.String("merchant_id", ri.merchantID)}
+		n := len(attrs)
+		if ri.merchantID == "" {
+			n-- // merchant_id is last: left out when no merchant was authenticated
 		}
-		s.log.InfoContext(r.Context(), "http request", attrs...)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http request", attrs[:n]...)
 	})
 }
 

@@ -449,7 +449,7 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
 		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea)", x+1, o+8, x+2)
 	}
-	return `WITH o AS (` + insertOrders.get(n) + ` RETURNING id),
+	return `WITH o AS (` + insertOrders.get(n) + `),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
 		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
