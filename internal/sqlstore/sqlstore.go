@@ -51,8 +51,10 @@ type Dialect struct {
 	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): without OneWriter, new
 	// orders, their events and their webhook deliveries go in one statement, one round trip.
 	WritableCTE bool
-	// OrderWriters is how many batches of new orders are written at once when the dialect
-	// has not OneWriter (which writes them in its one writer's transactions).
+	// OrderWriters is how many statements of new orders may be written at once when the
+	// dialect has not OneWriter (which writes them in its one writer's transactions): the
+	// first goes as soon as an order comes, the others only when orderBatchFill orders wait
+	// (submitOrder).
 	OrderWriters int
 	// IsStatementError reports whether err is the database's refusal of a statement (so that
 	// nothing of it was written), rather than a failure to reach the database or to hear its
@@ -78,6 +80,7 @@ type Store struct {
 	// Batched writes: group commit (one-writer dialects), new orders (all).
 	startBatches  sync.Once
 	jobs          chan *writeJob
+	orders        orderQueue // new orders waiting for a statement, without OneWriter
 	quit          chan struct{}
 	closeOnce     sync.Once
 	batches       atomic.Int64
