@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/rampway/rampway/internal/groupcommit"
 )
 
 // Batching limits of a CallBatcher.
@@ -41,7 +42,7 @@ const (
 )
 
 // CallBatcher sends concurrent calls (eth_call, eth_simulateV1) to a node as JSON-RPC batches
-// (group commit for calls): a call goes at once, alone, while fewer than eagerBatches batches
+// (group commit for calls, internal/groupcommit): a call goes at once, alone, while fewer than eagerBatches batches
 // are out; otherwise it waits, and the calls that waited go together as soon as a batch comes
 // back, or as soon as batchFill of them wait while fewer than its limit of batches are out.
 // Under load, many orders' simulations share one HTTP request and one pass through the node's
@@ -50,10 +51,9 @@ const (
 type CallBatcher struct {
 	rc          *rpc.Client
 	maxInFlight int
+	calls       groupcommit.Queue[*batchedCall] // runs sendOne
 
-	mu       sync.Mutex
-	inFlight int
-	waiting  []*batchedCall
+	mu sync.Mutex
 	// unbatchedUntil is set when a batch failed as a whole and its calls then went through
 	// one by one: the node (or a proxy before it) does not take batches, or one batch met a
 	// passing failure. Calls go one by one until then, and batches are tried again after it.
@@ -76,7 +76,10 @@ type batchedCall struct {
 // NewCallBatcher returns a CallBatcher sending through rc, with at most inFlight batches out
 // at once.
 func NewCallBatcher(rc *rpc.Client, inFlight int) *CallBatcher {
-	return &CallBatcher{rc: rc, maxInFlight: max(inFlight, 1)}
+	b := &CallBatcher{rc: rc, maxInFlight: max(inFlight, 1)}
+	b.calls = groupcommit.Queue[*batchedCall]{Eager: eagerBatches, Fill: batchFill, MaxInFlight: b.maxInFlight,
+		MaxBatch: maxBatchCalls, Run: b.sendOne}
+	return b
 }
 
 // CallContract is ethclient's CallContract, batched: the same request (eth_call with msg at
@@ -96,25 +99,12 @@ func (b *CallBatcher) CallContract(ctx context.Context, msg ethereum.CallMsg, bl
 func (b *CallBatcher) Call(ctx context.Context, result any, method string, args ...any) error {
 	c := &batchedCall{method: method, args: args, result: result, done: make(chan struct{})}
 	b.mu.Lock()
-	if time.Now().Before(b.unbatchedUntil) {
-		b.mu.Unlock()
+	unbatched := time.Now().Before(b.unbatchedUntil)
+	b.mu.Unlock()
+	if unbatched {
 		return b.rc.CallContext(ctx, result, method, args...)
 	}
-	switch {
-	case b.inFlight < min(eagerBatches, b.maxInFlight):
-		b.inFlight++
-		b.mu.Unlock()
-		go b.send([]*batchedCall{c})
-	case len(b.waiting)+1 >= batchFill && b.inFlight < b.maxInFlight:
-		b.waiting = append(b.waiting, c)
-		b.inFlight++
-		batch := b.takeWaiting()
-		b.mu.Unlock()
-		go b.send(batch)
-	default:
-		b.waiting = append(b.waiting, c)
-		b.mu.Unlock()
-	}
+	b.calls.Add(c)
 	select {
 	case <-c.done:
 		return c.err
@@ -123,32 +113,7 @@ func (b *CallBatcher) Call(ctx context.Context, result any, method string, args 
 	}
 }
 
-// send sends batch, then the calls that waited meanwhile, until none wait.
-func (b *CallBatcher) send(batch []*batchedCall) {
-	for {
-		b.sendOne(batch)
-		b.mu.Lock()
-		if len(b.waiting) == 0 {
-			b.inFlight--
-			b.mu.Unlock()
-			return
-		}
-		batch = b.takeWaiting()
-		b.mu.Unlock()
-	}
-}
-
-// takeWaiting takes the first maxBatchCalls waiting calls (b.mu held).
-func (b *CallBatcher) takeWaiting() []*batchedCall {
-	n := min(len(b.waiting), maxBatchCalls)
-	batch := b.waiting[:n:n]
-	b.waiting = b.waiting[n:]
-	if len(b.waiting) == 0 {
-		b.waiting = nil // let the backing array go
-	}
-	return batch
-}
-
+// sendOne sends a batch of the calls that Call queued, and answers each of them.
 func (b *CallBatcher) sendOne(batch []*batchedCall) {
 	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
 	defer cancel()

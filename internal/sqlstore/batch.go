@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"runtime"
-	"sync"
 )
 
 // maxBatch bounds the writes one shared transaction takes.
@@ -104,24 +103,6 @@ func (s *Store) batchLoop() {
 // lock) from holding up a crowd of orders.
 const orderBatchFill = 16
 
-// orderQueue is the new orders waiting for a statement (submitOrder).
-type orderQueue struct {
-	mu       sync.Mutex
-	waiting  []*writeJob
-	inFlight int // statements being written (each by a writeOrders)
-}
-
-// take removes and returns up to maxBatch of the waiting orders, the oldest first. q.mu is held.
-func (q *orderQueue) take() []*writeJob {
-	n := min(len(q.waiting), maxBatch)
-	batch := q.waiting[:n:n]
-	q.waiting = q.waiting[n:]
-	if len(q.waiting) == 0 {
-		q.waiting = nil // let the backing array go, rather than grow it forever
-	}
-	return batch
-}
-
 // submitOrder writes j, a new order, on a dialect with many writers: at once when no
 // statement of orders is under way; otherwise with the orders that wait, in the statement
 // that follows the one under way or, when orderBatchFill of them wait and fewer than
@@ -136,42 +117,8 @@ func (s *Store) submitOrder(j *writeJob) error {
 		return err
 	}
 	j.done = make(chan error, 1)
-	q := &s.orders
-	var batch []*writeJob
-	q.mu.Lock()
-	switch {
-	case q.inFlight == 0:
-		batch = []*writeJob{j}
-	case len(q.waiting)+1 >= orderBatchFill && q.inFlight < max(s.d.OrderWriters, 1):
-		q.waiting = append(q.waiting, j)
-		batch = q.take()
-	default:
-		q.waiting = append(q.waiting, j)
-	}
-	if batch != nil {
-		q.inFlight++
-	}
-	q.mu.Unlock()
-	if batch != nil {
-		go s.writeOrders(batch)
-	}
+	s.orders.Add(j)
 	return <-j.done // the job runs to its end: its outcome is known before the caller returns
-}
-
-// writeOrders writes batch, then the orders that waited meanwhile, until none wait.
-func (s *Store) writeOrders(batch []*writeJob) {
-	q := &s.orders
-	for {
-		s.runBatch(batch)
-		q.mu.Lock()
-		if len(q.waiting) == 0 {
-			q.inFlight--
-			q.mu.Unlock()
-			return
-		}
-		batch = q.take()
-		q.mu.Unlock()
-	}
 }
 
 // BatchStats says how many batches the store has written and how many writes (new orders

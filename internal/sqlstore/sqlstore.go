@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/groupcommit"
 	"github.com/rampway/rampway/internal/secretbox"
 )
 
@@ -80,7 +81,7 @@ type Store struct {
 	// Batched writes: group commit (one-writer dialects), new orders (all).
 	startBatches  sync.Once
 	jobs          chan *writeJob
-	orders        orderQueue // new orders waiting for a statement, without OneWriter
+	orders        groupcommit.Queue[*writeJob] // new orders waiting for a statement, without OneWriter (submitOrder)
 	quit          chan struct{}
 	closeOnce     sync.Once
 	batches       atomic.Int64
@@ -96,6 +97,7 @@ var _ rampway.Store = (*Store)(nil)
 // New returns a Store over db. box seals webhook secrets at rest; nil keeps them in clear.
 func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
 	s := &Store{db: db, d: d, box: box, queries: make(map[string]string), jobs: make(chan *writeJob), quit: make(chan struct{})}
+	s.orders = groupcommit.Queue[*writeJob]{Eager: 1, Fill: orderBatchFill, MaxInFlight: d.OrderWriters, MaxBatch: maxBatch, Run: s.runBatch}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopMaintain = cancel
 	if d.Maintain != nil {
