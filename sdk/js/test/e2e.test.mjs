@@ -8,7 +8,7 @@
 // card through the checkout page's form, as a browser without scripts posts it.
 
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 
 import { MemoryDeduper, Rampway, RampwayError, webhookHandler } from "../dist/index.js";
+import { payByCard, run } from "./devhelpers.mjs";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
@@ -28,18 +29,6 @@ const RUN = Date.now().toString(36);
 
 /** The running dev server, its dev.json, the SDK client and the webhook receiver. */
 const env = {};
-
-function run(file, args, opts = {}) {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { maxBuffer: 16 << 20, ...opts }, (err, stdout, stderr) => {
-      if (err) {
-        reject(new Error(`${file} ${args.join(" ")}: ${err.message}\n${stdout}${stderr}`));
-        return;
-      }
-      resolve(stdout);
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -186,19 +175,6 @@ async function waitDelivered(api, id, n, limit = 30_000) {
     }
     await sleep(100);
   }
-}
-
-/** Pays an order of area B or C with a sandbox test card, as the page's card form posts it. */
-async function payByCard(gatewayUrl, number) {
-  const page = await fetch(gatewayUrl);
-  const html = await page.text();
-  assert.equal(page.status, 200, html);
-  const m = /<form method="post" action="([^"]+)" id="card-form"/.exec(html);
-  assert.ok(m, `no card form on the checkout page:\n${html}`);
-  const action = new URL(m[1].replaceAll("&amp;", "&"), gatewayUrl);
-  const res = await fetch(action, { method: "POST", body: new URLSearchParams({ card_number: number, expiry: "12/34", cvc: "123", name: "Ada Lovelace" }) });
-  const done = await res.text();
-  assert.equal(res.status, 200, done);
 }
 
 /** Base units of a decimal amount with decimals places. */

@@ -13,7 +13,7 @@
 // The binary is $RAMPWAY_BIN, or built from this checkout.
 
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -24,6 +24,7 @@ import { after, before, describe, test } from "node:test";
 import ts from "typescript";
 
 import { retryableStatus } from "../dist/errors.js";
+import { payByCard, run } from "./devhelpers.mjs";
 
 const SDK = fileURLToPath(new URL("../", import.meta.url));
 const REPO = path.resolve(SDK, "../..");
@@ -115,15 +116,6 @@ function start(cmd, args, cwd) {
   return p;
 }
 
-function run(file, args, cwd) {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} ${args.join(" ")}: ${err.message}\n${stdout}${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
 async function freePort() {
   const srv = net.createServer();
   await new Promise((r) => srv.listen(0, "127.0.0.1", r));
@@ -191,20 +183,6 @@ async function makeShop(dir, src) {
   return { diags, args: ["main.js"] };
 }
 
-/** Pays an order of area B or C with a sandbox test card, as the page's card form posts it. */
-async function payByCard(gatewayUrl, number) {
-  const page = await fetch(gatewayUrl);
-  const html = await page.text();
-  assert.equal(page.status, 200, html);
-  const m = /<form method="post" action="([^"]+)" id="card-form"/.exec(html);
-  assert.ok(m, `no card form on the checkout page:\n${html}`);
-  const res = await fetch(new URL(m[1].replaceAll("&amp;", "&"), gatewayUrl), {
-    method: "POST",
-    body: new URLSearchParams({ card_number: number, expiry: "12/34", cvc: "123", name: "Ada Lovelace" }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
-
 const env = { procs: [] };
 
 function track(p) {
@@ -223,7 +201,7 @@ async function journey(shop, area, port) {
     assert.equal((await fetch(gateway)).status, 200, "the page says: open it in a browser to watch");
     const [, cmd] = await server.waitLine(/^pay it, in the rampway directory: (go run \.\/cmd\/rampway dev pay ord_\S+)$/, 10_000);
     assert.ok(cmd.endsWith(` ${orderId}`), cmd);
-    await run(env.bin, cmd.replace("go run ./cmd/rampway ", "").split(" "), env.rampwayDir);
+    await run(env.bin, cmd.replace("go run ./cmd/rampway ", "").split(" "), { cwd: env.rampwayDir });
   } else {
     await server.waitLine(/^pay it there with the test card 4242 4242 4242 4242, expiry 12\/34, security code 123$/, 10_000);
     await payByCard(gateway, env.dj.fiat.test_cards.success);
@@ -266,7 +244,7 @@ describe("docs/quickstart.md in TypeScript against rampway dev", { timeout: 600_
     env.bin = process.env.RAMPWAY_BIN;
     if (!env.bin) {
       env.bin = path.join(env.tmp, "bin", "rampway");
-      await run("go", ["build", "-o", env.bin, "./cmd/rampway"], REPO);
+      await run("go", ["build", "-o", env.bin, "./cmd/rampway"], { cwd: REPO });
     }
     // The page's layout: rampway dev runs in a directory named rampway (.rampway-dev), and the
     // shop next to it reads ../rampway/.rampway-dev/dev.json.
