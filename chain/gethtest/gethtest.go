@@ -6,7 +6,6 @@ package gethtest
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // Node is a running `geth --dev`.
@@ -54,10 +54,7 @@ func Start(t testing.TB, period time.Duration) *Node {
 	if testing.Short() {
 		t.Skip("runs geth")
 	}
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
+	port := devtest.FreePort(t)
 	dir := t.TempDir()
 	args := []string{"tool", "geth", "--dev", "--datadir", filepath.Join(dir, "geth"), "--http", "--http.addr", "127.0.0.1",
 		"--http.port", strconv.Itoa(port), "--http.api", "eth,net,web3,debug", "--nodiscover", "--maxpeers", "0", "--port", "0",
@@ -117,15 +114,6 @@ func (n *Node) Stop() {
 
 // Log is what the node printed.
 func (n *Node) Log() string { return n.out.String() }
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
 
 // moduleRoot is the directory of go.mod, where `go tool geth` resolves.
 func moduleRoot(t testing.TB) string {

@@ -1,11 +1,13 @@
 // Package devtest holds what tests that drive a real `rampway dev` process share: building the
-// binary, and paying an order's card form on its checkout page as a browser without scripts
-// would. (cmd/rampway's own tests run dev in their process.)
+// binary, paying an order's card form on its checkout page as a browser without scripts
+// would, a free port for a process that takes a number. (cmd/rampway's own tests run dev in
+// their process.)
 package devtest
 
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -93,4 +95,16 @@ func PayCard(t testing.TB, gatewayURL, number string) string {
 		t.Fatal(err)
 	}
 	return page(browser.PostForm(action.String(), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}}))
+}
+
+// FreePort returns a loopback TCP port that was free a moment ago, for a server that takes a
+// port number rather than a listener.
+func FreePort(tb testing.TB) int {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("pick a free port: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }

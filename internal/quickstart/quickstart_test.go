@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/format"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -177,14 +176,14 @@ func TestQuickstartGo(t *testing.T) {
 	for _, area := range []string{"A", "B", "C"} {
 		t.Run("area "+area, func(t *testing.T) {
 			t.Parallel()
-			runJourney(t, bin, rampwayDir, area, freePort(t), func(port int) *proc {
+			runJourney(t, bin, rampwayDir, area, devtest.FreePort(t), func(port int) *proc {
 				return start(t, filepath.Dir(shop), shop, "-area", area, "-port", strconv.Itoa(port))
 			})
 		})
 	}
 	t.Run("rampway listen", func(t *testing.T) {
 		t.Parallel()
-		port := freePort(t)
+		port := devtest.FreePort(t)
 		args := strings.Fields(strings.TrimPrefix(strings.Replace(shListen, ":3000/", fmt.Sprintf(":%d/", port), 1), "go run ./cmd/rampway "))
 		listen := start(t, rampwayDir, bin, args...)
 		listen.waitLine(t, regexp.MustCompile(`ready: forwarding`), 30*time.Second)
@@ -411,17 +410,6 @@ func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, limit time.Duration) []
 			t.Fatalf("%s did not print %s within %v:\n%s", p.name, re, limit, strings.Join(p.output(), "\n"))
 		}
 	}
-}
-
-// freePort returns a port free a moment ago, for a server that takes a port number.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // open fetches a page as a browser opening it would.
