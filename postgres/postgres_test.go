@@ -1,8 +1,11 @@
 package postgres_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/internal/pgtest"
@@ -100,4 +103,67 @@ func BenchmarkCreateOrders(b *testing.B) {
 	}
 	defer s.Close()
 	storetest.BenchCreateOrders(b, s)
+}
+
+// An order whose caller gives up while it waits behind a statement that hangs (here on a lock
+// of its merchant's row) returns at once and is never written; the order in the hung statement
+// is written when the lock goes, and its caller learns so.
+func TestAbandonedWaitingOrderNotWritten(t *testing.T) {
+	s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := storetest.NewMerchant(t, s)
+	lock, err := s.DB().BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback()
+	if _, err := lock.ExecContext(t.Context(), `SELECT id FROM merchants WHERE id = $1 FOR UPDATE`, m.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	first := storetest.NewOrder(m.ID, 1)
+	firstDone := make(chan error, 1)
+	go func() { firstDone <- s.CreateOrder(context.Background(), first) }()
+	// The first order's statement waits on the lock (its foreign key check).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := s.DB().QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first order's statement never waited on the lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	second := storetest.NewOrder(m.ID, 2)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := s.CreateOrder(ctx, second); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second order, its caller gone: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("second order's caller waited %s for a hung statement", d)
+	}
+
+	if err := lock.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-firstDone; err != nil {
+		t.Fatalf("first order: %v", err)
+	}
+	if _, err := s.Order(t.Context(), first.ID); err != nil {
+		t.Fatalf("first order not stored: %v", err)
+	}
+	if o, err := s.Order(t.Context(), second.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("second order: %+v, %v; want not found", o, err)
+	}
 }

@@ -33,6 +33,10 @@ func mustOrder(t *testing.T, s rampway.Store, merchantID string, at time.Time) *
 // mustOrderValues is a valid new order of the merchant, not stored.
 func mustOrderValues(merchantID string) *rampway.Order { return orderAt(merchantID, now(), 1<<30) }
 
+// NewOrder is a valid new order of the merchant, created now with deposit index idx, not
+// stored: for a dialect's own tests.
+func NewOrder(merchantID string, idx uint32) *rampway.Order { return orderAt(merchantID, now(), idx) }
+
 // orderAt is a valid new order of the merchant created at at, with deposit index idx.
 func orderAt(merchantID string, at time.Time, idx uint32) *rampway.Order {
 	big1e18, _ := new(big.Int).SetString("123456789012345678901234567890", 10)

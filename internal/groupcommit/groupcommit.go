@@ -12,7 +12,7 @@ import "sync"
 //
 // Run owns the outcome of each item (it answers the item's caller); it runs on a goroutine of
 // the queue's and goes on with the items that waited meanwhile until none wait.
-type Queue[T any] struct {
+type Queue[T comparable] struct {
 	Eager       int // batches started as soon as an item comes (at least 1)
 	Fill        int // waiting items that start one more batch, up to MaxInFlight
 	MaxInFlight int // batches run at once (at least Eager)
@@ -71,6 +71,24 @@ func (q *Queue[T]) take() []T {
 		q.waiting = nil // let the backing array go, rather than grow it forever
 	}
 	return batch
+}
+
+// Remove takes x out of the queue if it still waits for a batch, and says whether it did: an
+// item removed is never run (its caller may give up on it); one that is not is being run or
+// has been.
+func (q *Queue[T]) Remove(x T) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, w := range q.waiting {
+		if w == x {
+			q.waiting = append(q.waiting[:i:i], q.waiting[i+1:]...)
+			if len(q.waiting) == 0 {
+				q.waiting = nil
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // Waiting returns how many items wait for a batch and how many batches are being run.

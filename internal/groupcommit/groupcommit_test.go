@@ -177,3 +177,27 @@ func TestEveryItemOnce(t *testing.T) {
 		t.Fatalf("%d batches for 2000 items: nothing grouped", runs.Load())
 	}
 }
+
+// An item removed while it waits is never run; one already in a batch cannot be removed.
+func TestRemove(t *testing.T) {
+	r := newRecorder()
+	q := &Queue[int]{Eager: 1, Fill: 100, MaxInFlight: 1, MaxBatch: 10, Run: r.run}
+	q.Add(1)
+	r.next(t)
+	q.Add(2)
+	q.Add(3)
+	q.Add(4)
+	waitFor(t, q, 3, 1)
+	if q.Remove(1) {
+		t.Fatal("removed an item being run")
+	}
+	if !q.Remove(3) || q.Remove(3) {
+		t.Fatal("Remove(3): want true once, then false")
+	}
+	r.release <- struct{}{}
+	if b := r.next(t); !same(b, []int{2, 4}) {
+		t.Fatalf("batch after removing 3: %v", b)
+	}
+	r.release <- struct{}{}
+	waitFor(t, q, 0, 0)
+}

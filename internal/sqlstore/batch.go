@@ -118,7 +118,18 @@ func (s *Store) submitOrder(j *writeJob) error {
 	}
 	j.done = make(chan error, 1)
 	s.orders.Add(j)
-	return <-j.done // the job runs to its end: its outcome is known before the caller returns
+	select {
+	case err := <-j.done:
+		return err
+	case <-j.ctx.Done():
+		// A caller that gives up (its request ended, the database hangs) leaves at once if
+		// its order still waits: it is then never written. Once in a statement it runs to its
+		// end, and its outcome is known before the caller returns.
+		if s.orders.Remove(j) {
+			return j.ctx.Err()
+		}
+		return <-j.done
+	}
 }
 
 // BatchStats says how many batches the store has written and how many writes (new orders
