@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
@@ -154,6 +155,26 @@ func (e *entryError) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
+// waitIndexed waits until the node finds the receipt of every tx. It indexes a block's
+// transactions after the block is mined: until then a lookup says "not found" (FIELD-NOTES;
+// TestBatchingClientTransactionReceipts met it once under load).
+func waitIndexed(t *testing.T, ec *ethclient.Client, txs []*types.Transaction) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, tx := range txs {
+		for {
+			_, err := ec.TransactionReceipt(t.Context(), tx.Hash())
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("receipt of %s: %v", tx.Hash().Hex(), err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
@@ -171,6 +192,7 @@ func TestBatchingClientTransactionReceipts(t *testing.T) {
 	if _, err := s.chain.Mine(); err != nil {
 		t.Fatal(err)
 	}
+	waitIndexed(t, s.ec, txs)
 	unknown := common.HexToHash("0x1234")
 	broken := txs[7].Hash()
 
@@ -319,6 +341,7 @@ func TestBatchingClientBatchTooLarge(t *testing.T) {
 	if _, err := s.chain.Mine(); err != nil {
 		t.Fatal(err)
 	}
+	waitIndexed(t, s.ec, txs)
 	proxy := &rpcProxy{batchLimit: 4}
 	ec, _, _ := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, BatchesInFlightRemote)
