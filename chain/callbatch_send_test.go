@@ -81,9 +81,7 @@ func TestBatchingClientSendTransactions(t *testing.T) {
 			}
 		}
 	}
-	if n, err := s.ec.PendingNonceAt(t.Context(), s.addr); err != nil || n != uint64(len(good)) {
-		t.Fatalf("the node's pending nonce of the payer: %d, %v; want %d", n, err, len(good))
-	}
+	waitPendingNonce(t, s.ec, s.addr, uint64(len(good)))
 	if b, r := counted.batches.Load(), counted.requests.Load(); b != 2 || r != 2 {
 		t.Errorf("%d transactions went in %d requests (%d batches); want 2 batches", len(txs), r, b)
 	}
@@ -172,6 +170,24 @@ func waitIndexed(t *testing.T, ec *ethclient.Client, txs []*types.Transaction) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}
+}
+
+// waitPendingNonce waits until the node's pending nonce of addr is want. The pool takes a sent
+// transaction in at once but moves it to the pending ones in the background: right after the
+// sends a lookup may lag (CI met 8 for 10 once).
+func waitPendingNonce(t *testing.T, ec *ethclient.Client, addr common.Address, want uint64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := ec.PendingNonceAt(t.Context(), addr)
+		if err == nil && n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pending nonce is %d, %v; want %d", n, err, want)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -300,9 +316,7 @@ func TestBatchingClientSendWithoutBatches(t *testing.T) {
 				t.Fatalf("pass %d, transaction %d: %v", pass, i, err)
 			}
 		}
-		if n, err := s.ec.PendingNonceAt(t.Context(), s.addr); err != nil || n != uint64(10*(pass+1)) {
-			t.Fatalf("pass %d: the pending nonce is %d, %v", pass, n, err)
-		}
+		waitPendingNonce(t, s.ec, s.addr, uint64(10*(pass+1)))
 	}
 	if b := proxy.batches.Load(); b != 1 {
 		t.Fatalf("%d batches tried; want the one refused", b)
