@@ -1,13 +1,11 @@
 package chain_test
 
 import (
-	"io"
 	"log/slog"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chain/rpcfault"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // failoverEnv is one node (the dev chain) behind two fault proxies, A and B, as two of a
@@ -72,8 +71,8 @@ func TestFailoverLeavesAFailingNode(t *testing.T) {
 // A node that takes the request and hangs is left after CallTimeout, and the request is
 // answered by the next one: a worker's call never waits on it for longer.
 func TestFailoverLeavesAHangingNode(t *testing.T) {
-	var logged strings.Builder
-	e := newFailoverEnv(t, chain.FailoverConfig{CallTimeout: 300 * time.Millisecond, Log: slog.New(slog.NewTextHandler(&syncWriter{w: &logged}, nil))})
+	var logged devtest.LockedBuffer
+	e := newFailoverEnv(t, chain.FailoverConfig{CallTimeout: 300 * time.Millisecond, Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	e.a.Set(rpcfault.Rule{Fault: rpcfault.Delay, Delay: 10 * time.Second})
 	start := time.Now()
 	if _, err := e.client.BlockNumber(t.Context()); err != nil {
@@ -93,17 +92,6 @@ func TestFailoverLeavesAHangingNode(t *testing.T) {
 	if n := strings.Count(logged.String(), "RPC node left for the next"); n != 1 || !strings.Contains(logged.String(), "no answer within 300ms") {
 		t.Fatalf("log (%d lines about it):\n%s", n, logged.String())
 	}
-}
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // One node, rate-limited once: the request waits its Retry-After and goes through.

@@ -12,25 +12,8 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chainwork"
+	"github.com/rampway/rampway/internal/devtest"
 )
-
-// syncBuffer is a log destination safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A chain whose head is below the block the database has recorded (a node that lost blocks)
 // is not waited for in silence: once the grace is over the watcher logs an error naming the
@@ -47,7 +30,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	if err := e.store.SetWatchCursor(t.Context(), "devnet", recorded, common.HexToHash("0x1234"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs devtest.LockedBuffer
 	var mu sync.Mutex
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }

@@ -70,31 +70,13 @@ type devJSON struct {
 	} `json:"fiat"`
 }
 
-// lockedBuffer collects a process's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // startDev runs `rampway dev` on free ports with a fresh data directory, waits for its
 // dev.json and stops it (Ctrl-C) when the test ends.
 func startDev(t *testing.T) devJSON {
 	t.Helper()
 	bin := devtest.BuildRampway(t)
 	dir := t.TempDir()
-	out := &lockedBuffer{}
+	out := &devtest.LockedBuffer{}
 	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

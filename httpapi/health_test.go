@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // /readyz asks its further checks (Deps.Ready) after the database: one that fails answers 503
@@ -18,7 +19,7 @@ import (
 // *rampway.Error says no more than that a dependency is not ready, its text only in the log.
 func TestReadyChecks(t *testing.T) {
 	chainA, chainB := &fakePinger{}, &fakePinger{}
-	var logs syncBuffer
+	var logs devtest.LockedBuffer
 	s := New(Config{Version: "test", BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"}}, Deps{DB: &fakePinger{}, Ready: []Pinger{chainA, chainB}, Log: slog.New(slog.NewTextHandler(&logs, nil)),
 		Metrics: prometheus.NewRegistry()})
 	get := func() resp {

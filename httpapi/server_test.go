@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -30,6 +29,7 @@ import (
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/pricing"
@@ -47,7 +47,7 @@ type env struct {
 	merchant  *rampway.Merchant
 	key       string
 	keyID     string
-	logs      *syncBuffer
+	logs      *devtest.LockedBuffer
 	ping      *fakePinger
 	chain     *devchain.Chain
 	hotWallet common.Address
@@ -93,23 +93,6 @@ func (c testChains) Head(ctx context.Context, name string) (uint64, error) {
 	return h.Number.Uint64(), nil
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 type fakePinger struct{ err error }
 
 func (p *fakePinger) Ping(context.Context) error { return p.err }
@@ -139,7 +122,7 @@ func newMerchantEnv(t *testing.T) (*env, *slog.Logger) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &syncBuffer{}, ping: &fakePinger{}}
+	e := &env{t: t, store: store, svc: svc, merchant: m, key: raw, keyID: k.ID, logs: &devtest.LockedBuffer{}, ping: &fakePinger{}}
 	return e, slog.New(slog.NewJSONHandler(e.logs, nil))
 }
 

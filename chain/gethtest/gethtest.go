@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,24 +26,7 @@ type Node struct {
 	// Dev is its developer account: funded, unlocked (eth_sendTransaction from it works).
 	Dev common.Address
 	cmd *exec.Cmd
-	out *buffer
-}
-
-type buffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	out *devtest.LockedBuffer
 }
 
 // Start runs geth --dev (the module's `go tool geth`) with blocks every period (0: a block per transaction), in a
@@ -70,7 +52,7 @@ func Start(t testing.TB, period time.Duration) *Node {
 	if err != nil {
 		t.Fatalf("go tool -n geth: %v", err)
 	}
-	n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), out: &buffer{}}
+	n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), out: &devtest.LockedBuffer{}}
 	n.cmd = exec.Command(strings.TrimSpace(string(bin)), args[2:]...)
 	n.cmd.Stdout, n.cmd.Stderr = n.out, n.out
 	if err := n.cmd.Start(); err != nil {

@@ -21,11 +21,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rampway/rampway/internal/browsertest"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // lockedBuffer collects a running command's output.
-type lockedBuffer = browsertest.LockedBuffer
+type lockedBuffer = devtest.LockedBuffer
 
 func noEnv(string) string { return "" }
 

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/provider/sandbox"
@@ -67,7 +67,7 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedWriter{}
+	logs := &devtest.LockedBuffer{}
 	a, err := app.Start(t.Context(), cfg, slog.New(slog.NewJSONHandler(logs, nil)), app.Options{Listener: ln})
 	if err != nil {
 		t.Fatal(err)
@@ -194,22 +194,4 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 			t.Errorf("card number %s found in the database or the logs", card)
 		}
 	}
-}
-
-// lockedWriter keeps the logs, written by several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedWriter) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

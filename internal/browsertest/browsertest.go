@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // EnvChromium names the variable that overrides the browser's path.
@@ -78,7 +79,7 @@ func New(tb testing.TB) context.Context {
 	tb.Helper()
 	exe := Chromium(tb)
 	profile := tb.TempDir() // removed after the browser has stopped: cleanups run last-in first-out
-	out := &LockedBuffer{}
+	out := &devtest.LockedBuffer{}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.UserDataDir(profile),
@@ -157,25 +158,6 @@ func withoutDBus(s string) string {
 		}
 	}
 	return strings.Join(keep, "")
-}
-
-// LockedBuffer collects a running process's output, safe for concurrent writes and reads
-// (the tests of cmd/rampway use it for the processes they start too).
-type LockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *LockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *LockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // Do runs actions in the tab, failing the test on the first error or after Timeout.
