@@ -211,6 +211,9 @@ type StartFiatPayment struct {
 	Method    string
 	// ReturnURL is where the provider sends the user back (the checkout page).
 	ReturnURL string
+	// Livemode is the order's mode: a provider refuses to start a payment of the other mode
+	// than its own (ModeMatches).
+	Livemode bool
 }
 
 // ProviderPayment is a payment as its provider states it.
@@ -284,6 +287,9 @@ var ErrEventNotRead = errors.New("a notification of a kind the provider does not
 type FiatProvider interface {
 	// Name is the provider's config name and the {name} of /providers/{name}/webhook.
 	Name() string
+	// Livemode is the mode the provider serves: false for test data only (the sandbox, Stripe's
+	// test keys), true for real money. It serves orders of its mode and no others.
+	Livemode() bool
 	// Methods are the payment method ids it takes.
 	Methods() []string
 	// Start starts a payment, idempotently under p.PaymentID.

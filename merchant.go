@@ -26,12 +26,20 @@ type Merchant struct {
 	WebhookURL string
 	// WebhookSecret signs webhook events; "" means none is configured, and no events are sent.
 	// Stores keep it encrypted at rest when an encryption key is configured.
+	//
+	// WebhookSecret and its previous one sign test-mode events; LiveWebhookSecret and its
+	// previous one live-mode events (webhook secrets are per mode, as API keys are).
 	WebhookSecret      string
 	WebhookSecretSetAt *time.Time
 	// PreviousWebhookSecret, after a rotation with a grace period, still signs deliveries
 	// until PreviousSecretExpiresAt.
 	PreviousWebhookSecret   string
 	PreviousSecretExpiresAt *time.Time
+	// The live-mode secrets, as the test-mode ones above.
+	LiveWebhookSecret           string
+	LiveWebhookSecretSetAt      *time.Time
+	PreviousLiveWebhookSecret   string
+	PreviousLiveSecretExpiresAt *time.Time
 	// ServiceFeeBPS is the merchant's service fee in basis points of the paid value (0 to
 	// 10000); nil means the configured default (checkout.service_fee_bps).
 	ServiceFeeBPS *int64
@@ -42,17 +50,30 @@ type Merchant struct {
 	UpdatedAt time.Time
 }
 
-// WebhookSecrets returns the secrets that sign the merchant's deliveries at now: the current
-// one, then the previous one during its grace period. None means no events are sent.
-func (m *Merchant) WebhookSecrets(now time.Time) []string {
-	if m.WebhookSecret == "" {
+// WebhookSecrets returns the secrets that sign the merchant's deliveries of a mode at now: the
+// current one, then the previous one during its grace period. None means no events of that
+// mode are sent.
+func (m *Merchant) WebhookSecrets(livemode bool, now time.Time) []string {
+	cur, prev, until := m.WebhookSecret, m.PreviousWebhookSecret, m.PreviousSecretExpiresAt
+	if livemode {
+		cur, prev, until = m.LiveWebhookSecret, m.PreviousLiveWebhookSecret, m.PreviousLiveSecretExpiresAt
+	}
+	if cur == "" {
 		return nil
 	}
-	out := []string{m.WebhookSecret}
-	if m.PreviousWebhookSecret != "" && m.PreviousSecretExpiresAt != nil && now.Before(*m.PreviousSecretExpiresAt) {
-		out = append(out, m.PreviousWebhookSecret)
+	out := []string{cur}
+	if prev != "" && until != nil && now.Before(*until) {
+		out = append(out, prev)
 	}
 	return out
+}
+
+// HasWebhookSecret reports whether the merchant has a secret to sign events of a mode with.
+func (m *Merchant) HasWebhookSecret(livemode bool) bool {
+	if livemode {
+		return m.LiveWebhookSecret != ""
+	}
+	return m.WebhookSecret != ""
 }
 
 // MerchantUpdate holds the fields to change on a merchant; nil fields are left as they are.
@@ -85,6 +106,12 @@ type APIKey struct {
 // Active reports whether the key has not been revoked.
 func (k *APIKey) Active() bool { return k.RevokedAt == nil }
 
+// Livemode reports the key's mode (its prefix says it: rw_live_ or rw_test_).
+func (k *APIKey) Livemode() bool {
+	live, _ := APIKeyLivemode(k.Prefix)
+	return live
+}
+
 // Page asks for one page of a list ordered by id: items after the id After, at most Limit.
 type Page struct {
 	After string
@@ -104,9 +131,10 @@ type MerchantStore interface {
 	// disabled holds its pending ones, active releases the held ones, due at once (see
 	// DeliveryStore.ClaimDeliveries).
 	UpdateMerchant(ctx context.Context, id string, u MerchantUpdate) (*Merchant, error)
-	// SetWebhookSecret sets or replaces the merchant's webhook secret; with grace > 0 the
-	// replaced one stays valid until at+grace (else it, and any earlier one, ends now). ENOTFOUND.
-	SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration, at time.Time) error
+	// SetWebhookSecret sets or replaces the merchant's webhook secret of a mode; with grace > 0
+	// the replaced one stays valid until at+grace (else it, and any earlier one, ends now).
+	// ENOTFOUND.
+	SetWebhookSecret(ctx context.Context, merchantID string, livemode bool, secret string, grace time.Duration, at time.Time) error
 
 	// CreateAPIKey stores a new API key. ENOTFOUND if the merchant does not exist, ECONFLICT if
 	// the id or prefix exists.

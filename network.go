@@ -14,6 +14,9 @@ import (
 type Network struct {
 	Name    string
 	ChainID *big.Int
+	// Livemode says the network moves real money (a mainnet); false for a test network (a
+	// testnet, a dev chain). Only orders of its mode pay or execute on it.
+	Livemode bool
 	// RPCURLs are JSON-RPC endpoints; the first is used, the others are for failover.
 	RPCURLs []string
 	// RPCTimeout bounds one request to one node (0: the transport's default, 10 s).

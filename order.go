@@ -83,6 +83,9 @@ type Order struct {
 	MerchantID string
 	Area       Area
 	Status     OrderStatus
+	// Livemode is the order's mode, the mode of the API key that created it: a test order
+	// pays and executes only on test networks with test providers, a live one only on live.
+	Livemode bool
 
 	MerchantUserID      string
 	MerchantTxnID       string
@@ -171,6 +174,8 @@ const EventCreated = "order.created"
 type OrderFilter struct {
 	MerchantID string
 	Area       Area
+	// Livemode, when set, keeps orders of that mode (a merchant's key sees its own mode only).
+	Livemode *bool
 	// Status, when set, keeps orders in that status.
 	Status OrderStatus
 	// CreatedFrom and CreatedTo, when set, bound the creation time (from inclusive, to exclusive).

@@ -35,10 +35,12 @@ type Delivery struct {
 	EventName  string
 	OrderID    string
 	MerchantID string
-	URL        string
-	Body       []byte
-	Status     string
-	Attempts   int
+	// Livemode is its order's mode: it is signed with the merchant's secret of that mode.
+	Livemode bool
+	URL      string
+	Body     []byte
+	Status   string
+	Attempts int
 	// NextAttemptAt is when it is due (pending ones).
 	NextAttemptAt  time.Time
 	LastStatusCode int
@@ -98,9 +100,9 @@ type DeliveryStore interface {
 	// now, due at until (its endpoint keeps failing: claims then stop walking past them). It
 	// returns how many it deferred.
 	DeferDeliveries(ctx context.Context, merchantID string, now, until time.Time) (int64, error)
-	// MerchantDeliveries returns up to limit of the merchant's deliveries whose event comes
-	// after the event sequence number after, in event order (`rampway listen`'s stream).
-	MerchantDeliveries(ctx context.Context, merchantID string, after int64, limit int) ([]*Delivery, error)
+	// MerchantDeliveries returns up to limit of the merchant's deliveries of a mode whose event
+	// comes after the event sequence number after, in event order (`rampway listen`'s stream).
+	MerchantDeliveries(ctx context.Context, merchantID string, livemode bool, after int64, limit int) ([]*Delivery, error)
 	// LastEventSeq is the sequence number of the latest order event of any merchant (0: none).
 	LastEventSeq(ctx context.Context) (int64, error)
 }
@@ -111,6 +113,7 @@ type EventContext struct {
 	MerchantID            string   `json:"merchant_id"`
 	MerchantTxnID         string   `json:"merchant_txn_id"`
 	MerchantUserID        string   `json:"merchant_user_id"`
+	Livemode              bool     `json:"livemode"`
 	Status                string   `json:"status"`
 	CryptoSymbol          string   `json:"crypto_symbol"`
 	CryptoNetwork         string   `json:"crypto_network"`
@@ -186,7 +189,7 @@ type EventEnvelope struct {
 func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) ([]byte, error) {
 	d := o.Asset.Decimals
 	c := EventContext{OrderID: o.ID, MerchantID: o.MerchantID, MerchantTxnID: o.MerchantTxnID, MerchantUserID: o.MerchantUserID,
-		Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
+		Livemode: o.Livemode, Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
 		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: EventRefunds(refunds, d),
 		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
 	if !o.Asset.IsNative() {

@@ -61,7 +61,7 @@ func (e *execEnv) hookEvents(r *receiver, secret string) {
 	if _, err := e.store.UpdateMerchant(e.t.Context(), e.mid, rampway.MerchantUpdate{WebhookURL: &url, UpdatedAt: now}); err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.store.SetWebhookSecret(e.t.Context(), e.mid, secret, 0, now); err != nil {
+	if err := e.store.SetWebhookSecret(e.t.Context(), e.mid, false, secret, 0, now); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -102,7 +102,7 @@ func (e *execEnv) deliverAll(orders ...*rampway.Order) {
 
 type secretsOf map[string][]string
 
-func (s secretsOf) WebhookSecrets(_ context.Context, merchantID string) ([]string, error) {
+func (s secretsOf) WebhookSecrets(_ context.Context, merchantID string, _ bool) ([]string, error) {
 	return s[merchantID], nil
 }
 

@@ -43,6 +43,8 @@ type ExecutorStore interface {
 	rampway.RefundStore
 	PaidOrders(ctx context.Context, network string, limit int) ([]*rampway.Order, error)
 	Apply(ctx context.Context, id string, c rampway.Cause, at time.Time) (*rampway.Order, error)
+	// Order reads a refund's order (its mode is checked against the network's).
+	Order(ctx context.Context, id string) (*rampway.Order, error)
 }
 
 // ExecutorConfig tunes an executor.
@@ -505,6 +507,14 @@ type execPlan struct {
 // plan is what executing o sends. An error is the order's failure (arguments that no longer
 // encode); nil and no error, a function that cannot be read now (tried again later).
 func (x *Executor) plan(ctx context.Context, o *rampway.Order) (*execPlan, error) {
+	// The last guard before money moves: an order executes only on a network of its mode. One
+	// that reaches here with the other mode (a forged or corrupted row; a network's mode
+	// changed under open orders) fails, with the reason the operator reads.
+	if err := rampway.ModeMatches("network "+x.net.Name, o.Livemode, x.net.Livemode); err != nil {
+		x.log.Error("order refused: its mode is not the network's", "order_id", o.ID, "order_livemode", o.Livemode,
+			"network", x.net.Name, "network_livemode", x.net.Livemode)
+		return nil, errors.New(rampway.ErrorMessage(err))
+	}
 	if o.Area == rampway.AreaDeposit {
 		c := rampway.PayoutCall(o.Asset, o.PayoutAddress, o.CryptoAmount, o.GasLimit)
 		p := &execPlan{call: c, gas: c.Gas}

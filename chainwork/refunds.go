@@ -88,6 +88,16 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 		log.Info("refund waits", "status", status, "why", why)
 		return false, nil
 	}
+	// Refunds move money too: only for an order of the network's mode.
+	o, err := x.store.Order(ctx, r.OrderID)
+	if err != nil {
+		log.Warn("refund's order not readable; will retry", "error", err)
+		return false, nil
+	}
+	if err := rampway.ModeMatches("network "+x.net.Name, o.Livemode, x.net.Livemode); err != nil {
+		log.Error("refund refused: its order's mode is not the network's", "order_livemode", o.Livemode, "network_livemode", x.net.Livemode)
+		return hold(rampway.RefundAwaitingApproval, rampway.ErrorMessage(err)+": nothing is sent")
+	}
 	if r.To == (common.Address{}) {
 		return hold(rampway.RefundAwaitingAddress, "the payment's sender is not known (it arrived through a contract's internal transfer): an address to refund is needed")
 	}

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/url"
 	"time"
@@ -57,10 +58,11 @@ type Config struct {
 	HotWallet common.Address
 	// DevMode allows http and loopback webhook URLs.
 	DevMode bool
-	// Fiat are the currencies and methods of areas B and C; FiatSpreadBPS is added to the
+	// TestFiat and LiveFiat are the currencies and methods of areas B and C in each mode (the
+	// methods of that mode's payment provider: none without one); FiatSpreadBPS is added to the
 	// price of the crypto a fiat quote buys.
-	Fiat          []rampway.FiatCurrency
-	FiatSpreadBPS int64
+	TestFiat, LiveFiat []rampway.FiatCurrency
+	FiatSpreadBPS      int64
 	// BankTransferExpiry is how long an order paid by bank transfer or direct debit (rampway.SettlesLate) waits for its money;
 	// default DefaultBankTransferExpiry.
 	BankTransferExpiry time.Duration
@@ -98,8 +100,11 @@ type Service struct {
 	addresses *addresses
 	now       func() time.Time
 	fees      feeCache
-	provider  rampway.FiatProvider
-	payouts   PayoutFunc
+	// providers are the payment providers by name; testProvider and liveProvider are the one
+	// each mode's new payments start with (nil: none).
+	providers                  map[string]rampway.FiatProvider
+	testProvider, liveProvider rampway.FiatProvider
+	payouts                    PayoutFunc
 }
 
 // PayoutFunc returns the merchant's deposit address for an asset on a network (ENOTFOUND when
@@ -110,11 +115,78 @@ type PayoutFunc func(ctx context.Context, merchantID, network, symbol string) (*
 // Payout, cached) instead of the store.
 func (s *Service) SetPayouts(f PayoutFunc) { s.payouts = f }
 
-// SetFiatProvider sets the payment provider fiat orders are paid through.
-func (s *Service) SetFiatProvider(p rampway.FiatProvider) { s.provider = p }
+// AddFiatProvider adds a payment provider: the new fiat payments of its mode start with it, and
+// its payments' actions and notifications go to it by name. A mode has at most one provider.
+func (s *Service) AddFiatProvider(p rampway.FiatProvider) error {
+	if q := s.FiatProvider(p.Livemode()); q != nil {
+		return fmt.Errorf("payment providers %s and %s both serve %s mode: one at most", q.Name(), p.Name(), rampway.ModeName(p.Livemode()))
+	}
+	if _, ok := s.providers[p.Name()]; ok {
+		return fmt.Errorf("payment provider %s is added twice", p.Name())
+	}
+	if s.providers == nil {
+		s.providers = map[string]rampway.FiatProvider{}
+	}
+	s.providers[p.Name()] = p
+	if p.Livemode() {
+		s.liveProvider = p
+	} else {
+		s.testProvider = p
+	}
+	return nil
+}
 
-// FiatProvider returns the payment provider (nil when none is configured).
-func (s *Service) FiatProvider() rampway.FiatProvider { return s.provider }
+// FiatProvider returns the payment provider of a mode (nil when none is configured).
+func (s *Service) FiatProvider(livemode bool) rampway.FiatProvider {
+	if livemode {
+		return s.liveProvider
+	}
+	return s.testProvider
+}
+
+// FiatProviders returns the payment providers by name.
+func (s *Service) FiatProviders() map[string]rampway.FiatProvider { return s.providers }
+
+// fiat returns the currencies and methods of a mode.
+func (s *Service) fiat(livemode bool) []rampway.FiatCurrency {
+	if livemode {
+		return s.cfg.LiveFiat
+	}
+	return s.cfg.TestFiat
+}
+
+// FiatCurrencies returns the currencies and payment methods orders of a mode may pay with
+// (B2, C2): none in a mode without a payment provider.
+func (s *Service) FiatCurrencies(livemode bool) []rampway.FiatCurrency { return s.fiat(livemode) }
+
+// fiatCurrency returns the currency of a mode named by field. EINVALID when the mode does not
+// take it.
+func (s *Service) fiatCurrency(field, symbol string, livemode bool) (*rampway.FiatCurrency, error) {
+	if symbol == "" {
+		return nil, rampway.FieldErrorf(field, "%s is required", field)
+	}
+	fiat := s.fiat(livemode)
+	for i := range fiat {
+		if fiat[i].Symbol == symbol {
+			return &fiat[i], nil
+		}
+	}
+	if len(fiat) == 0 {
+		return nil, rampway.FieldErrorf(field, "%s %s is not a supported currency: no payment provider takes %s-mode payments",
+			field, rampway.Echo(symbol), rampway.ModeName(livemode))
+	}
+	return nil, rampway.FieldErrorf(field, "%s %s is not a supported currency", field, rampway.Echo(symbol))
+}
+
+// checkNetworkMode refuses a network of the other mode than an order's (named by field): test
+// keys pay and execute on test networks only, live keys on live networks only. EINVALID.
+func checkNetworkMode(field string, n *rampway.Network, livemode bool) error {
+	if n.Livemode == livemode {
+		return nil
+	}
+	return rampway.FieldErrorf(field, "%s %s is a %s network: a %s-mode key (%s…) orders on %s networks only",
+		field, n.Name, rampway.ModeName(n.Livemode), rampway.ModeName(livemode), rampway.APIKeyPrefix(livemode), rampway.ModeName(livemode))
+}
 
 // New returns a Service. now is the clock (time.Now when nil).
 func New(cfg Config, store Store, functions *contract.Registry, chains Chains, prices pricing.Source, deriver Deriver, now func() time.Time) *Service {

@@ -53,7 +53,7 @@ func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p Fi
 	}
 	cq := q.Crypto
 	o := &rampway.Order{
-		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaNFTRamp, Status: rampway.StatusCreated,
+		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaNFTRamp, Status: rampway.StatusCreated, Livemode: p.Quote.Livemode,
 		MerchantUserID: p.Order.MerchantUserID, MerchantTxnID: p.Order.MerchantTxnID, MerchantRedirectURL: p.Order.MerchantRedirectURL,
 		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
 		Network: cq.Network.Name, Asset: cq.Asset, CryptoAmount: cq.Amount, CryptoReceived: new(big.Int),
@@ -133,17 +133,37 @@ func (s *Service) SetIdentity(ctx context.Context, orderID string, fields map[st
 	return s.store.SetOrderUser(ctx, orderID, fields, s.now().UTC().Truncate(time.Microsecond))
 }
 
-// ErrNoFiatProvider is returned for a fiat payment when no provider is configured.
-var ErrNoFiatProvider = errors.New("no fiat payment provider is configured")
+// ErrNoFiatProvider is returned for a fiat payment when no provider of its order's mode is
+// configured.
+var ErrNoFiatProvider = errors.New("no fiat payment provider is configured for the order's mode")
+
+// paymentProvider returns the provider of a payment of o: the one named (an existing payment's),
+// or for a new payment ("") the provider of o's mode. It refuses a provider of the other mode
+// than o's (rampway.ModeMatches): test money never reaches a live provider, nor the reverse.
+func (s *Service) paymentProvider(o *rampway.Order, name string) (rampway.FiatProvider, error) {
+	var p rampway.FiatProvider
+	if name == "" {
+		p = s.FiatProvider(o.Livemode)
+	} else {
+		p = s.providers[name]
+	}
+	if p == nil {
+		if name == "" {
+			return nil, ErrNoFiatProvider
+		}
+		return nil, fmt.Errorf("order %s: payment provider %s is not configured", o.ID, name)
+	}
+	if err := rampway.ModeMatches("payment provider "+p.Name(), o.Livemode, p.Livemode()); err != nil {
+		return nil, fmt.Errorf("order %s: %w", o.ID, err)
+	}
+	return p, nil
+}
 
 // StartFiatPayment returns the payment the user pays an area B or C order with: the order's
 // payment still waiting for the user, or a new one started at the provider (after a decline,
 // another card is a new payment). returnURL is where the provider sends the user back.
 // ECONFLICT when the order no longer takes a payment.
 func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, returnURL string) (*rampway.FiatPayment, error) {
-	if s.provider == nil {
-		return nil, ErrNoFiatProvider
-	}
 	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
 	}
@@ -154,12 +174,16 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 	if p != nil && p.ProviderRef != "" {
 		// The user may be back from the provider's page before its notification: its state is
 		// read from the provider and applied (once, as the notification would be).
-		pp, err := s.provider.Payment(ctx, p.ProviderRef)
+		prov, err := s.paymentProvider(o, p.Provider)
 		if err != nil {
-			return nil, fmt.Errorf("read %s payment: %w", s.provider.Name(), err)
+			return nil, err
+		}
+		pp, err := prov.Payment(ctx, p.ProviderRef)
+		if err != nil {
+			return nil, fmt.Errorf("read %s payment: %w", prov.Name(), err)
 		}
 		if pp.Status != p.Status {
-			if _, err := s.store.ApplyProviderEvent(ctx, s.provider.Name(), rampway.SyncEvent(pp), s.now().UTC().Truncate(time.Microsecond)); err != nil {
+			if _, err := s.store.ApplyProviderEvent(ctx, prov.Name(), rampway.SyncEvent(pp), s.now().UTC().Truncate(time.Microsecond)); err != nil {
 				return nil, err
 			}
 			if o, err = s.store.Order(ctx, o.ID); err != nil {
@@ -174,8 +198,16 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 		}
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
+	name := ""
+	if p != nil {
+		name = p.Provider
+	}
+	prov, err := s.paymentProvider(o, name)
+	if err != nil {
+		return nil, err
+	}
 	if p == nil {
-		p = &rampway.FiatPayment{ID: rampway.NewID(rampway.PrefixFiatPayment, now), OrderID: o.ID, Provider: s.provider.Name(),
+		p = &rampway.FiatPayment{ID: rampway.NewID(rampway.PrefixFiatPayment, now), OrderID: o.ID, Provider: prov.Name(),
 			Method: o.FiatMethod, Currency: o.FiatSymbol, Amount: o.FiatAmount, Received: new(big.Int), Decimals: o.FiatDecimals,
 			Status: rampway.FiatPending, CreatedAt: now, UpdatedAt: now}
 		if err := s.store.CreateFiatPayment(ctx, p); err != nil {
@@ -187,10 +219,10 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 	}
 	// Stored first, then started under its id: a retry after a crash between the two gets the
 	// provider's same payment back.
-	pp, err := s.provider.Start(ctx, rampway.StartFiatPayment{PaymentID: p.ID, OrderID: o.ID, Amount: p.Amount, Currency: p.Currency,
-		Decimals: p.Decimals, Method: p.Method, ReturnURL: returnURL})
+	pp, err := prov.Start(ctx, rampway.StartFiatPayment{PaymentID: p.ID, OrderID: o.ID, Amount: p.Amount, Currency: p.Currency,
+		Decimals: p.Decimals, Method: p.Method, ReturnURL: returnURL, Livemode: o.Livemode})
 	if err != nil {
-		return nil, fmt.Errorf("start %s payment: %w", s.provider.Name(), err)
+		return nil, fmt.Errorf("start %s payment: %w", prov.Name(), err)
 	}
 	if err := s.store.SetFiatPaymentStarted(ctx, p.ID, pp, now); err != nil {
 		return nil, err
@@ -234,11 +266,12 @@ func (s *Service) FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway
 // its provider (a bad signature is EINVALID and changes nothing), then applied once. It reports
 // whether it was new.
 func (s *Service) ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error) {
-	if s.provider == nil || s.provider.Name() != name {
+	prov := s.providers[name]
+	if prov == nil {
 		return false, rampway.Errorf(rampway.ENOTFOUND, "no payment provider %q is configured", rampway.Echo(name))
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
-	ev, err := s.provider.ParseWebhook(h, body, now)
+	ev, err := prov.ParseWebhook(h, body, now)
 	if errors.Is(err, rampway.ErrEventNotRead) {
 		return false, fmt.Errorf("%w: %s: %v", ErrIgnored, name, err)
 	}

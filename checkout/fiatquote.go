@@ -17,6 +17,8 @@ const DefaultFiatQuoteTTL = 5 * time.Minute
 // FiatQuoteParams is a B3 request.
 type FiatQuoteParams struct {
 	MerchantID string
+	// Livemode is the mode of the key asking: its currencies and methods, its networks.
+	Livemode   bool
 	FiatSymbol string // order_fiat_symbol
 	Method     string // fiat_payment_method
 	Execution  ExecutionParams
@@ -55,17 +57,9 @@ type FiatQuote struct {
 // cannot be served (outside the method's limits, a call that would revert, no price) is a
 // FiatQuote with Allowed false and a Message saying why.
 func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote, error) {
-	if p.FiatSymbol == "" {
-		return nil, rampway.FieldErrorf("order_fiat_symbol", "order_fiat_symbol is required")
-	}
-	var cur *rampway.FiatCurrency
-	for i := range s.cfg.Fiat {
-		if s.cfg.Fiat[i].Symbol == p.FiatSymbol {
-			cur = &s.cfg.Fiat[i]
-		}
-	}
-	if cur == nil {
-		return nil, rampway.FieldErrorf("order_fiat_symbol", "order_fiat_symbol %s is not a supported currency", rampway.Echo(p.FiatSymbol))
+	cur, err := s.fiatCurrency("order_fiat_symbol", p.FiatSymbol, p.Livemode)
+	if err != nil {
+		return nil, err
 	}
 	if p.Method == "" {
 		return nil, rampway.FieldErrorf("fiat_payment_method", "fiat_payment_method is required")
@@ -84,11 +78,14 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 	if !ok {
 		return nil, rampway.FieldErrorf(fNetwork, "networkName %q is not a supported network", rampway.Echo(x.NetworkName))
 	}
+	if err := checkNetworkMode(fNetwork, net, p.Livemode); err != nil {
+		return nil, err
+	}
 	symbol := net.Native.Symbol
 	if x.Payment != nil && x.Payment.Symbol != "" {
 		symbol = x.Payment.Symbol
 	}
-	cq, err := s.Quote(ctx, QuoteParams{MerchantID: p.MerchantID, CryptoSymbol: symbol, CryptoNetwork: net.Name, Execution: x,
+	cq, err := s.Quote(ctx, QuoteParams{MerchantID: p.MerchantID, Livemode: p.Livemode, CryptoSymbol: symbol, CryptoNetwork: net.Name, Execution: x,
 		ServiceFeeBPS: p.ServiceFeeBPS, assetFromPayment: true})
 	if err != nil {
 		return nil, err

@@ -28,6 +28,8 @@ const (
 // DepositQuoteParams is what C1 quotes: a fiat amount to convert into an asset for the merchant.
 type DepositQuoteParams struct {
 	MerchantID string
+	// Livemode is the mode of the key asking: its currencies and methods, its networks.
+	Livemode   bool
 	FiatSymbol string // order_fiat_symbol
 	FiatAmount string // order_fiat_amount, major units
 	// Method is fiat_payment_method; "" quotes with each method the amount fits (the page then
@@ -63,17 +65,9 @@ type DepositQuote struct {
 // caller tries). Refusals are errors naming the field or the limit; a price or node that
 // cannot answer is EUNAVAILABLE.
 func (s *Service) quoteDeposit(ctx context.Context, p DepositQuoteParams) (*DepositQuote, []rampway.PaymentMethod, error) {
-	if p.FiatSymbol == "" {
-		return nil, nil, rampway.FieldErrorf("order_fiat_symbol", "order_fiat_symbol is required")
-	}
-	var cur *rampway.FiatCurrency
-	for i := range s.cfg.Fiat {
-		if s.cfg.Fiat[i].Symbol == p.FiatSymbol {
-			cur = &s.cfg.Fiat[i]
-		}
-	}
-	if cur == nil {
-		return nil, nil, rampway.FieldErrorf("order_fiat_symbol", "order_fiat_symbol %s is not a supported currency", rampway.Echo(p.FiatSymbol))
+	cur, err := s.fiatCurrency("order_fiat_symbol", p.FiatSymbol, p.Livemode)
+	if err != nil {
+		return nil, nil, err
 	}
 	if p.FiatAmount == "" {
 		return nil, nil, rampway.FieldErrorf("order_fiat_amount", "order_fiat_amount is required")
@@ -115,6 +109,9 @@ func (s *Service) quoteDeposit(ctx context.Context, p DepositQuoteParams) (*Depo
 	net, ok := s.chains.Network(p.CryptoNetwork)
 	if !ok {
 		return nil, nil, rampway.FieldErrorf("convert_to_crypto_network", "convert_to_crypto_network %q is not a supported network", rampway.Echo(p.CryptoNetwork))
+	}
+	if err := checkNetworkMode("convert_to_crypto_network", net, p.Livemode); err != nil {
+		return nil, nil, err
 	}
 	if p.CryptoSymbol == "" {
 		return nil, nil, rampway.FieldErrorf("convert_to_crypto_symbol", "convert_to_crypto_symbol is required")
@@ -334,7 +331,7 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 		}
 	}
 	o := &rampway.Order{
-		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaDeposit, Status: rampway.StatusCreated,
+		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaDeposit, Status: rampway.StatusCreated, Livemode: p.Quote.Livemode,
 		MerchantUserID: p.Order.MerchantUserID, MerchantTxnID: p.Order.MerchantTxnID, MerchantRedirectURL: p.Order.MerchantRedirectURL,
 		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
 		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.CryptoAmount, CryptoReceived: new(big.Int),

@@ -64,7 +64,7 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	o := &rampway.Order{
-		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
+		ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated, Livemode: p.Quote.Livemode,
 		MerchantUserID: p.Order.MerchantUserID, MerchantTxnID: p.Order.MerchantTxnID, MerchantRedirectURL: p.Order.MerchantRedirectURL,
 		MerchantWebhookURL: p.Order.MerchantWebhookURL, User: p.Order.User,
 		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.Amount, CryptoReceived: new(big.Int),
@@ -87,7 +87,7 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 // claimed an Idempotency-Key, the answer to replay (reply), in one write.
 func (s *Service) storeNew(ctx context.Context, m *rampway.Merchant, o *rampway.Order, replyFn func(c *Created) (*rampway.IdempotentReply, error)) (*Created, error) {
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
-	if o.MerchantWebhookURL != "" && m.WebhookSecret == "" {
+	if o.MerchantWebhookURL != "" && !m.HasWebhookSecret(o.Livemode) {
 		c.Info = NoWebhookSecretInfo
 	}
 	var reply *rampway.IdempotentReply
@@ -144,15 +144,15 @@ func (s *Service) checkOrderParams(p OrderParams) error {
 	return nil
 }
 
-// Order returns one of the merchant's orders in an area. ENOTFOUND also for another
-// merchant's or another area's order.
-func (s *Service) Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error) {
+// Order returns an order in scope in an area. ENOTFOUND also for another merchant's, another
+// mode's or another area's order.
+func (s *Service) Order(ctx context.Context, scope rampway.Scope, area rampway.Area, id string) (*rampway.Order, error) {
 	notFound := rampway.Errorf(rampway.ENOTFOUND, "Order %q not found", id)
 	if !rampway.ValidID(rampway.PrefixOrder, id) {
 		return nil, notFound
 	}
 	o, err := s.store.Order(ctx, id)
-	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (o.MerchantID != merchantID || (area != "" && o.Area != area))) {
+	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (!scope.Sees(o) || (area != "" && o.Area != area))) {
 		return nil, notFound
 	}
 	return o, err

@@ -35,7 +35,9 @@ type ExecutionParams struct {
 
 // QuoteParams is an A2 request (and the part of A1 a quote needs).
 type QuoteParams struct {
-	MerchantID            string
+	MerchantID string
+	// Livemode is the mode of the key asking: the network must be of that mode.
+	Livemode              bool
 	CryptoSymbol          string
 	CryptoNetwork         string
 	CryptoContractAddress string
@@ -85,6 +87,9 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 	}
 	if !ok {
 		return nil, rampway.FieldErrorf("crypto_network", "crypto_network %q is not a supported network", rampway.Echo(p.CryptoNetwork))
+	}
+	if err := checkNetworkMode("crypto_network", net, p.Livemode); err != nil {
+		return nil, err
 	}
 	x := p.Execution
 	// A payable asset the network does not have is named by the request's own field first

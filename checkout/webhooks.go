@@ -13,10 +13,10 @@ type DeliveryLog struct {
 	Attempts []*rampway.DeliveryAttempt
 }
 
-// Deliveries returns the webhook log of a merchant's order in an area: every event's delivery,
-// in event order, with its attempts. ENOTFOUND for an unknown or foreign order.
-func (s *Service) Deliveries(ctx context.Context, merchantID string, area rampway.Area, orderID string) ([]DeliveryLog, error) {
-	o, err := s.Order(ctx, merchantID, area, orderID)
+// Deliveries returns the webhook log of an order in scope in an area: every event's delivery,
+// in event order, with its attempts. ENOTFOUND for an unknown order or one out of scope.
+func (s *Service) Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]DeliveryLog, error) {
+	o, err := s.Order(ctx, scope, area, orderID)
 	if err != nil {
 		return nil, err
 	}
@@ -36,9 +36,9 @@ func (s *Service) Deliveries(ctx context.Context, merchantID string, area rampwa
 }
 
 // Resend queues an event of a merchant's order again, due now: the same eventId and body.
-// ENOTFOUND for an unknown or foreign order or event.
-func (s *Service) Resend(ctx context.Context, merchantID string, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error) {
-	o, err := s.Order(ctx, merchantID, area, orderID)
+// ENOTFOUND for an unknown order or event, or one out of scope.
+func (s *Service) Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error) {
+	o, err := s.Order(ctx, scope, area, orderID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Service) Resend(ctx context.Context, merchantID string, area rampway.Ar
 	}
 	for _, d := range ds {
 		if d.EventID == eventID {
-			return s.store.ResendDelivery(ctx, merchantID, eventID, s.now().UTC().Truncate(time.Microsecond))
+			return s.store.ResendDelivery(ctx, o.MerchantID, eventID, s.now().UTC().Truncate(time.Microsecond))
 		}
 	}
 	return nil, rampway.Errorf(rampway.ENOTFOUND, "Event %q of order %s not found", eventID, o.ID)

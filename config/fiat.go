@@ -12,7 +12,12 @@ import (
 // Fiat configures the fiat areas (B and C): the payment provider, the spread, and the
 // currencies with their payment methods, limits and fees.
 type Fiat struct {
-	// Provider is the fiat payment provider: "sandbox" (built in, test data only).
+	// Providers are the fiat payment providers, at most one per mode: "sandbox" (built in, test
+	// mode only: test data, never real money) and "stripe" (the mode of its keys: sk_test_ test,
+	// sk_live_ live). A mode without one offers no fiat methods (B2 and C2 list none for its
+	// keys). Default: sandbox in dev mode, none in production.
+	Providers []string `yaml:"providers"`
+	// Provider is the older form of Providers: one provider.
 	Provider string `yaml:"provider"`
 	// StripeAPIURL points the Stripe provider at another API (stripe-mock), from env
 	// RAMPWAY_STRIPE_API_URL, in dev mode only: tests run journeys against it.
@@ -68,7 +73,7 @@ func defaultFiat() Fiat {
 	card := m("credit_debit_card", "Card", 290, "0.25")
 	apple, google := m("apple_pay", "Apple Pay", 290, "0.25"), m("google_pay", "Google Pay", 290, "0.25")
 	openBanking := m("pm_open_banking", "Open banking", 100, "0")
-	return Fiat{Provider: "sandbox", SpreadBPS: 100, Currencies: []FiatCurrency{
+	return Fiat{SpreadBPS: 100, Currencies: []FiatCurrency{
 		{Symbol: "EUR", Name: "Euro", Countries: []string{"AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "LU", "NL", "PT"},
 			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking,
 				m("sepa_debit", "SEPA Direct Debit", 80, "0")}}, // Stripe's; the sandbox does not take it
@@ -84,14 +89,70 @@ var (
 	methodID       = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
+// Provider names.
+const (
+	ProviderSandbox = "sandbox"
+	ProviderStripe  = "stripe"
+)
+
+// FiatProviderNames are the configured payment providers (fiat.providers, or fiat.provider):
+// by default the sandbox in dev mode and none in production.
+func (c *Config) FiatProviderNames() []string {
+	switch {
+	case len(c.Fiat.Providers) > 0:
+		return c.Fiat.Providers
+	case c.Fiat.Provider != "":
+		return []string{c.Fiat.Provider}
+	case c.Mode == ModeDev:
+		return []string{ProviderSandbox}
+	}
+	return nil
+}
+
+// ProviderLivemode is the mode a provider serves: the sandbox test only, Stripe the mode of its
+// secret key.
+func (c *Config) ProviderLivemode(name string) bool {
+	if name == ProviderStripe {
+		k := c.Secrets.StripeSecretKey
+		return strings.HasPrefix(k, "sk_live_") || strings.HasPrefix(k, "rk_live_")
+	}
+	return false
+}
+
+// ModeProvider is the payment provider of a mode ("" for none).
+func (c *Config) ModeProvider(livemode bool) string {
+	for _, p := range c.FiatProviderNames() {
+		if c.ProviderLivemode(p) == livemode {
+			return p
+		}
+	}
+	return ""
+}
+
 // validateFiat checks the fiat section; bad reports each problem.
 func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 	f := c.Fiat
-	if !slices.Contains(FiatProviders, f.Provider) {
-		bad("fiat.provider", "must be one of %v, not %q", FiatProviders, f.Provider)
+	field := "fiat.providers"
+	if len(f.Providers) == 0 {
+		field = "fiat.provider"
 	}
-	if f.Provider == "stripe" {
-		c.validateStripe(bad)
+	if len(f.Providers) > 0 && f.Provider != "" {
+		bad("fiat.provider", "and fiat.providers are both set: keep providers")
+	}
+	byMode := map[bool]string{}
+	for _, p := range c.FiatProviderNames() {
+		if !slices.Contains(FiatProviders, p) {
+			bad(field, "must be among %v, not %q", FiatProviders, p)
+			continue
+		}
+		live := c.ProviderLivemode(p)
+		if other, ok := byMode[live]; ok {
+			bad(field, "%s and %s both serve %s mode: one provider per mode", other, p, rampway.ModeName(live))
+		}
+		byMode[live] = p
+		if p == ProviderStripe {
+			c.validateStripe(bad)
+		}
 	}
 	if f.SpreadBPS < 0 || f.SpreadBPS > 10_000 {
 		bad("fiat.spread_bps", "must be between 0 and 10000 (basis points), not %d", f.SpreadBPS)
@@ -157,10 +218,11 @@ func (c FiatCurrency) decimals() int {
 	return *c.Decimals
 }
 
-// FiatCurrencies are the configured currencies as the domain names them, each with only the
-// methods the configured provider takes (a currency left with none is not offered).
-func (c *Config) FiatCurrencies() []rampway.FiatCurrency {
-	takes := ProviderMethods[c.Fiat.Provider]
+// FiatCurrencies are the configured currencies of a mode as the domain names them, each with
+// only the methods the mode's provider takes (a currency left with none is not offered; a mode
+// without a provider offers none).
+func (c *Config) FiatCurrencies(livemode bool) []rampway.FiatCurrency {
+	takes := ProviderMethods[c.ModeProvider(livemode)]
 	var out []rampway.FiatCurrency
 	for _, cur := range c.Fiat.Currencies {
 		d := rampway.FiatCurrency{Symbol: cur.Symbol, Name: cur.Name, Decimals: uint8(cur.decimals()), Countries: slices.Clone(cur.Countries)}

@@ -22,7 +22,11 @@ import (
 // Network configures one EVM chain. Its name is the networkName / crypto_network value of the
 // merchant API.
 type Network struct {
-	Name    string `yaml:"name"`
+	Name string `yaml:"name"`
+	// Mode is "live" for a network that moves real money (a mainnet) or "test" (a testnet, a
+	// dev chain). Required in production (dev mode: test, and only test). Well-known chain ids
+	// are checked against it.
+	Mode    string `yaml:"mode"`
 	ChainID uint64 `yaml:"chain_id"`
 	// RPCURLs are JSON-RPC endpoints (http, https, ws, wss); ${VAR} is replaced by the
 	// environment variable VAR, so provider keys stay out of the file.
@@ -48,6 +52,21 @@ type Network struct {
 	// on most chains); required by internal_transfers: balance.
 	Multicall3 string `yaml:"multicall3"`
 }
+
+// Livemode reports whether the network is configured live.
+func (n Network) Livemode() bool { return n.Mode == rampway.ModeLive }
+
+// LiveChainIDs are well-known chain ids of networks that move real money; TestChainIDs those of
+// test networks. A network configured in the other mode is a configuration error.
+var (
+	LiveChainIDs = map[uint64]string{1: "Ethereum", 10: "OP Mainnet", 56: "BNB Smart Chain", 100: "Gnosis", 137: "Polygon PoS",
+		250: "Fantom", 324: "zkSync Era", 1101: "Polygon zkEVM", 5000: "Mantle", 8453: "Base", 42161: "Arbitrum One",
+		42170: "Arbitrum Nova", 42220: "Celo", 43114: "Avalanche C-Chain", 59144: "Linea", 81457: "Blast", 534352: "Scroll"}
+	TestChainIDs = map[uint64]string{5: "Goerli", 97: "BNB Smart Chain testnet", 300: "zkSync Sepolia", 1337: "a geth dev chain",
+		10200: "Gnosis Chiado", 17000: "Holesky", 31337: "a Hardhat or Anvil dev chain", 43113: "Avalanche Fuji", 44787: "Celo Alfajores",
+		59141: "Linea Sepolia", 80001: "Polygon Mumbai", 80002: "Polygon Amoy", 84532: "Base Sepolia", 421614: "Arbitrum Sepolia",
+		534351: "Scroll Sepolia", 560048: "Hoodi", 11155111: "Sepolia", 11155420: "OP Sepolia"}
+)
 
 // Internal-transfer modes of a network (Network.InternalTransfers).
 const (
@@ -106,6 +125,24 @@ func (c *Config) validateNetworks(bad func(field, format string, args ...any)) {
 		seen[n.Name] = true
 		if n.ChainID == 0 {
 			bad(p+".chain_id", "is required")
+		}
+		switch n.Mode {
+		case rampway.ModeLive:
+			if c.Mode == ModeDev {
+				bad(p+".mode", "must be test in dev mode (dev mode is test mode throughout), not live")
+			} else if name, ok := TestChainIDs[n.ChainID]; ok {
+				bad(p+".mode", "is live but chain_id %d is %s, a test network: set mode: test", n.ChainID, name)
+			}
+		case rampway.ModeTest:
+			if name, ok := LiveChainIDs[n.ChainID]; ok {
+				bad(p+".mode", "is test but chain_id %d is %s, a live network moving real money: set mode: live", n.ChainID, name)
+			}
+		case "":
+			if c.Mode != ModeDev {
+				bad(p+".mode", "is required: test (a testnet or dev chain) or live (a mainnet, real money)")
+			}
+		default:
+			bad(p+".mode", "must be test or live, not %q", n.Mode)
 		}
 		if len(n.RPCURLs) == 0 {
 			bad(p+".rpc_urls", "needs at least one JSON-RPC URL")
@@ -223,7 +260,7 @@ func (c *Config) DomainNetworks() []rampway.Network {
 			}
 			return r
 		}
-		dn := rampway.Network{Name: n.Name, ChainID: new(big.Int).SetUint64(n.ChainID), RPCURLs: append([]string(nil), n.RPCURLs...),
+		dn := rampway.Network{Name: n.Name, Livemode: n.Livemode(), ChainID: new(big.Int).SetUint64(n.ChainID), RPCURLs: append([]string(nil), n.RPCURLs...),
 			RPCTimeout: n.RPCTimeout, Confirmations: n.Confirmations, ExplorerURL: n.ExplorerURL, Native: asset(n.Native)}
 		for _, t := range n.Tokens {
 			dn.Tokens = append(dn.Tokens, asset(t))

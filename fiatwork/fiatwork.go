@@ -20,22 +20,23 @@ type Store interface {
 	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*rampway.FiatAction, error)
 	FinishFiatAction(ctx context.Context, id string, done bool, providerRef, lastErr string, next, at time.Time) error
 	FiatPayments(ctx context.Context, orderID string) ([]*rampway.FiatPayment, error)
+	Order(ctx context.Context, id string) (*rampway.Order, error)
 }
 
-// Worker does the fiat actions of one provider.
+// Worker does the fiat actions, each with the provider of its payment.
 type Worker struct {
-	store    Store
-	provider rampway.FiatProvider
-	log      *slog.Logger
-	now      func() time.Time
+	store     Store
+	providers map[string]rampway.FiatProvider
+	log       *slog.Logger
+	now       func() time.Time
 }
 
-// New returns a worker. now is the clock (time.Now when nil).
-func New(store Store, provider rampway.FiatProvider, log *slog.Logger, now func() time.Time) *Worker {
+// New returns a worker over the providers by name. now is the clock (time.Now when nil).
+func New(store Store, providers map[string]rampway.FiatProvider, log *slog.Logger, now func() time.Time) *Worker {
 	if now == nil {
 		now = time.Now
 	}
-	return &Worker{store: store, provider: provider, log: log, now: now}
+	return &Worker{store: store, providers: providers, log: log, now: now}
 }
 
 // lease is how long a claimed action is ours: longer than a provider call takes.
@@ -82,22 +83,36 @@ func (w *Worker) do(ctx context.Context, a *rampway.FiatAction) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	ref := ""
+	var pay *rampway.FiatPayment
 	for _, p := range ps {
 		if p.ID == a.PaymentID {
-			ref = p.ProviderRef
+			pay = p
 		}
 	}
-	if ref == "" {
+	if pay == nil || pay.ProviderRef == "" {
 		return "", fmt.Errorf("payment %s has no provider reference", a.PaymentID)
 	}
+	// The payment's own provider, whichever new payments start with now; and only of its
+	// order's mode: money is never moved across modes, whatever a row says.
+	prov := w.providers[pay.Provider]
+	if prov == nil {
+		return "", fmt.Errorf("payment %s: its provider %s is not configured", pay.ID, pay.Provider)
+	}
+	o, err := w.store.Order(ctx, a.OrderID)
+	if err != nil {
+		return "", err
+	}
+	if err := rampway.ModeMatches("payment provider "+prov.Name(), o.Livemode, prov.Livemode()); err != nil {
+		return "", fmt.Errorf("%s of payment %s refused: %w", a.Kind, pay.ID, err)
+	}
+	ref := pay.ProviderRef
 	switch a.Kind {
 	case rampway.ActionCapture:
-		return "", w.provider.Capture(ctx, ref, a.Amount, a.ID)
+		return "", prov.Capture(ctx, ref, a.Amount, a.ID)
 	case rampway.ActionVoid:
-		return "", w.provider.Void(ctx, ref, a.ID)
+		return "", prov.Void(ctx, ref, a.ID)
 	case rampway.ActionRefund:
-		return w.provider.Refund(ctx, ref, a.Amount, a.ID)
+		return prov.Refund(ctx, ref, a.Amount, a.ID)
 	}
 	return "", fmt.Errorf("unknown fiat action %q", a.Kind)
 }

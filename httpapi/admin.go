@@ -13,14 +13,19 @@ import (
 
 // MerchantView is a merchant in the admin API (and the admin CLI's output).
 type MerchantView struct {
-	MerchantID         string  `json:"merchant_id"`
-	Name               string  `json:"name"`
-	Status             string  `json:"status"`
-	WebhookURL         string  `json:"webhook_url"`
+	MerchantID string `json:"merchant_id"`
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	WebhookURL string `json:"webhook_url"`
+	// HasWebhookSecret says the merchant has a webhook secret in at least one mode;
+	// WebhookSecretSetAt and PreviousSecretExpiresAt are of the one set last.
 	HasWebhookSecret   bool    `json:"has_webhook_secret"`
 	WebhookSecretSetAt *string `json:"webhook_secret_set_at"`
 	// PreviousSecretExpiresAt is when a rotated secret stops signing deliveries.
 	PreviousSecretExpiresAt *string `json:"previous_secret_expires_at"`
+	// WebhookSecrets are the secrets' states per mode ("test", "live"): each signs the events
+	// of its mode's orders.
+	WebhookSecrets map[string]WebhookSecretState `json:"webhook_secrets"`
 	// ServiceFeeBPS is the merchant's own service fee in basis points; null means the
 	// configured default.
 	ServiceFeeBPS *int64 `json:"service_fee_bps"`
@@ -40,13 +45,44 @@ func NoWebhookSecretWarning(merchantID string) string {
 		"(POST /merchants/" + merchantID + "/webhook-secret on the admin API, or rampway admin webhook-secret rotate " + merchantID + ")"
 }
 
-// NewMerchantView returns m's admin view; the webhook secret itself is never shown.
+// WebhookSecretState is whether a merchant has a webhook secret of a mode, since when, and
+// until when a rotated one still signs.
+type WebhookSecretState struct {
+	HasWebhookSecret        bool    `json:"has_webhook_secret"`
+	WebhookSecretSetAt      *string `json:"webhook_secret_set_at"`
+	PreviousSecretExpiresAt *string `json:"previous_secret_expires_at"`
+}
+
+// NewMerchantView returns m's admin view; the webhook secrets themselves are never shown.
 func NewMerchantView(m *rampway.Merchant) MerchantView {
 	v := MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
-		HasWebhookSecret: m.WebhookSecret != "", WebhookSecretSetAt: timePtr(m.WebhookSecretSetAt),
-		PreviousSecretExpiresAt: timePtr(previousUntil(m)), ServiceFeeBPS: m.ServiceFeeBPS, LogoURL: m.LogoURL,
-		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat)}
-	if m.WebhookURL != "" && m.WebhookSecret == "" {
+		ServiceFeeBPS: m.ServiceFeeBPS, LogoURL: m.LogoURL,
+		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat),
+		WebhookSecrets: map[string]WebhookSecretState{}}
+	type mode struct {
+		live        bool
+		secret      string
+		setAt       *time.Time
+		prev        string
+		prevExpires *time.Time
+	}
+	var last *time.Time
+	for _, md := range []mode{{false, m.WebhookSecret, m.WebhookSecretSetAt, m.PreviousWebhookSecret, m.PreviousSecretExpiresAt},
+		{true, m.LiveWebhookSecret, m.LiveWebhookSecretSetAt, m.PreviousLiveWebhookSecret, m.PreviousLiveSecretExpiresAt}} {
+		st := WebhookSecretState{HasWebhookSecret: md.secret != "", WebhookSecretSetAt: timePtr(md.setAt)}
+		if md.prev != "" {
+			st.PreviousSecretExpiresAt = timePtr(md.prevExpires)
+		}
+		v.WebhookSecrets[rampway.ModeName(md.live)] = st
+		if st.HasWebhookSecret {
+			v.HasWebhookSecret = true
+			if last == nil || (md.setAt != nil && md.setAt.After(*last)) {
+				last = md.setAt
+				v.WebhookSecretSetAt, v.PreviousSecretExpiresAt = st.WebhookSecretSetAt, st.PreviousSecretExpiresAt
+			}
+		}
+	}
+	if m.WebhookURL != "" && !v.HasWebhookSecret {
 		v.Warning = NoWebhookSecretWarning(m.ID)
 	}
 	return v
@@ -54,13 +90,16 @@ func NewMerchantView(m *rampway.Merchant) MerchantView {
 
 // APIKeyView is an API key in the admin API. APIKey is set only in the response that issues it.
 type APIKeyView struct {
-	KeyID      string  `json:"key_id"`
-	MerchantID string  `json:"merchant_id"`
-	Prefix     string  `json:"prefix"`
-	APIKey     string  `json:"api_key,omitempty"`
-	Status     string  `json:"status"`
-	CreatedAt  string  `json:"created_at"`
-	RevokedAt  *string `json:"revoked_at"`
+	KeyID      string `json:"key_id"`
+	MerchantID string `json:"merchant_id"`
+	Prefix     string `json:"prefix"`
+	APIKey     string `json:"api_key,omitempty"`
+	// Livemode is the key's mode (its prefix says it too): a live key sees and creates live
+	// orders only, a test key test orders only.
+	Livemode  bool    `json:"livemode"`
+	Status    string  `json:"status"`
+	CreatedAt string  `json:"created_at"`
+	RevokedAt *string `json:"revoked_at"`
 }
 
 // NewAPIKeyView returns k's admin view; raw is the key in clear, or "".
@@ -69,22 +108,16 @@ func NewAPIKeyView(k *rampway.APIKey, raw string) APIKeyView {
 	if !k.Active() {
 		status = "revoked"
 	}
-	return APIKeyView{KeyID: k.ID, MerchantID: k.MerchantID, Prefix: k.Prefix, APIKey: raw, Status: status,
+	return APIKeyView{KeyID: k.ID, MerchantID: k.MerchantID, Prefix: k.Prefix, APIKey: raw, Livemode: k.Livemode(), Status: status,
 		CreatedAt: k.CreatedAt.UTC().Format(TimeFormat), RevokedAt: timePtr(k.RevokedAt)}
-}
-
-// previousUntil is when the merchant's previous secret stops signing, if it still does.
-func previousUntil(m *rampway.Merchant) *time.Time {
-	if m.PreviousWebhookSecret == "" {
-		return nil
-	}
-	return m.PreviousSecretExpiresAt
 }
 
 // WebhookSecretView answers a webhook secret change; the secret is shown only here.
 type WebhookSecretView struct {
 	MerchantID    string `json:"merchant_id"`
 	WebhookSecret string `json:"webhook_secret"`
+	// Livemode is the secret's mode: it signs the events of that mode's orders.
+	Livemode bool `json:"livemode"`
 }
 
 // ListView is a page of a list.
@@ -198,12 +231,28 @@ func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) er
 	return nil
 }
 
+// modeOf reads an admin request's optional mode ("test" or "live"); absent is the merchant
+// service's default (live in production, test in dev).
+func (s *Server) modeOf(mode *string) (bool, error) {
+	if mode == nil {
+		return s.merchants.DefaultLivemode(), nil
+	}
+	return rampway.ParseMode("mode", *mode)
+}
+
 func (s *Server) handleIssueAPIKey(w http.ResponseWriter, r *http.Request) error {
-	var body struct{}
+	var body struct {
+		// Mode is the key's: "test" (rw_test_) or "live" (rw_live_).
+		Mode *string `json:"mode"`
+	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
 		return err
 	}
-	k, raw, err := s.merchants.IssueAPIKey(r.Context(), r.PathValue("merchant_id"))
+	live, err := s.modeOf(body.Mode)
+	if err != nil {
+		return err
+	}
+	k, raw, err := s.merchants.IssueAPIKey(r.Context(), r.PathValue("merchant_id"), live)
 	if err != nil {
 		return err
 	}
@@ -233,8 +282,14 @@ func (s *Server) handleSetWebhookSecret(w http.ResponseWriter, r *http.Request) 
 		WebhookSecret *string `json:"webhook_secret"`
 		// GracePeriod keeps the replaced secret valid that long ("24h"); none by default.
 		GracePeriod *string `json:"grace_period"`
+		// Mode is the secret's: it signs the events of that mode's orders.
+		Mode *string `json:"mode"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+		return err
+	}
+	live, err := s.modeOf(body.Mode)
+	if err != nil {
 		return err
 	}
 	var grace time.Duration
@@ -246,11 +301,11 @@ func (s *Server) handleSetWebhookSecret(w http.ResponseWriter, r *http.Request) 
 		grace = g
 	}
 	id := r.PathValue("merchant_id")
-	secret, err := s.merchants.SetWebhookSecret(r.Context(), id, deref(body.WebhookSecret), grace)
+	secret, err := s.merchants.SetWebhookSecret(r.Context(), id, live, deref(body.WebhookSecret), grace)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, WebhookSecretView{MerchantID: id, WebhookSecret: secret})
+	writeJSON(w, http.StatusCreated, WebhookSecretView{MerchantID: id, WebhookSecret: secret, Livemode: live})
 	return nil
 }
 

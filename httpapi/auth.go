@@ -11,23 +11,46 @@ import (
 )
 
 // merchantAuth admits requests whose X-API-KEY (header name in any case) is an active key of
-// an active merchant, and puts the merchant in the context. Anything else is 401.
+// an active merchant, and puts the merchant and the key in the context: the key's mode (test
+// or live) is the mode of everything the request touches. Anything else is 401.
 func (s *Server) merchantAuth(next http.Handler) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
-		m, _, err := s.merchants.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
+		m, k, err := s.merchants.Authenticate(r.Context(), r.Header.Get("X-API-KEY"))
 		if err != nil {
 			return err
 		}
 		requestInfoFrom(r.Context()).merchantID = m.ID
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyMerchant, m)))
+		ctx := context.WithValue(r.Context(), keyMerchant, authenticated{merchant: m, livemode: k.Livemode()})
+		next.ServeHTTP(w, r.WithContext(ctx))
 		return nil
 	})
 }
 
+// authenticated is a merchant API request's merchant and its key's mode.
+type authenticated struct {
+	merchant *rampway.Merchant
+	livemode bool
+}
+
 // merchantFrom returns the authenticated merchant.
 func merchantFrom(ctx context.Context) *rampway.Merchant {
-	m, _ := ctx.Value(keyMerchant).(*rampway.Merchant)
-	return m
+	a, _ := ctx.Value(keyMerchant).(authenticated)
+	return a.merchant
+}
+
+// livemodeFrom returns the mode of the request's API key.
+func livemodeFrom(ctx context.Context) bool {
+	a, _ := ctx.Value(keyMerchant).(authenticated)
+	return a.livemode
+}
+
+// scopeFrom returns the orders the request's key sees: its merchant's of its mode.
+func scopeFrom(ctx context.Context) rampway.Scope {
+	a, _ := ctx.Value(keyMerchant).(authenticated)
+	if a.merchant == nil {
+		return rampway.Scope{}
+	}
+	return rampway.MerchantScope(a.merchant.ID, a.livemode)
 }
 
 // checkMerchantID answers 401 unless the request's merchant_id is the key's merchant. A

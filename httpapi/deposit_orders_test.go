@@ -53,7 +53,9 @@ func newDepositEnv(t *testing.T) *depositEnv {
 	e := &depositEnv{fiatEnv: &fiatEnv{mintEnv: newMintEnv(t)}}
 	srv := httptest.NewUnstartedServer(nil)
 	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, e.store, nil)
-	e.checkout.SetFiatProvider(e.sandbox)
+	if err := e.checkout.AddFiatProvider(e.sandbox); err != nil {
+		t.Fatal(err)
+	}
 	srv.Config.Handler = New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
 		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: e.sandbox,
 		DepositAddresses: newDepositAddresses(t, e.env)})
@@ -264,7 +266,7 @@ func TestCreateDepositOrderInfo(t *testing.T) {
 	if r := e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]any{"webhook_url": "https://shop.example/onboarded"}); r.status != 200 {
 		t.Fatalf("set webhook_url: %d %s", r.status, r.body)
 	}
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	o = wantDepositOrder(t, e, e.merchantAPI(http.MethodPost, depositOrderPath, body), body, false)
@@ -294,7 +296,7 @@ func TestCreateDepositOrderInfo(t *testing.T) {
 func TestDepositOrderRequestErrors(t *testing.T) {
 	e := newDepositEnv(t)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	token := e.chain.Contracts().Token.Hex()
 	set := func(k string, v any) func(b map[string]any) { return func(b map[string]any) { b[k] = v } }
 	del := func(k string) func(b map[string]any) { return func(b map[string]any) { delete(b, k) } }
@@ -533,7 +535,7 @@ func TestDepositOrderLookups(t *testing.T) {
 	bp := depositOrderPath + "/" + ramp.OrderID
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, bp, nil), 404, 404, bp, `Order "`+ramp.OrderID+`" not found`)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	wantEnvelope(t, e.do(http.MethodGet, p, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, p, `Order "`+ids[0]+`" not found`)
 	wantEnvelope(t, e.do(http.MethodGet, p, nil, nil), 401, 401, p, "Unauthorized")
 	if page := decode[ListView[OrderView]](t, e.do(http.MethodGet, depositOrdersPath, nil, map[string]string{"X-API-KEY": otherKey}), 200); len(page.Data) != 0 {

@@ -39,8 +39,9 @@ func (s *Server) handleFiatCurrencies(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	base := strings.TrimRight(s.cfg.PublicURL, "/")
-	v := FiatCurrenciesView{Currencies: make([]FiatCurrencyView, 0, len(s.cfg.Fiat))}
-	for _, c := range s.cfg.Fiat {
+	fiat := s.checkout.FiatCurrencies(livemodeFrom(r.Context())) // none in a mode without a provider
+	v := FiatCurrenciesView{Currencies: make([]FiatCurrencyView, 0, len(fiat))}
+	for _, c := range fiat {
 		cv := FiatCurrencyView{Symbol: c.Symbol, Name: c.Name, SupportedCountries: append([]string{}, c.Countries...),
 			PaymentOptions: make([]PaymentOptionView, 0, len(c.Methods))}
 		for _, m := range c.Methods {
@@ -100,7 +101,7 @@ func (s *Server) handleFiatQuote(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	m := merchantFrom(r.Context())
-	q, err := s.checkout.FiatQuote(r.Context(), checkout.FiatQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol),
+	q, err := s.checkout.FiatQuote(r.Context(), checkout.FiatQuoteParams{MerchantID: m.ID, Livemode: livemodeFrom(r.Context()), FiatSymbol: deref(body.OrderFiatSymbol),
 		Method: deref(body.FiatPaymentMethod), Execution: x, ServiceFeeBPS: m.ServiceFeeBPS})
 	if err != nil {
 		return err

@@ -21,11 +21,13 @@ import (
 func TestFiatCurrencies(t *testing.T) {
 	e, log := newMerchantEnv(t)
 	cfg := config.Default()
+	cfg.Mode = config.ModeDev // the sandbox, test mode's provider
 	// A method the sandbox does not take is not offered.
 	cfg.Fiat.Currencies[0].Methods = append(cfg.Fiat.Currencies[0].Methods, config.PaymentMethod{ID: "pm_unknown", MinAmount: 1, MaxAmount: 2})
 	c := testConfig()
-	c.PublicURL, c.Fiat = "https://pay.example/", cfg.FiatCurrencies()
-	h := New(c, Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+	c.PublicURL = "https://pay.example/"
+	fiat := noChain{fiat: map[bool][]rampway.FiatCurrency{false: cfg.FiatCurrencies(false), true: cfg.FiatCurrencies(true)}}
+	h := New(c, Deps{Merchants: e.svc, Functions: noChain{}, Checkout: fiat, Idempotency: e.store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 

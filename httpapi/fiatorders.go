@@ -62,12 +62,15 @@ type FiatOrderView struct {
 	Hash              string `json:"hash"`
 	GatewayURL        string `json:"gateway_url"`
 	Info              string `json:"info,omitempty"`
+	// Livemode is the order's mode: the mode of the key that created it.
+	Livemode bool `json:"livemode"`
 }
 
 func fiatOrderView(c *checkout.Created) FiatOrderView {
 	o := c.Order
 	return FiatOrderView{OrderID: o.ID, OrderFiatSymbol: o.FiatSymbol, FiatPaymentMethod: o.FiatMethod,
-		OrderFiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info}
+		OrderFiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info,
+		Livemode: o.Livemode}
 }
 
 func (s *Server) handleCreateFiatOrder(w http.ResponseWriter, r *http.Request) error {
@@ -84,7 +87,7 @@ func (s *Server) handleCreateFiatOrder(w http.ResponseWriter, r *http.Request) e
 	}
 	m := merchantFrom(r.Context())
 	p := checkout.FiatOrderParams{
-		Quote: checkout.FiatQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol), Method: deref(body.FiatPaymentMethod),
+		Quote: checkout.FiatQuoteParams{MerchantID: m.ID, Livemode: livemodeFrom(r.Context()), FiatSymbol: deref(body.OrderFiatSymbol), Method: deref(body.FiatPaymentMethod),
 			Execution: x, ServiceFeeBPS: m.ServiceFeeBPS},
 		Order: checkout.OrderParams{MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),
 			MerchantRedirectURL: deref(body.MerchantRedirectURL), MerchantWebhookURL: deref(body.MerchantWebhookURL), User: body.user()}}
@@ -273,6 +276,8 @@ type DepositOrderView struct {
 	Hash              string `json:"hash"`
 	GatewayURL        string `json:"gateway_url"`
 	Info              string `json:"info,omitempty"`
+	// Livemode is the order's mode: the mode of the key that created it.
+	Livemode bool `json:"livemode"`
 }
 
 func depositOrderView(c *checkout.Created) DepositOrderView {
@@ -280,7 +285,7 @@ func depositOrderView(c *checkout.Created) DepositOrderView {
 	return DepositOrderView{OrderID: o.ID, OrderFiatSymbol: o.FiatSymbol, OrderFiatAmount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals),
 		ConvertToCryptoSymbol: o.Asset.Symbol, ConvertToCryptoNetwork: o.Network, ConvertToCryptoContractAddress: contractOf(o.Asset),
 		CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), FiatPaymentMethod: o.FiatMethod, Hash: c.Hash,
-		GatewayURL: c.GatewayURL, Info: c.Info}
+		GatewayURL: c.GatewayURL, Info: c.Info, Livemode: o.Livemode}
 }
 
 func (s *Server) handleCreateDepositOrder(w http.ResponseWriter, r *http.Request) error {
@@ -294,7 +299,7 @@ func (s *Server) handleCreateDepositOrder(w http.ResponseWriter, r *http.Request
 	m := merchantFrom(r.Context())
 	user := body.user()
 	p := checkout.DepositOrderParams{
-		Quote: checkout.DepositQuoteParams{MerchantID: m.ID, FiatSymbol: deref(body.OrderFiatSymbol), FiatAmount: deref(body.OrderFiatAmount),
+		Quote: checkout.DepositQuoteParams{MerchantID: m.ID, Livemode: livemodeFrom(r.Context()), FiatSymbol: deref(body.OrderFiatSymbol), FiatAmount: deref(body.OrderFiatAmount),
 			Method: deref(body.FiatPaymentMethod), CryptoSymbol: deref(body.ConvertToCryptoSymbol), CryptoNetwork: deref(body.ConvertToCryptoNetwork),
 			ContractAddress: deref(body.ConvertToCryptoContractAddress), ServiceFeeBPS: m.ServiceFeeBPS},
 		Order: checkout.OrderParams{MerchantUserID: deref(body.MerchantUserID), MerchantTxnID: deref(body.MerchantTxnID),

@@ -48,7 +48,9 @@ func newFiatEnv(t *testing.T) *fiatEnv {
 	// Listening before it is built, so that the sandbox knows where to send.
 	srv := httptest.NewUnstartedServer(nil)
 	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, e.store, nil)
-	e.checkout.SetFiatProvider(e.sandbox)
+	if err := e.checkout.AddFiatProvider(e.sandbox); err != nil {
+		t.Fatal(err)
+	}
 	srv.Config.Handler = New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
 		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: e.sandbox})
 	srv.Start()
@@ -209,7 +211,7 @@ func TestCreateFiatOrderInfo(t *testing.T) {
 	// Without merchant_webhook_url: no info.
 	wantFiatOrder(t, e, e.merchantAPI(http.MethodPost, fiatOrderPath, e.rampBody(nil)), "EUR", "credit_debit_card", q.FiatAmount, false)
 
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	o = wantFiatOrder(t, e, e.merchantAPI(http.MethodPost, fiatOrderPath, e.rampBody(hooked)), "EUR", "credit_debit_card", q.FiatAmount, false)
@@ -234,7 +236,7 @@ func TestCreateFiatOrderInfo(t *testing.T) {
 func TestFiatOrderRequestErrors(t *testing.T) {
 	e := newFiatEnv(t)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	tomorrow := time.Now().UTC().Add(24 * time.Hour).Format(time.DateOnly)
 	today := time.Now().UTC().Format(time.DateOnly)
 	set := func(k string, v any) func(b map[string]any) { return func(b map[string]any) { b[k] = v } }
@@ -494,7 +496,7 @@ func TestFiatOrderLookups(t *testing.T) {
 		t.Fatalf("area A lookup with fiat fields %+v", got)
 	}
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	wantEnvelope(t, e.do(http.MethodGet, p, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, p, `Order "`+ids[0]+`" not found`)
 	wantEnvelope(t, e.do(http.MethodGet, p, nil, nil), 401, 401, p, "Unauthorized")
 	np := fiatOrderPath + "/ord_nope"
@@ -565,7 +567,7 @@ func TestFiatOrderPaidByBankTransfer(t *testing.T) {
 		b["fiat_payment_method"] = "sepa_bank_transfer"
 	})), 201)
 	// The user chooses to pay on the page: the payment is started at the sandbox.
-	ord, err := e.checkout.Order(t.Context(), e.merchant.ID, rampway.AreaNFTRamp, o.OrderID)
+	ord, err := e.checkout.Order(t.Context(), rampway.AdminScope(e.merchant.ID), rampway.AreaNFTRamp, o.OrderID)
 	if err != nil {
 		t.Fatal(err)
 	}

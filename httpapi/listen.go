@@ -14,7 +14,7 @@ import (
 
 // EventStream is what the stream reads: the store.
 type EventStream interface {
-	MerchantDeliveries(ctx context.Context, merchantID string, after int64, limit int) ([]*rampway.Delivery, error)
+	MerchantDeliveries(ctx context.Context, merchantID string, livemode bool, after int64, limit int) ([]*rampway.Delivery, error)
 	LastEventSeq(ctx context.Context) (int64, error)
 }
 
@@ -85,7 +85,7 @@ func (s *Server) handleListen(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	// The resume point first: a client that reconnects before any delivery resumes here.
-	if _, err := fmt.Fprintf(w, "id: %d\nevent: ready\ndata: {\"merchant_id\":%q}\n\n", after, m.ID); err != nil {
+	if _, err := fmt.Fprintf(w, "id: %d\nevent: ready\ndata: {\"merchant_id\":%q,\"livemode\":%t}\n\n", after, m.ID, livemodeFrom(ctx)); err != nil {
 		return nil
 	}
 	_ = rc.Flush()
@@ -98,7 +98,7 @@ func (s *Server) handleListen(w http.ResponseWriter, r *http.Request) error {
 	defer tick.Stop()
 	beat := time.Now()
 	for {
-		ds, err := s.events.MerchantDeliveries(ctx, m.ID, after, listenBatch)
+		ds, err := s.events.MerchantDeliveries(ctx, m.ID, livemodeFrom(ctx), after, listenBatch)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("event stream", "merchant_id", m.ID, "error", err)

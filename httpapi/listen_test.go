@@ -88,7 +88,7 @@ func TestListenStream(t *testing.T) {
 		DB: e.ping, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), Events: e.store}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	hooked := func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }
@@ -111,7 +111,7 @@ func TestListenStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.SetWebhookSecret(t.Context(), other.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), other.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(hooked)), 201)

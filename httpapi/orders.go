@@ -113,7 +113,7 @@ func (s *Server) handleCryptoQuote(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	m := merchantFrom(r.Context())
-	p.MerchantID, p.ServiceFeeBPS = m.ID, m.ServiceFeeBPS
+	p.MerchantID, p.ServiceFeeBPS, p.Livemode = m.ID, m.ServiceFeeBPS, livemodeFrom(r.Context())
 	q, err := s.checkout.Quote(r.Context(), p)
 	if err != nil {
 		return err
@@ -135,6 +135,8 @@ type MintOrderView struct {
 	Hash                  string  `json:"hash"`
 	GatewayURL            string  `json:"gateway_url"`
 	Info                  string  `json:"info,omitempty"`
+	// Livemode is the order's mode: the mode of the key that created it.
+	Livemode bool `json:"livemode"`
 }
 
 func contractOf(a rampway.Asset) *string {
@@ -159,7 +161,7 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	qp.ServiceFeeBPS = merchantFrom(r.Context()).ServiceFeeBPS
+	qp.ServiceFeeBPS, qp.Livemode = merchantFrom(r.Context()).ServiceFeeBPS, livemodeFrom(r.Context())
 	user := map[string]string{}
 	for name, v := range map[string]*string{"user_email_id": body.UserEmailID, "user_first_name": body.UserFirstName, "user_last_name": body.UserLastName} {
 		if v != nil && *v != "" {
@@ -178,12 +180,14 @@ func (s *Server) handleCreateMintOrder(w http.ResponseWriter, r *http.Request) e
 func mintOrderView(c *checkout.Created) MintOrderView {
 	o := c.Order
 	return MintOrderView{OrderID: o.ID, CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset),
-		CryptoNetwork: o.Network, CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info}
+		CryptoNetwork: o.Network, CryptoAmount: rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), Hash: c.Hash, GatewayURL: c.GatewayURL, Info: c.Info,
+		Livemode: o.Livemode}
 }
 
 // OrderView is a stored order as the lookup endpoints return it.
 type OrderView struct {
 	OrderID                 string            `json:"order_id"`
+	Livemode                bool              `json:"livemode"`
 	Status                  string            `json:"status"`
 	MerchantID              string            `json:"merchant_id"`
 	MerchantUserID          string            `json:"merchant_user_id"`
@@ -254,7 +258,7 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 		return OrderView{}, err
 	}
 	d := o.Asset.Decimals
-	v := OrderView{OrderID: o.ID, Status: string(o.Status), MerchantID: o.MerchantID, MerchantUserID: o.MerchantUserID,
+	v := OrderView{OrderID: o.ID, Livemode: o.Livemode, Status: string(o.Status), MerchantID: o.MerchantID, MerchantUserID: o.MerchantUserID,
 		MerchantTxnID: o.MerchantTxnID, MerchantRedirectURL: o.MerchantRedirectURL, MerchantWebhookURL: o.MerchantWebhookURL,
 		CryptoSymbol: o.Asset.Symbol, CryptoContractAddress: contractOf(o.Asset), CryptoNetwork: o.Network,
 		CryptoAmount: rampway.FormatUnits(o.CryptoAmount, d), CryptoAmountReceived: rampway.FormatUnits(o.CryptoReceived, d),
@@ -300,7 +304,7 @@ func (s *Server) handleGetOrder(area rampway.Area) handlerFunc {
 		if err := checkQueryMerchantID(r); err != nil {
 			return err
 		}
-		o, err := s.checkout.Order(r.Context(), merchantFrom(r.Context()).ID, area, r.PathValue("order_id"))
+		o, err := s.checkout.Order(r.Context(), scopeFrom(r.Context()), area, r.PathValue("order_id"))
 		if err != nil {
 			return err
 		}
@@ -319,7 +323,8 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 			return err
 		}
 		q := r.URL.Query()
-		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Area: area, Status: rampway.OrderStatus(q.Get("status")),
+		live := livemodeFrom(r.Context())
+		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Livemode: &live, Area: area, Status: rampway.OrderStatus(q.Get("status")),
 			Before: q.Get("starting_after"), Limit: 20}
 		if f.Status != "" && !f.Status.Valid() {
 			return rampway.FieldErrorf("status", "status %q is not an order status; one of %s", rampway.Echo(string(f.Status)), statusList)
@@ -347,7 +352,7 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 			// The cursor must be one of the merchant's orders in this list. Another merchant's
 			// is answered as an unknown one (the list does not tell which ids exist), and an
 			// unknown one is refused rather than read as an empty page.
-			if _, err := s.checkout.Order(r.Context(), f.MerchantID, area, f.Before); rampway.ErrorCode(err) == rampway.ENOTFOUND {
+			if _, err := s.checkout.Order(r.Context(), scopeFrom(r.Context()), area, f.Before); rampway.ErrorCode(err) == rampway.ENOTFOUND {
 				return rampway.FieldErrorf("starting_after", "starting_after must be the order_id of one of your orders")
 			} else if err != nil {
 				return err

@@ -321,7 +321,7 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	}
 	// Another merchant, another area, an unknown id: 404.
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	p := mintOrderPath + "/" + o.OrderID
 	wantEnvelope(t, e.do(http.MethodGet, p, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, p, "not found")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, mintOrderPath+"/ord_nope", nil), 404, 404, mintOrderPath+"/ord_nope", "not found")
@@ -361,7 +361,7 @@ func TestOrderListCursor(t *testing.T) {
 	own := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
 	// Another merchant's order, newer than the first merchant's.
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	f, err := e.functions.Register(t.Context(), other.ID, contract.RegisterParams{Network: "devnet",
 		ContractAddress: e.chain.Contracts().NFT.Hex(), ABI: nftFragment(t, "mint"), DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
 	if err != nil {
@@ -454,7 +454,7 @@ func TestCreateMintOrderFields(t *testing.T) {
 	if o := decode[MintOrderView](t, r, 201); o.Info == "" || !strings.Contains(o.Info, "no webhook events will be sent") {
 		t.Fatalf("info missing: %s", r.body)
 	}
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	r = e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
@@ -494,7 +494,7 @@ func TestMerchantServiceFee(t *testing.T) {
 	e := newMintEnv(t)
 	// A second merchant, onboarded through the admin API with a fee of 250 bps (2.5%).
 	fm := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Fee Shop", "service_fee_bps": 250}), 201)
-	_, feeKey, err := e.svc.IssueAPIKey(t.Context(), fm.MerchantID)
+	_, feeKey, err := e.svc.IssueAPIKey(t.Context(), fm.MerchantID, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, *dst, err = svc.IssueAPIKey(t.Context(), m.ID); err != nil {
+		if _, *dst, err = svc.IssueAPIKey(t.Context(), m.ID, false); err != nil {
 			t.Fatal(err)
 		}
 		if e.idA == "" {

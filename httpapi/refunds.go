@@ -160,7 +160,7 @@ func (s *Server) handleMerchantRefundAddress(w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
-	o, err := s.checkout.Order(r.Context(), merchantFrom(r.Context()).ID, rampway.AreaMint, r.PathValue("order_id"))
+	o, err := s.checkout.Order(r.Context(), scopeFrom(r.Context()), rampway.AreaMint, r.PathValue("order_id"))
 	if err != nil {
 		return err
 	}

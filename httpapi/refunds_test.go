@@ -123,7 +123,7 @@ func TestMerchantRefundAddress(t *testing.T) {
 
 	// Unknown ids, another merchant's order, a refund of another order: 404.
 	stranger, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Stranger"})
-	_, strangerKey, _ := e.svc.IssueAPIKey(t.Context(), stranger.ID)
+	_, strangerKey, _ := e.svc.IssueAPIKey(t.Context(), stranger.ID, false)
 	for _, p := range []string{refundAddressPath("ord_00000000000000000000000000", rf.ID), refundAddressPath(o.ID, "rfd_00000000000000000000000000"),
 		refundAddressPath(o.ID, "nope"), refundAddressPath(o.ID, otherRefund.ID), refundAddressPath(other.ID, rf.ID)} {
 		wantEnvelope(t, e.merchantAPI(http.MethodPost, p, map[string]any{"address": refundTo}), 404, 404, p, "not found")

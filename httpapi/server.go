@@ -35,8 +35,6 @@ type Config struct {
 	// PublicURL is where users and merchants reach the service: the base of the payment
 	// method icons' absolute URLs in B2 and C2.
 	PublicURL string
-	// Fiat are the currencies and payment methods of areas B and C (config.FiatCurrencies).
-	Fiat []rampway.FiatCurrency
 }
 
 // Pinger checks a dependency for /readyz.
@@ -48,19 +46,21 @@ type Pinger interface {
 type Checkout interface {
 	Quote(ctx context.Context, p checkout.QuoteParams) (*checkout.Quote, error)
 	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
+	// FiatCurrencies are the currencies and methods of a mode (B2, C2).
+	FiatCurrencies(livemode bool) []rampway.FiatCurrency
 	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
 	CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p checkout.FiatOrderParams) (*checkout.Created, error)
 	CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p checkout.DepositOrderParams) (*checkout.Created, error)
 	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
 	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
 	ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error)
-	Order(ctx context.Context, merchantID string, area rampway.Area, id string) (*rampway.Order, error)
+	Order(ctx context.Context, scope rampway.Scope, area rampway.Area, id string) (*rampway.Order, error)
 	Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error)
 	Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error)
 	Transfers(ctx context.Context, o *rampway.Order) ([]*rampway.InboundTransfer, error)
 	GatewayURL(orderID string) string
-	Deliveries(ctx context.Context, merchantID string, area rampway.Area, orderID string) ([]checkout.DeliveryLog, error)
-	Resend(ctx context.Context, merchantID string, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error)
+	Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]checkout.DeliveryLog, error)
+	Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error)
 }
 
 // Merchants is the onboarding and authentication the handlers call (merchant.Service).
@@ -71,9 +71,11 @@ type Merchants interface {
 	List(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error)
 	Update(ctx context.Context, id string, p merchant.UpdateParams) (*rampway.Merchant, error)
 	APIKeys(ctx context.Context, merchantID string) ([]*rampway.APIKey, error)
-	IssueAPIKey(ctx context.Context, merchantID string) (*rampway.APIKey, string, error)
+	IssueAPIKey(ctx context.Context, merchantID string, livemode bool) (*rampway.APIKey, string, error)
 	RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*rampway.APIKey, error)
-	SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration) (string, error)
+	SetWebhookSecret(ctx context.Context, merchantID string, livemode bool, secret string, grace time.Duration) (string, error)
+	// DefaultLivemode is the mode of keys and secrets issued without one named.
+	DefaultLivemode() bool
 }
 
 // Functions is the function registry the admin handlers call (contract.Registry).

@@ -118,7 +118,7 @@ func newMerchantEnv(t *testing.T) (*env, *slog.Logger) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, raw, err := svc.IssueAPIKey(t.Context(), m.ID)
+	k, raw, err := svc.IssueAPIKey(t.Context(), m.ID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,10 @@ func newHTTPEnv(t *testing.T) *env {
 }
 
 // noChain is the use cases that need a chain, in a test without one: each answers 503.
-type noChain struct{}
+// noChain answers without a chain; fiat are its currencies per mode (live: true).
+type noChain struct{ fiat map[bool][]rampway.FiatCurrency }
+
+func (c noChain) FiatCurrencies(live bool) []rampway.FiatCurrency { return c.fiat[live] }
 
 var errNoChain = rampway.Errorf(rampway.EUNAVAILABLE, "no chain in this test")
 
@@ -176,7 +179,7 @@ func (noChain) FiatActions(context.Context, *rampway.Order) ([]*rampway.FiatActi
 func (noChain) ProviderWebhook(context.Context, string, http.Header, []byte) (bool, error) {
 	return false, errNoChain
 }
-func (noChain) Order(context.Context, string, rampway.Area, string) (*rampway.Order, error) {
+func (noChain) Order(context.Context, rampway.Scope, rampway.Area, string) (*rampway.Order, error) {
 	return nil, errNoChain
 }
 func (noChain) Orders(context.Context, rampway.OrderFilter) ([]*rampway.Order, error) {
@@ -189,10 +192,10 @@ func (noChain) Transfers(context.Context, *rampway.Order) ([]*rampway.InboundTra
 	return nil, errNoChain
 }
 func (noChain) GatewayURL(string) string { return "" }
-func (noChain) Deliveries(context.Context, string, rampway.Area, string) ([]checkout.DeliveryLog, error) {
+func (noChain) Deliveries(context.Context, rampway.Scope, rampway.Area, string) ([]checkout.DeliveryLog, error) {
 	return nil, errNoChain
 }
-func (noChain) Resend(context.Context, string, rampway.Area, string, string) (*rampway.Delivery, error) {
+func (noChain) Resend(context.Context, rampway.Scope, rampway.Area, string, string) (*rampway.Delivery, error) {
 	return nil, errNoChain
 }
 func (noChain) Register(context.Context, string, contract.RegisterParams) (*rampway.ContractFunction, error) {
@@ -238,7 +241,7 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 		orders = w(orders)
 	}
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true, Fiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
+		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
 		e.prices, deriver, nil)
 	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
@@ -335,9 +338,9 @@ const orderPath = "/nft-ramp/merchant/hosted/nftCheckout/order" // B1: past the 
 
 func TestMerchantAuth(t *testing.T) {
 	e := newHTTPEnv(t)
-	_, raw2, _ := e.svc.IssueAPIKey(t.Context(), e.merchant.ID)
+	_, raw2, _ := e.svc.IssueAPIKey(t.Context(), e.merchant.ID, false)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	body := map[string]string{"merchant_id": e.merchant.ID}
 	for _, tc := range []struct {
 		name   string
@@ -616,8 +619,9 @@ func TestOperations(t *testing.T) {
 	}
 }
 
-// defaultFiat is the default configuration's currencies.
+// defaultFiat is the default configuration's currencies in dev mode (test mode, the sandbox's).
 func defaultFiat() []rampway.FiatCurrency {
 	cfg := config.Default()
-	return cfg.FiatCurrencies()
+	cfg.Mode = config.ModeDev
+	return cfg.FiatCurrencies(false)
 }

@@ -86,14 +86,14 @@ func NewDeliveryLog(logs []checkout.DeliveryLog) ListView[DeliveryView] {
 // an operator (the admin API, merchant in the path).
 func (s *Server) handleDeliveries(area rampway.Area, admin bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		mid := r.PathValue("merchant_id")
+		scope := rampway.AdminScope(r.PathValue("merchant_id"))
 		if !admin {
 			if err := checkQueryMerchantID(r); err != nil {
 				return err
 			}
-			mid = merchantFrom(r.Context()).ID
+			scope = scopeFrom(r.Context())
 		}
-		logs, err := s.checkout.Deliveries(r.Context(), mid, area, r.PathValue("order_id"))
+		logs, err := s.checkout.Deliveries(r.Context(), scope, area, r.PathValue("order_id"))
 		if err != nil {
 			return err
 		}
@@ -118,16 +118,16 @@ func (s *Server) handleResend(area rampway.Area, admin bool) handlerFunc {
 		} else if err := decodeJSON(r, &body, decodeOptions{optional: true}); err != nil {
 			return err
 		}
-		mid := r.PathValue("merchant_id")
+		scope := rampway.AdminScope(r.PathValue("merchant_id"))
 		if !admin {
 			if body.MerchantID != nil {
 				if err := checkMerchantID(r, body.MerchantID); err != nil {
 					return err
 				}
 			}
-			mid = merchantFrom(r.Context()).ID
+			scope = scopeFrom(r.Context())
 		}
-		v, err := ResendDelivery(r.Context(), s.checkout, mid, area, r.PathValue("order_id"), r.PathValue("event_id"))
+		v, err := ResendDelivery(r.Context(), s.checkout, scope, area, r.PathValue("order_id"), r.PathValue("event_id"))
 		if err != nil {
 			return err
 		}
@@ -140,12 +140,12 @@ func (s *Server) handleResend(area rampway.Area, admin bool) handlerFunc {
 // returns its log entry as the resend left it: pending, with the attempts made so far (as many
 // as attempt_count; one a dispatcher records meanwhile is left for the log). ENOTFOUND for an
 // unknown or foreign order or event.
-func ResendDelivery(ctx context.Context, c Checkout, merchantID string, area rampway.Area, orderID, eventID string) (DeliveryView, error) {
-	d, err := c.Resend(ctx, merchantID, area, orderID, eventID)
+func ResendDelivery(ctx context.Context, c Checkout, scope rampway.Scope, area rampway.Area, orderID, eventID string) (DeliveryView, error) {
+	d, err := c.Resend(ctx, scope, area, orderID, eventID)
 	if err != nil {
 		return DeliveryView{}, err
 	}
-	logs, err := c.Deliveries(ctx, merchantID, area, orderID)
+	logs, err := c.Deliveries(ctx, scope, area, orderID)
 	if err != nil {
 		return DeliveryView{}, err
 	}

@@ -36,7 +36,7 @@ func TestWebhookLogAndResend(t *testing.T) {
 
 	// Another merchant sees neither the log nor the event.
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
-	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID)
+	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
 	wantEnvelope(t, e.do(http.MethodGet, logPath, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, logPath, "not found")
 	wantEnvelope(t, e.do(http.MethodPost, resend, nil, map[string]string{"X-API-KEY": otherKey}), 404, 404, resend, "not found")
 	wantEnvelope(t, e.do(http.MethodGet, logPath, nil, nil), 401, 401, logPath, "Unauthorized")
@@ -123,7 +123,7 @@ func TestResendShowsItsAttempts(t *testing.T) {
 func newHookedOrder(t *testing.T) (*mintEnv, MintOrderView, string) {
 	t.Helper()
 	e := newMintEnv(t)
-	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, "", 0); err != nil {
+	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath,

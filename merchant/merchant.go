@@ -35,7 +35,6 @@ const (
 type Service struct {
 	store      rampway.MerchantStore
 	hashSecret []byte
-	keyMode    string
 	devMode    bool
 	now        func() time.Time
 	// keys keeps, by key prefix, each key and its merchant as read for an authentication (nil:
@@ -53,7 +52,8 @@ type authEntry struct {
 type Options struct {
 	// HashSecret keys the stored hashes of API keys. Required.
 	HashSecret string
-	// DevMode issues rw_test_ keys (rw_live_ otherwise) and allows http and loopback webhook URLs.
+	// DevMode issues test-mode keys and secrets unless asked for live ones (production the
+	// reverse: see DefaultLivemode) and allows http and loopback webhook URLs.
 	DevMode bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
@@ -66,10 +66,7 @@ type Options struct {
 
 // NewService returns a Service over store.
 func NewService(store rampway.MerchantStore, opt Options) *Service {
-	s := &Service{store: store, hashSecret: []byte(opt.HashSecret), keyMode: "live", devMode: opt.DevMode, now: opt.Now}
-	if opt.DevMode {
-		s.keyMode = "test"
-	}
+	s := &Service{store: store, hashSecret: []byte(opt.HashSecret), devMode: opt.DevMode, now: opt.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -207,9 +204,13 @@ func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampw
 	return s.store.UpdateMerchant(ctx, id, u)
 }
 
-// IssueAPIKey makes a new API key for the merchant and returns it with the key in clear, which
-// is never available again. Earlier keys stay valid. ENOTFOUND.
-func (s *Service) IssueAPIKey(ctx context.Context, merchantID string) (*rampway.APIKey, string, error) {
+// DefaultLivemode is the mode of keys and webhook secrets issued without one named: test in dev
+// mode (everything there is test), live in production.
+func (s *Service) DefaultLivemode() bool { return !s.devMode }
+
+// IssueAPIKey makes a new API key of a mode (rw_live_ or rw_test_) for the merchant and returns
+// it with the key in clear, which is never available again. Earlier keys stay valid. ENOTFOUND.
+func (s *Service) IssueAPIKey(ctx context.Context, merchantID string, livemode bool) (*rampway.APIKey, string, error) {
 	if _, err := s.Get(ctx, merchantID); err != nil {
 		return nil, "", err
 	}
@@ -217,7 +218,7 @@ func (s *Service) IssueAPIKey(ctx context.Context, merchantID string) (*rampway.
 		var b [keyRandomBytes]byte
 		_, _ = rand.Read(b[:])
 		body := keyEncoding.EncodeToString(b[:])
-		raw := "rw_" + s.keyMode + "_" + body
+		raw := rampway.APIKeyPrefix(livemode) + body
 		now := s.clock()
 		k := &rampway.APIKey{ID: rampway.NewID(rampway.PrefixAPIKey, now), MerchantID: merchantID,
 			Prefix: raw[:len(raw)-keyBodyLen+keyPrefixLen], Hash: s.hash(raw), CreatedAt: now}
@@ -259,11 +260,11 @@ func (s *Service) RevokeAPIKey(ctx context.Context, merchantID, keyID string) (*
 // MaxSecretGrace bounds how long a rotated webhook secret stays valid.
 const MaxSecretGrace = 7 * 24 * time.Hour
 
-// SetWebhookSecret sets the merchant's webhook secret to secret, or to a new random one when
-// secret is "", and returns it. With grace > 0 the replaced secret keeps signing deliveries
-// (beside the new one) for that long, so the merchant switches without missing an event.
-// ENOTFOUND, EINVALID.
-func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration) (string, error) {
+// SetWebhookSecret sets the merchant's webhook secret of a mode (the secrets of test-mode and
+// live-mode events are separate) to secret, or to a new random one when secret is "", and
+// returns it. With grace > 0 the replaced secret keeps signing deliveries (beside the new one)
+// for that long, so the merchant switches without missing an event. ENOTFOUND, EINVALID.
+func (s *Service) SetWebhookSecret(ctx context.Context, merchantID string, livemode bool, secret string, grace time.Duration) (string, error) {
 	if grace < 0 || grace > MaxSecretGrace {
 		return "", rampway.FieldErrorf("grace_period", "grace_period must be between 0s and %s, not %s", MaxSecretGrace, grace)
 	}
@@ -278,20 +279,20 @@ func (s *Service) SetWebhookSecret(ctx context.Context, merchantID, secret strin
 		return "", rampway.FieldErrorf("webhook_secret", "webhook_secret must be 32 to 256 printable ASCII characters without spaces")
 	}
 	defer s.changed()
-	if err := s.store.SetWebhookSecret(ctx, merchantID, secret, grace, s.clock()); err != nil {
+	if err := s.store.SetWebhookSecret(ctx, merchantID, livemode, secret, grace, s.clock()); err != nil {
 		return "", fmt.Errorf("set webhook secret: %w", err)
 	}
 	return secret, nil
 }
 
-// WebhookSecrets returns the secrets that sign the merchant's webhook deliveries now: the
-// current one, then the previous one during its grace period; none when the merchant has no
-// secret. It is the webhook dispatcher's webhook.Secrets, and reads the merchant from the store
+// WebhookSecrets returns the secrets that sign the merchant's webhook deliveries of a mode now:
+// the current one, then the previous one during its grace period; none when the merchant has no
+// secret of that mode. It is the webhook dispatcher's webhook.Secrets, and reads the merchant from the store
 // at every call, never from a cache: a rotation is one committed write, so every attempt that
 // reads after SetWebhookSecret returned is signed with the new secret, by whichever process
 // (instance, admin CLI) made the rotation and whichever instance sends it. A disabled
 // merchant's deliveries are held: ECONFLICT with rampway.ErrMerchantDisabled in its chain.
-func (s *Service) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+func (s *Service) WebhookSecrets(ctx context.Context, merchantID string, livemode bool) ([]string, error) {
 	m, err := s.store.Merchant(ctx, merchantID)
 	if err != nil {
 		return nil, err
@@ -299,12 +300,13 @@ func (s *Service) WebhookSecrets(ctx context.Context, merchantID string) ([]stri
 	if m.Status == rampway.MerchantDisabled {
 		return nil, &rampway.Error{Code: rampway.ECONFLICT, Err: rampway.ErrMerchantDisabled, Message: "Merchant " + merchantID + " is disabled"}
 	}
-	return m.WebhookSecrets(s.now()), nil
+	return m.WebhookSecrets(livemode, s.now()), nil
 }
 
-// Authenticate returns the active merchant and key for an API key in clear. Any failure
-// (malformed, unknown, revoked, merchant disabled) is EUNAUTHORIZED with the message
-// "Unauthorized"; the hash comparison takes constant time.
+// Authenticate returns the active merchant and key for an API key in clear, of either mode (the
+// key's Livemode is the mode of everything it touches). Any failure (malformed, unknown,
+// revoked, merchant disabled) is EUNAUTHORIZED with the message "Unauthorized"; the hash
+// comparison takes constant time.
 func (s *Service) Authenticate(ctx context.Context, raw string) (*rampway.Merchant, *rampway.APIKey, error) {
 	unauthorized := rampway.Errorf(rampway.EUNAUTHORIZED, "Unauthorized")
 	prefix, ok := s.keyPrefix(raw)
@@ -346,10 +348,14 @@ func (s *Service) authEntry(ctx context.Context, prefix string) (authEntry, erro
 	return e, nil
 }
 
-// keyPrefix checks the shape rw_<mode>_<32 base32> and returns the visible prefix.
+// keyPrefix checks the shape rw_<test|live>_<32 base32> and returns the visible prefix.
 func (s *Service) keyPrefix(raw string) (string, bool) {
-	rest, ok := strings.CutPrefix(raw, "rw_"+s.keyMode+"_")
-	if !ok || len(rest) != keyBodyLen {
+	live, ok := rampway.APIKeyLivemode(raw)
+	if !ok {
+		return "", false
+	}
+	rest := raw[len(rampway.APIKeyPrefix(live)):]
+	if len(rest) != keyBodyLen {
 		return "", false
 	}
 	for i := 0; i < len(rest); i++ {

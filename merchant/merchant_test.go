@@ -41,11 +41,11 @@ func TestAuthenticate(t *testing.T) {
 	if m.Name != "Acme" || m.Status != rampway.MerchantActive {
 		t.Fatalf("created %+v", m)
 	}
-	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID)
+	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, raw2, err := svc.IssueAPIKey(ctx, m.ID)
+	_, raw2, err := svc.IssueAPIKey(ctx, m.ID, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +138,13 @@ func TestValidation(t *testing.T) {
 	bad := "paused"
 	_, err = prod.Update(ctx, m.ID, merchant.UpdateParams{Status: &bad})
 	wantCode(t, err, rampway.EINVALID)
-	_, err = prod.SetWebhookSecret(ctx, m.ID, "short", 0)
+	_, err = prod.SetWebhookSecret(ctx, m.ID, false, "short", 0)
 	wantCode(t, err, rampway.EINVALID)
 	_, err = prod.Get(ctx, "mch_x")
 	wantCode(t, err, rampway.ENOTFOUND)
 	_, err = prod.RevokeAPIKey(ctx, m.ID, "key_x")
 	wantCode(t, err, rampway.ENOTFOUND)
-	_, _, err = prod.IssueAPIKey(ctx, "mch_00000000000000000000000000")
+	_, _, err = prod.IssueAPIKey(ctx, "mch_00000000000000000000000000", false)
 	wantCode(t, err, rampway.ENOTFOUND)
 	_, err = prod.List(ctx, rampway.Page{Limit: 0})
 	wantCode(t, err, rampway.EINVALID)
@@ -156,11 +156,11 @@ func TestWebhookSecret(t *testing.T) {
 	svc := newService(t, false)
 	ctx := t.Context()
 	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
-	s1, err := svc.SetWebhookSecret(ctx, m.ID, "", 0)
+	s1, err := svc.SetWebhookSecret(ctx, m.ID, false, "", 0)
 	if err != nil || !strings.HasPrefix(s1, merchant.WebhookSecretPrefix) || len(s1) < 50 {
 		t.Fatalf("generated %q, %v", s1, err)
 	}
-	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0)
+	s2, _ := svc.SetWebhookSecret(ctx, m.ID, false, "", 0)
 	if s1 == s2 {
 		t.Fatal("rotation gave the same secret")
 	}
@@ -169,7 +169,7 @@ func TestWebhookSecret(t *testing.T) {
 		t.Fatalf("stored %q, want %q", got.WebhookSecret, s2)
 	}
 	own := strings.Repeat("k", 40)
-	if s, err := svc.SetWebhookSecret(ctx, m.ID, own, 0); err != nil || s != own {
+	if s, err := svc.SetWebhookSecret(ctx, m.ID, false, own, 0); err != nil || s != own {
 		t.Fatalf("set own secret: %q, %v", s, err)
 	}
 }
@@ -188,23 +188,23 @@ func TestWebhookSecretsFollowRotation(t *testing.T) {
 	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
 	want := func(exp ...string) {
 		t.Helper()
-		got, err := svc.WebhookSecrets(ctx, m.ID)
+		got, err := svc.WebhookSecrets(ctx, m.ID, false)
 		if err != nil || !slices.Equal(got, exp) {
 			t.Fatalf("WebhookSecrets = %q, %v; want %q", got, err, exp)
 		}
 	}
 	want() // none yet: no deliveries
-	s1, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0)
+	s1, _ := svc.SetWebhookSecret(ctx, m.ID, false, "", 0)
 	want(s1)
-	s2, _ := svc.SetWebhookSecret(ctx, m.ID, "", time.Hour)
+	s2, _ := svc.SetWebhookSecret(ctx, m.ID, false, "", time.Hour)
 	want(s2, s1)
-	s3, _ := svc.SetWebhookSecret(ctx, m.ID, "", 0) // ends the grace of s1 too
+	s3, _ := svc.SetWebhookSecret(ctx, m.ID, false, "", 0) // ends the grace of s1 too
 	want(s3)
-	s4, _ := svc.SetWebhookSecret(ctx, m.ID, "", time.Minute)
+	s4, _ := svc.SetWebhookSecret(ctx, m.ID, false, "", time.Minute)
 	want(s4, s3)
 	now = now.Add(time.Minute)
 	want(s4)
-	_, err = svc.WebhookSecrets(ctx, "mch_01k9z3x4c5v6b7n8m9q0r1s2t3")
+	_, err = svc.WebhookSecrets(ctx, "mch_01k9z3x4c5v6b7n8m9q0r1s2t3", false)
 	wantCode(t, err, rampway.ENOTFOUND)
 }
 
@@ -323,11 +323,11 @@ func TestAuthenticateCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID)
+	k1, raw1, err := svc.IssueAPIKey(ctx, m.ID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k2, raw2, err := svc.IssueAPIKey(ctx, m.ID)
+	k2, raw2, err := svc.IssueAPIKey(ctx, m.ID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,4 +359,53 @@ func TestAuthenticateCache(t *testing.T) {
 	time.Sleep(ttl + 50*time.Millisecond)
 	_, _, err = svc.Authenticate(ctx, raw2)
 	wantCode(t, err, rampway.EUNAUTHORIZED) // from another process: after the TTL
+}
+
+// Every merchant has keys and webhook secrets of both modes; a key's text says its mode, and
+// the mode of a key cannot be changed by editing its text.
+func TestModes(t *testing.T) {
+	for _, dev := range []bool{false, true} {
+		svc := newService(t, dev)
+		ctx := t.Context()
+		if svc.DefaultLivemode() == dev {
+			t.Fatalf("dev %v: default livemode %v", dev, svc.DefaultLivemode())
+		}
+		m, err := svc.Create(ctx, merchant.CreateParams{Name: "Acme"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, live := range []bool{false, true} {
+			k, raw, err := svc.IssueAPIKey(ctx, m.ID, live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := rampway.APIKeyPrefix(live); !strings.HasPrefix(raw, want) || !strings.HasPrefix(k.Prefix, want) || k.Livemode() != live {
+				t.Fatalf("live %v: key %q prefix %q livemode %v", live, raw, k.Prefix, k.Livemode())
+			}
+			_, got, err := svc.Authenticate(ctx, raw)
+			if err != nil || got.Livemode() != live {
+				t.Fatalf("live %v: authenticated %+v, %v", live, got, err)
+			}
+			// The same secret part under the other mode's prefix is no key.
+			other := rampway.APIKeyPrefix(!live) + raw[len(rampway.APIKeyPrefix(live)):]
+			_, _, err = svc.Authenticate(ctx, other)
+			wantCode(t, err, rampway.EUNAUTHORIZED)
+		}
+		test, err := svc.SetWebhookSecret(ctx, m.ID, false, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := svc.WebhookSecrets(ctx, m.ID, true); len(got) != 0 {
+			t.Fatalf("a test-mode secret signs live events: %v", got)
+		}
+		live, err := svc.SetWebhookSecret(ctx, m.ID, true, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotTest, _ := svc.WebhookSecrets(ctx, m.ID, false)
+		gotLive, _ := svc.WebhookSecrets(ctx, m.ID, true)
+		if live == test || len(gotTest) != 1 || gotTest[0] != test || len(gotLive) != 1 || gotLive[0] != live {
+			t.Fatalf("secrets test %v live %v, want [%s] [%s]", gotTest, gotLive, test, live)
+		}
+	}
 }

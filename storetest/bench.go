@@ -17,7 +17,7 @@ import (
 // hashes they are.
 func BenchCreateOrders(b *testing.B, s rampway.Store) {
 	m := mustMerchant(b, s, "bench")
-	if err := s.SetWebhookSecret(b.Context(), m.ID, "whsec_bench", 0, now()); err != nil {
+	if err := s.SetWebhookSecret(b.Context(), m.ID, false, "whsec_bench", 0, now()); err != nil {
 		b.Fatal(err)
 	}
 	var n atomic.Uint32

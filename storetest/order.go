@@ -366,7 +366,7 @@ func testReserveDepositIndexes(t *testing.T, open Opener) {
 func testConcurrentCreateOrders(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	m := mustMerchant(t, s, "acme")
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_acme", 0, now()); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, false, "whsec_acme", 0, now()); err != nil {
 		t.Fatal(err)
 	}
 	existing := mustOrder(t, s, m.ID, now())

@@ -221,7 +221,7 @@ func testMerchantNotFound(t *testing.T, open Opener) {
 	wantCode(t, err, rampway.ENOTFOUND)
 	_, err = s.UpdateMerchant(t.Context(), "mch_nope", rampway.MerchantUpdate{UpdatedAt: now()})
 	wantCode(t, err, rampway.ENOTFOUND)
-	wantCode(t, s.SetWebhookSecret(t.Context(), "mch_nope", "x", 0, now()), rampway.ENOTFOUND)
+	wantCode(t, s.SetWebhookSecret(t.Context(), "mch_nope", false, "x", 0, now()), rampway.ENOTFOUND)
 }
 
 func testMerchantDuplicate(t *testing.T, open Opener) {
@@ -345,7 +345,7 @@ func testWebhookSecret(t *testing.T, open Opener) {
 	m := mustMerchant(t, s, "acme")
 	for _, secret := range []string{"whsec_first", "whsec_second"} {
 		at := now()
-		if err := s.SetWebhookSecret(t.Context(), m.ID, secret, 0, at); err != nil {
+		if err := s.SetWebhookSecret(t.Context(), m.ID, false, secret, 0, at); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.Merchant(t.Context(), m.ID)
@@ -355,27 +355,27 @@ func testWebhookSecret(t *testing.T, open Opener) {
 		if got.WebhookSecret != secret || got.WebhookSecretSetAt == nil || !got.WebhookSecretSetAt.Equal(at) {
 			t.Fatalf("secret = %q set at %v, want %q at %v", got.WebhookSecret, got.WebhookSecretSetAt, secret, at)
 		}
-		if got.PreviousWebhookSecret != "" || len(got.WebhookSecrets(at)) != 1 {
+		if got.PreviousWebhookSecret != "" || len(got.WebhookSecrets(false, at)) != 1 {
 			t.Fatalf("a rotation without grace kept the old secret: %+v", got)
 		}
 	}
 	// A rotation with a grace period keeps the old secret valid until it ends.
 	at := now()
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_third", time.Hour, at); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, false, "whsec_third", time.Hour, at); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.Merchant(t.Context(), m.ID)
-	if secrets := got.WebhookSecrets(at.Add(59 * time.Minute)); len(secrets) != 2 || secrets[0] != "whsec_third" || secrets[1] != "whsec_second" {
+	if secrets := got.WebhookSecrets(false, at.Add(59 * time.Minute)); len(secrets) != 2 || secrets[0] != "whsec_third" || secrets[1] != "whsec_second" {
 		t.Fatalf("during the grace period: %v", secrets)
 	}
-	if secrets := got.WebhookSecrets(at.Add(time.Hour)); len(secrets) != 1 || secrets[0] != "whsec_third" {
+	if secrets := got.WebhookSecrets(false, at.Add(time.Hour)); len(secrets) != 1 || secrets[0] != "whsec_third" {
 		t.Fatalf("after the grace period: %v", secrets)
 	}
 	// Rotating again without grace ends the old one at once.
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_fourth", 0, now()); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, false, "whsec_fourth", 0, now()); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Merchant(t.Context(), m.ID); len(got.WebhookSecrets(now())) != 1 || got.PreviousSecretExpiresAt != nil {
+	if got, _ := s.Merchant(t.Context(), m.ID); len(got.WebhookSecrets(false, now())) != 1 || got.PreviousSecretExpiresAt != nil {
 		t.Fatalf("after a rotation without grace: %+v", got)
 	}
 	// Stores that expose their database must not keep the secret in clear when they were given
@@ -387,6 +387,32 @@ func testWebhookSecret(t *testing.T, open Opener) {
 		}
 		if strings.Contains(raw, "whsec_fourth") {
 			t.Fatalf("webhook secret stored in clear: %q", raw)
+		}
+	}
+	// The live-mode secret is apart: setting and rotating it leaves the test-mode one alone,
+	// and each mode's deliveries are signed with their own.
+	at = now()
+	if err := s.SetWebhookSecret(t.Context(), m.ID, true, "whsec_live_one", 0, at); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetWebhookSecret(t.Context(), m.ID, true, "whsec_live_two", time.Hour, at); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = s.Merchant(t.Context(), m.ID)
+	if live := got.WebhookSecrets(true, at); len(live) != 2 || live[0] != "whsec_live_two" || live[1] != "whsec_live_one" ||
+		got.LiveWebhookSecretSetAt == nil || !got.LiveWebhookSecretSetAt.Equal(at) {
+		t.Fatalf("live secrets = %v (set at %v)", live, got.LiveWebhookSecretSetAt)
+	}
+	if test := got.WebhookSecrets(false, at); len(test) != 1 || test[0] != "whsec_fourth" || !got.HasWebhookSecret(false) || !got.HasWebhookSecret(true) {
+		t.Fatalf("test secrets after a live rotation = %v", test)
+	}
+	if d, ok := s.(interface{ DB() *sql.DB }); ok {
+		var raw string
+		if err := d.DB().QueryRowContext(t.Context(), "SELECT live_webhook_secret FROM merchants WHERE id = '"+m.ID+"'").Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(raw, "whsec_live_two") {
+			t.Fatalf("live webhook secret stored in clear: %q", raw)
 		}
 	}
 }
@@ -488,7 +514,7 @@ func testSurvivesReopen(t *testing.T, open Opener) {
 	s := open(t)
 	m := mustMerchant(t, s, "acme")
 	k := mustKey(t, s, m.ID)
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_keep", 0, now()); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, false, "whsec_keep", 0, now()); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -14,7 +14,7 @@ import (
 func hookedMerchant(t *testing.T, s rampway.Store, name string) *rampway.Merchant {
 	t.Helper()
 	m := mustMerchant(t, s, name)
-	if err := s.SetWebhookSecret(t.Context(), m.ID, "whsec_"+name, 0, now()); err != nil {
+	if err := s.SetWebhookSecret(t.Context(), m.ID, false, "whsec_"+name, 0, now()); err != nil {
 		t.Fatal(err)
 	}
 	return m

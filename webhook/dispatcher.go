@@ -67,8 +67,9 @@ func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.
 	return next, true
 }
 
-// Secrets gives the webhook secrets a merchant's deliveries are signed with: the current one,
-// and the previous one during its grace period. None means the merchant removed its secret.
+// Secrets gives the webhook secrets a merchant's deliveries of a mode (their orders', test or
+// live) are signed with: the current one, and the previous one during its grace period. None
+// means the merchant removed its secret.
 // The dispatcher asks once its attempts are started, right before they sign (one call for the
 // attempts of a merchant that a Step starts together): an implementation must not answer from
 // a cache (not even for a second), or deliveries sent after a rotation returned would be
@@ -78,7 +79,7 @@ func (s Schedule) Next(n int, created, now time.Time, rnd func() float64) (time.
 // holds it until the merchant is enabled again (a delivery claimed just before it was
 // disabled). merchant.Service implements it, reading the database every time.
 type Secrets interface {
-	WebhookSecrets(ctx context.Context, merchantID string) ([]string, error)
+	WebhookSecrets(ctx context.Context, merchantID string, livemode bool) ([]string, error)
 }
 
 // Config tunes a Dispatcher.
@@ -233,7 +234,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 				stale = append(stale, w.del)
 				continue
 			}
-			d.start(ctx, w.del, reads.of(m))
+			d.start(ctx, w.del, reads.of(w.del))
 			started++
 		}
 		if len(q) == 0 {
@@ -266,7 +267,7 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 		m := del.MerchantID
 		switch {
 		case d.busy[m] < d.cfg.PerMerchant && len(d.queue[m]) == 0 && len(d.free) > 0:
-			d.start(ctx, del, reads.of(m))
+			d.start(ctx, del, reads.of(del))
 			started++
 		case d.busy[m]+len(d.queue[m]) < 3*d.cfg.PerMerchant:
 			// This merchant's endpoint holds its share of workers: the delivery waits here
@@ -292,20 +293,27 @@ type secretsRead struct {
 	err     error
 }
 
-func (r *secretsRead) get(ctx context.Context, src Secrets, merchantID string) ([]string, error) {
+func (r *secretsRead) get(ctx context.Context, src Secrets, del *rampway.Delivery) ([]string, error) {
 	<-r.started
-	r.once.Do(func() { r.secrets, r.err = src.WebhookSecrets(ctx, merchantID) })
+	r.once.Do(func() { r.secrets, r.err = src.WebhookSecrets(ctx, del.MerchantID, del.Livemode) })
 	return r.secrets, r.err
 }
 
-// secretsReads are the reads of one Step's attempts, by merchant.
-type secretsReads map[string]*secretsRead
+// secretsReads are the reads of one Step's attempts, by merchant and mode.
+type secretsReads map[secretsOf]*secretsRead
 
-func (rs secretsReads) of(merchantID string) *secretsRead {
-	r := rs[merchantID]
+// secretsOf is whose secrets a read is: a merchant's of a mode.
+type secretsOf struct {
+	merchantID string
+	livemode   bool
+}
+
+func (rs secretsReads) of(del *rampway.Delivery) *secretsRead {
+	k := secretsOf{del.MerchantID, del.Livemode}
+	r := rs[k]
 	if r == nil {
 		r = &secretsRead{started: make(chan struct{})}
-		rs[merchantID] = r
+		rs[k] = r
 	}
 	return r
 }
@@ -479,7 +487,7 @@ func (e errStatus) Error() string {
 
 // post sends the delivery and returns the answer's status code; err is nil for a 2xx.
 func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery, read *secretsRead) (int, error) {
-	secrets, err := read.get(ctx, d.secrets, del.MerchantID)
+	secrets, err := read.get(ctx, d.secrets, del)
 	if err != nil {
 		return 0, fmt.Errorf("webhook secret: %w", err)
 	}

@@ -332,9 +332,9 @@ type dbTimedSecrets struct {
 	stats *dbStats
 }
 
-func (s *dbTimedSecrets) WebhookSecrets(ctx context.Context, merchantID string) ([]string, error) {
+func (s *dbTimedSecrets) WebhookSecrets(ctx context.Context, merchantID string, live bool) ([]string, error) {
 	t := time.Now()
-	secrets, err := s.Secrets.WebhookSecrets(ctx, merchantID)
+	secrets, err := s.Secrets.WebhookSecrets(ctx, merchantID, live)
 	s.stats.secretReads.Add(1)
 	s.stats.secretTime.Add(int64(time.Since(t)))
 	return secrets, err

@@ -79,7 +79,7 @@ func (e *env) order(m *rampway.Merchant, steps int) *rampway.Order {
 
 type secrets map[string][]string
 
-func (s secrets) WebhookSecrets(_ context.Context, id string) ([]string, error) { return s[id], nil }
+func (s secrets) WebhookSecrets(_ context.Context, id string, _ bool) ([]string, error) { return s[id], nil }
 
 // gauge counts the requests a test receiver is handling and keeps the most at once.
 type gauge struct{ in, most, total atomic.Int64 }
@@ -556,9 +556,9 @@ type countingSecrets struct {
 	n atomic.Int64
 }
 
-func (c *countingSecrets) WebhookSecrets(ctx context.Context, id string) ([]string, error) {
+func (c *countingSecrets) WebhookSecrets(ctx context.Context, id string, live bool) ([]string, error) {
 	c.n.Add(1)
-	return c.secrets.WebhookSecrets(ctx, id)
+	return c.secrets.WebhookSecrets(ctx, id, live)
 }
 
 // The attempts of a merchant started together share one read of its secrets; each later batch
@@ -632,7 +632,7 @@ func TestRotationAppliesToNextDelivery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			old, err := admins.SetWebhookSecret(t.Context(), m.ID, "", 0)
+			old, err := admins.SetWebhookSecret(t.Context(), m.ID, false, "", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -673,7 +673,7 @@ func TestRotationAppliesToNextDelivery(t *testing.T) {
 				signedWith(deliver(), old)
 			}
 
-			rotated, err := admins.SetWebhookSecret(t.Context(), m.ID, "", time.Hour)
+			rotated, err := admins.SetWebhookSecret(t.Context(), m.ID, false, "", time.Hour)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -681,7 +681,7 @@ func TestRotationAppliesToNextDelivery(t *testing.T) {
 				signedWith(deliver(), rotated, old)
 			}
 
-			again, err := admins.SetWebhookSecret(t.Context(), m.ID, "", 0)
+			again, err := admins.SetWebhookSecret(t.Context(), m.ID, false, "", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -693,7 +693,7 @@ func TestRotationAppliesToNextDelivery(t *testing.T) {
 				}
 			}
 
-			newest, err := admins.SetWebhookSecret(t.Context(), m.ID, "", time.Hour)
+			newest, err := admins.SetWebhookSecret(t.Context(), m.ID, false, "", time.Hour)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -83,7 +83,7 @@ func testHeld(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.SetWebhookSecret(ctx, m.ID, "", 0); err != nil {
+	if _, err := svc.SetWebhookSecret(ctx, m.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	const first = 10 * time.Second
@@ -185,7 +185,7 @@ func testHeld(t *testing.T, e *env) {
 // disabledSecrets is a Secrets for which the merchant was disabled after the claim.
 type disabledSecrets struct{ reads atomic.Int64 }
 
-func (s *disabledSecrets) WebhookSecrets(_ context.Context, id string) ([]string, error) {
+func (s *disabledSecrets) WebhookSecrets(_ context.Context, id string, _ bool) ([]string, error) {
 	s.reads.Add(1)
 	return nil, &rampway.Error{Code: rampway.ECONFLICT, Err: rampway.ErrMerchantDisabled, Message: fmt.Sprintf("Merchant %s is disabled", id)}
 }

@@ -159,7 +159,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	}
 	dec := int(devchain.TokenDecimals)
 	cfg.Networks = []config.Network{{
-		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{s.chain.RPCURL()}, Confirmations: 1,
+		Name: devNetwork, Mode: rampway.ModeTest, ChainID: devchain.ChainID, RPCURLs: []string{s.chain.RPCURL()}, Confirmations: 1,
 		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: "0.000001", MaxAmount: "100"},
 		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: s.chain.Contracts().Token.Hex(), Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
 	}}
@@ -241,10 +241,10 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, err
 	}
 	s.merchantID = m.ID
-	if _, s.apiKey, err = merchants.IssueAPIKey(ctx, m.ID); err != nil {
+	if _, s.apiKey, err = merchants.IssueAPIKey(ctx, m.ID, false); err != nil {
 		return nil, err
 	}
-	if _, err := merchants.SetWebhookSecret(ctx, m.ID, "", 0); err != nil {
+	if _, err := merchants.SetWebhookSecret(ctx, m.ID, false, "", 0); err != nil {
 		return nil, err
 	}
 	fragment, err := contract.FunctionFragment(devchain.NFTABI(), "mint")

@@ -44,12 +44,17 @@ Commands:
                                         (or none) uses checkout.service_fee_bps
                                         --logo-url: the logo the checkout page shows beside
                                         the name, an https URL (http in dev); '' removes it
-  api-keys create MERCHANT_ID           prints the new key once; earlier keys stay valid
+  api-keys create MERCHANT_ID [--mode test|live]
+                                        prints the new key once; earlier keys stay valid.
+                                        A test key (rw_test_) sees and creates test orders
+                                        only, a live key (rw_live_) live ones; default live
+                                        (test with --data-dir of rampway dev)
   api-keys list MERCHANT_ID
   api-keys revoke MERCHANT_ID KEY_ID    revoked at once
-  webhook-secret rotate MERCHANT_ID [--secret SECRET] [--grace-period 24h]
-                                        sets a new secret (random unless given) and prints it;
-                                        the old one keeps signing for the grace period
+  webhook-secret rotate MERCHANT_ID [--mode test|live] [--secret SECRET] [--grace-period 24h]
+                                        sets a new secret of the mode (random unless given;
+                                        it signs the events of that mode's orders) and prints
+                                        it; the old one keeps signing for the grace period
   contract-functions register MERCHANT_ID --network NAME --address 0x... --abi JSON|@FILE
                      --gas-limit N [--payable-symbol SYMBOL]
                      [--display-name TEXT] [--image-url URL]
@@ -255,6 +260,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	after := fset.String("starting-after", "", "list after this merchant id")
 	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
 	grace := fset.Duration("grace-period", 0, "keep the replaced webhook secret valid this long (e.g. 24h)")
+	mode := fset.String("mode", "", "the mode of the key or webhook secret: test or live (default: live; test in dev)")
 	network := fset.String("network", "", "network name")
 	address := fset.String("address", "", "contract or deposit address")
 	symbol := fset.String("symbol", "", "an asset's symbol, such as ETH")
@@ -371,7 +377,11 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
 		}
-		k, raw, err := svc.IssueAPIKey(ctx, pos[0])
+		live, err := cliMode(*mode, svc.DefaultLivemode())
+		if err != nil {
+			return nil, err
+		}
+		k, raw, err := svc.IssueAPIKey(ctx, pos[0], live)
 		if err != nil {
 			return nil, err
 		}
@@ -398,16 +408,20 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
 		}
-		s, err := svc.SetWebhookSecret(ctx, pos[0], *secret, *grace)
+		live, err := cliMode(*mode, svc.DefaultLivemode())
 		if err != nil {
 			return nil, err
 		}
-		return httpapi.WebhookSecretView{MerchantID: pos[0], WebhookSecret: s}, nil
+		s, err := svc.SetWebhookSecret(ctx, pos[0], live, *secret, *grace)
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.WebhookSecretView{MerchantID: pos[0], WebhookSecret: s, Livemode: live}, nil
 	case "webhooks list":
 		if err := need(2, "MERCHANT_ID ORDER_ID"); err != nil {
 			return nil, err
 		}
-		logs, err := hooks.Deliveries(ctx, pos[0], "", pos[1])
+		logs, err := hooks.Deliveries(ctx, rampway.AdminScope(pos[0]), "", pos[1])
 		if err != nil {
 			return nil, err
 		}
@@ -416,7 +430,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(3, "MERCHANT_ID ORDER_ID EVENT_ID"); err != nil {
 			return nil, err
 		}
-		return httpapi.ResendDelivery(ctx, hooks, pos[0], "", pos[1], pos[2])
+		return httpapi.ResendDelivery(ctx, hooks, rampway.AdminScope(pos[0]), "", pos[1], pos[2])
 	case "contract-functions register":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -585,4 +599,16 @@ func (offline) HasCode(context.Context, string, common.Address) (bool, error) {
 }
 func (offline) Simulate(context.Context, string, common.Address, []rampway.Call) (string, error) {
 	return "", errors.New("networks are not connected for this command")
+}
+
+// cliMode reads --mode: "" is def.
+func cliMode(mode string, def bool) (bool, error) {
+	if mode == "" {
+		return def, nil
+	}
+	live, err := rampway.ParseMode("--mode", mode)
+	if err != nil {
+		return false, errors.New(rampway.ErrorMessage(err))
+	}
+	return live, nil
 }

@@ -390,7 +390,7 @@ const devMinETH = "0.0000001"
 func devNetworkConfig(rpcURL, token string) config.Network {
 	dec := int(devchain.TokenDecimals)
 	return config.Network{
-		Name: devNetwork, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
+		Name: devNetwork, Mode: rampway.ModeTest, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
 		// The dev chain traces blocks (in process: its HTTP endpoint has no debug namespace).
 		InternalTransfers: config.InternalTransfersTrace,
 		Native:            config.Asset{Symbol: devchain.NativeSymbol, MinAmount: devMinETH, MaxAmount: "100"},
@@ -636,12 +636,12 @@ func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState
 		if rampway.ErrorCode(err) != rampway.EUNAUTHORIZED {
 			return fmt.Errorf("dev: demo merchant key: %w", err)
 		}
-		if _, st.APIKey, err = svc.IssueAPIKey(ctx, m.ID); err != nil {
+		if _, st.APIKey, err = svc.IssueAPIKey(ctx, m.ID, false); err != nil { // dev is test mode throughout
 			return fmt.Errorf("dev: demo merchant key: %w", err)
 		}
 	}
 	if m.WebhookSecret == "" || m.WebhookSecret != st.WebhookSecret {
-		if st.WebhookSecret, err = svc.SetWebhookSecret(ctx, m.ID, "", 0); err != nil {
+		if st.WebhookSecret, err = svc.SetWebhookSecret(ctx, m.ID, false, "", 0); err != nil {
 			return fmt.Errorf("dev: demo merchant webhook secret: %w", err)
 		}
 	}

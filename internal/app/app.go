@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -272,7 +273,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
-		Fiat: cfg.FiatCurrencies(), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
+		TestFiat: cfg.FiatCurrencies(false), LiveFiat: cfg.FiatCurrencies(true), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
 	}, a.Store, a.Functions, nets, prices, deriver, nil)
 	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
 	// One deposit address service for the admin API and area C's orders, so that a change
@@ -280,26 +281,33 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	deposits := NewDepositAddresses(cfg, a.Store, a.Networks).CachePayouts(cacheTTL)
 	a.Checkout.SetPayouts(deposits.Payout)
 	var sandboxAPI httpapi.Sandbox
-	if cfg.Fiat.Provider == stripe.Name {
-		p, err := stripe.New(stripe.Config{SecretKey: cfg.Secrets.StripeSecretKey, PublishableKey: cfg.Secrets.StripePublishableKey,
-			WebhookSecret: cfg.Secrets.StripeWebhookSecret, APIURL: stripeAPIURL(cfg)})
-		if err != nil {
-			return nil, err
+	for _, name := range cfg.FiatProviderNames() {
+		var p rampway.FiatProvider
+		switch name {
+		case stripe.Name:
+			sp, err := stripe.New(stripe.Config{SecretKey: cfg.Secrets.StripeSecretKey, PublishableKey: cfg.Secrets.StripePublishableKey,
+				WebhookSecret: cfg.Secrets.StripeWebhookSecret, APIURL: stripeAPIURL(cfg)})
+			if err != nil {
+				return nil, err
+			}
+			checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			err = sp.Check(checkCtx)
+			cancel()
+			if err != nil {
+				return nil, err
+			}
+			p = sp
+		case sandbox.Name:
+			a.sandbox = sandbox.New(sandbox.Config{BaseURL: cfg.HTTP.PublicURL, Secret: sandboxSecret(cfg)}, a.Store, nil)
+			sandboxAPI, p = a.sandbox, a.sandbox
+		default:
+			return nil, fmt.Errorf("fiat.providers: no payment provider %q in this build", name)
 		}
-		checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		err = p.Check(checkCtx)
-		cancel()
-		if err != nil {
-			return nil, err
+		if err := a.Checkout.AddFiatProvider(p); err != nil {
+			return nil, fmt.Errorf("fiat.providers: %w", err)
 		}
-		log.Info("payment provider", "provider", stripe.Name, "mode", p.Mode())
-		a.Checkout.SetFiatProvider(p)
 	}
-	if cfg.Fiat.Provider == sandbox.Name {
-		a.sandbox = sandbox.New(sandbox.Config{BaseURL: cfg.HTTP.PublicURL, Secret: sandboxSecret(cfg)}, a.Store, nil)
-		a.Checkout.SetFiatProvider(a.sandbox)
-		sandboxAPI = a.sandbox
-	}
+	logModes(log, cfg, a.Networks.List(), a.Checkout)
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
 	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
@@ -337,7 +345,6 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		Version:      a.version,
 		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 		PublicURL:    cfg.HTTP.PublicURL,
-		Fiat:         cfg.FiatCurrencies(),
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
 		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
@@ -451,8 +458,8 @@ func (a *App) Serve(ctx context.Context) error {
 			workers.Go(func() { leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(ctx, sweepPoll) }) })
 		}
 	}
-	if p := a.Checkout.FiatProvider(); p != nil {
-		fw := fiatwork.New(a.Store, p, a.Log.With("worker", "fiat"), nil)
+	if ps := a.Checkout.FiatProviders(); len(ps) > 0 {
+		fw := fiatwork.New(a.Store, ps, a.Log.With("worker", "fiat"), nil)
 		workers.Go(func() { fw.Run(wctx, fiatPoll) })
 	}
 	if a.sandbox != nil {
@@ -506,6 +513,35 @@ func (a *App) Close() error {
 		a.Store = nil
 	}
 	return errors.Join(errs...)
+}
+
+// logModes says at start what each mode runs on: which networks and which payment provider
+// take test money, which real money. A mode without a provider offers no fiat methods; a live
+// mode with neither is off. The sandbox in production is said loudly: it is test data only.
+func logModes(log *slog.Logger, cfg config.Config, nets []*rampway.Network, c *checkout.Service) {
+	for _, live := range []bool{false, true} {
+		var names []string
+		for _, n := range nets {
+			if n.Livemode == live {
+				names = append(names, n.Name+" (chain "+n.ChainID.String()+")")
+			}
+		}
+		provider := "none: no fiat methods"
+		if p := c.FiatProvider(live); p != nil {
+			provider = p.Name()
+		}
+		mode := rampway.ModeName(live)
+		switch {
+		case live && len(names) == 0 && c.FiatProvider(live) == nil:
+			log.Info("live mode is off: no live network and no live payment provider; live keys (rw_live_) can create nothing")
+		default:
+			log.Info(mode+" mode", "networks", strings.Join(names, ", "), "payment_provider", provider,
+				"keys", rampway.APIKeyPrefix(live)+"…", "money", map[bool]string{false: "test money only", true: "REAL money"}[live])
+		}
+	}
+	if cfg.Mode == config.ModeProduction && slices.Contains(cfg.FiatProviderNames(), sandbox.Name) {
+		log.Warn("the sandbox payment provider is configured: it takes test cards for test-mode orders only, never real money")
+	}
 }
 
 // publicRPCURLs are the networks' public RPC URLs (public_rpc_url), by network name, for the

@@ -10,7 +10,8 @@ import (
 )
 
 const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at,
-	previous_webhook_secret, previous_secret_expires_at, logo_url`
+	previous_webhook_secret, previous_secret_expires_at, logo_url, live_webhook_secret, live_webhook_secret_set_at,
+	previous_live_webhook_secret, previous_live_secret_expires_at`
 
 func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
 	var (
@@ -21,8 +22,12 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 		created, upd   dbTime
 		prev           string
 		prevUntil      dbTime
+		live, prevLive string
+		liveSetAt      dbTime
+		prevLiveUntil  dbTime
 	)
-	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil, &m.LogoURL); err != nil {
+	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil, &m.LogoURL,
+		&live, &liveSetAt, &prevLive, &prevLiveUntil); err != nil {
 		return nil, err
 	}
 	clear, err := s.box.Open(secret)
@@ -32,7 +37,13 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 	if m.PreviousWebhookSecret, err = s.box.Open(prev); err != nil {
 		return nil, fmt.Errorf("merchant %s previous webhook secret: %w", m.ID, err)
 	}
-	m.PreviousSecretExpiresAt = prevUntil.ptr()
+	if m.LiveWebhookSecret, err = s.box.Open(live); err != nil {
+		return nil, fmt.Errorf("merchant %s live webhook secret: %w", m.ID, err)
+	}
+	if m.PreviousLiveWebhookSecret, err = s.box.Open(prevLive); err != nil {
+		return nil, fmt.Errorf("merchant %s previous live webhook secret: %w", m.ID, err)
+	}
+	m.PreviousSecretExpiresAt, m.LiveWebhookSecretSetAt, m.PreviousLiveSecretExpiresAt = prevUntil.ptr(), liveSetAt.ptr(), prevLiveUntil.ptr()
 	m.Status = rampway.MerchantStatus(status)
 	m.WebhookSecret = clear
 	m.WebhookSecretSetAt = setAt.ptr()
@@ -45,9 +56,10 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`),
+	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`),
 		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
-		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt), m.LogoURL)
+		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt), m.LogoURL,
+		s.box.Seal(m.LiveWebhookSecret), s.tp(m.LiveWebhookSecretSetAt), s.box.Seal(m.PreviousLiveWebhookSecret), s.tp(m.PreviousLiveSecretExpiresAt))
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
@@ -120,10 +132,14 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 }
 
 // SetWebhookSecret implements rampway.MerchantStore.
-func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string, grace time.Duration, at time.Time) error {
+func (s *Store) SetWebhookSecret(ctx context.Context, merchantID string, livemode bool, secret string, grace time.Duration, at time.Time) error {
+	cur, setAt, prevCol, untilCol := "webhook_secret", "webhook_secret_set_at", "previous_webhook_secret", "previous_secret_expires_at"
+	if livemode {
+		cur, setAt, prevCol, untilCol = "live_webhook_secret", "live_webhook_secret_set_at", "previous_live_webhook_secret", "previous_live_secret_expires_at"
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var current string // sealed: it moves to previous as it is (sealed by the same key)
-		err := tx.QueryRowContext(ctx, s.q(`SELECT webhook_secret FROM merchants WHERE id = $1`+s.d.ForUpdate), merchantID).Scan(&current)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT `+cur+` FROM merchants WHERE id = $1`+s.d.ForUpdate), merchantID).Scan(&current)
 		if err != nil {
 			return notFound(err, "merchant")
 		}
@@ -131,8 +147,8 @@ func (s *Store) SetWebhookSecret(ctx context.Context, merchantID, secret string,
 		if grace > 0 && current != "" {
 			prev, until = current, s.t(at.Add(grace))
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET webhook_secret = $1, webhook_secret_set_at = $2, updated_at = $2,
-			previous_webhook_secret = $3, previous_secret_expires_at = $4 WHERE id = $5`), s.box.Seal(secret), s.t(at), prev, until, merchantID); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET `+cur+` = $1, `+setAt+` = $2, updated_at = $2,
+			`+prevCol+` = $3, `+untilCol+` = $4 WHERE id = $5`), s.box.Seal(secret), s.t(at), prev, until, merchantID); err != nil {
 			return fmt.Errorf("set webhook secret: %w", err)
 		}
 		return nil

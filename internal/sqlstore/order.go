@@ -21,7 +21,7 @@ const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_
 	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
 	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
 	execution_tx_hash, failure_reason, expires_at, created_at, updated_at, fiat_symbol, fiat_method, fiat_amount, fiat_decimals,
-	fiat_payment_id, payout_address, method_quotes`
+	fiat_payment_id, payout_address, method_quotes, livemode`
 
 // bigText stores a non-negative big integer as decimal text.
 func bigText(v *big.Int) string {
@@ -78,7 +78,7 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
 		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
 		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt),
-		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes}, nil
+		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes, o.Livemode}, nil
 }
 
 func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
@@ -96,7 +96,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
 		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
 		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated, &o.FiatSymbol, &o.FiatMethod, &fiatAmount, &fiatDecimals,
-		&o.FiatPaymentID, &payout, &quotes); err != nil {
+		&o.FiatPaymentID, &payout, &quotes, &o.Livemode); err != nil {
 		return nil, err
 	}
 	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
@@ -357,7 +357,7 @@ func (s *Store) createOrders(ctx context.Context, tx *sql.Tx, orders []*newOrder
 		}
 		e := o.event
 		at := s.t(e.CreatedAt)
-		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, at, at, at)
+		args = append(args, e.ID, seqs[e.ID], e.Name, o.ID, o.MerchantID, url, body, at, at, at, o.Livemode)
 	}
 	_, err = tx.ExecContext(ctx, s.q(insertDeliveries.get(len(targets))), args...)
 	if err != nil {
@@ -423,12 +423,12 @@ func (s *Store) eventArgs(e *rampway.OrderEvent) []any {
 	return []any{e.ID, e.OrderID, e.MerchantID, e.Name, string(e.From), string(e.To), s.t(e.CreatedAt)}
 }
 
-// insertDeliveries inserts n pending webhook deliveries, 10 values each: event id, seq and
-// name, order and merchant ids, URL, body, and the time three times (the first attempt's,
-// created, updated).
+// insertDeliveries inserts n pending webhook deliveries, 11 values each: event id, seq and
+// name, order and merchant ids, URL, body, the time three times (the first attempt's,
+// created, updated), and the order's mode.
 var insertDeliveries = &forRows{build: func(n int) string {
 	return `INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body,
-		next_attempt_at, created_at, updated_at, status) VALUES ` + strings.ReplaceAll(rows(n, 10, 1), ")", ", 'pending')")
+		next_attempt_at, created_at, updated_at, livemode, status) VALUES ` + strings.ReplaceAll(rows(n, 11, 1), ")", ", 'pending')")
 }}
 
 // createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
@@ -444,21 +444,24 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 			ev.WriteString(", ")
 			del.WriteString(", ")
 		}
-		o := orderColumnCount * k // the order's columns: id $o+1, merchant $o+2, status $o+4, webhook URL $o+8, created $o+27
+		// The order's columns: id $o+1, merchant $o+2, status $o+4, webhook URL $o+8, created
+		// $o+27, livemode the last.
+		o := orderColumnCount * k
 		x := orderColumnCount*n + 2*k
 		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
-		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea)", x+1, o+8, x+2)
+		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea, $%d::boolean)", x+1, o+8, x+2, o+orderColumnCount)
 	}
 	return `WITH o AS (` + insertOrders.get(n) + `),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
 		VALUES ` + ev.String() + ` RETURNING id, seq, name, order_id, merchant_id, created_at)
 	INSERT INTO webhook_deliveries (event_id, event_seq, event_name, order_id, merchant_id, url, body, status,
-		next_attempt_at, created_at, updated_at)
+		next_attempt_at, created_at, updated_at, livemode)
 	SELECT e.id, e.seq, e.name, e.order_id, e.merchant_id, COALESCE(NULLIF(d.url, ''), m.webhook_url), d.body, 'pending',
-		e.created_at, e.created_at, e.created_at
-	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body) ON d.event_id = e.id
+		e.created_at, e.created_at, e.created_at, d.livemode
+	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body, livemode) ON d.event_id = e.id
 		JOIN merchants m ON m.id = e.merchant_id
-	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != '' AND m.webhook_secret != ''`
+	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != ''
+		AND CASE WHEN d.livemode THEN m.live_webhook_secret ELSE m.webhook_secret END != ''`
 }}
 
 // createdEvent is a new order's order.created event.
@@ -512,6 +515,9 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
 	}
 	add("merchant_id = ?", f.MerchantID)
+	if f.Livemode != nil {
+		add("livemode = ?", *f.Livemode)
+	}
 	if f.Area != "" {
 		add("area = ?", string(f.Area))
 	}

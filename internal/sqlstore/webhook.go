@@ -11,7 +11,7 @@ import (
 	"github.com/rampway/rampway"
 )
 
-const deliveryColumns = `event_id, event_seq, event_name, order_id, merchant_id, url, body, status, attempts, next_attempt_at,
+const deliveryColumns = `event_id, event_seq, event_name, order_id, merchant_id, livemode, url, body, status, attempts, next_attempt_at,
 	last_status_code, last_error, created_at, updated_at, delivered_at, held_at, COALESCE(retry_from, created_at), backoff_from`
 
 func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error) {
@@ -20,7 +20,7 @@ func scanDelivery(row interface{ Scan(...any) error }) (*rampway.Delivery, error
 		next, created, upd, deliv dbTime
 		held, retryFrom           dbTime
 	)
-	if err := row.Scan(&d.EventID, &d.EventSeq, &d.EventName, &d.OrderID, &d.MerchantID, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
+	if err := row.Scan(&d.EventID, &d.EventSeq, &d.EventName, &d.OrderID, &d.MerchantID, &d.Livemode, &d.URL, &d.Body, &d.Status, &d.Attempts, &next,
 		&d.LastStatusCode, &d.LastError, &created, &upd, &deliv, &held, &retryFrom, &d.BackoffFrom); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (s *Store) insertDelivery(ctx context.Context, tx *sql.Tx, e *rampway.Order
 		}
 	}
 	at := s.t(e.CreatedAt)
-	if _, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertDeliveries.get(1)), e.ID, seq, e.Name, o.ID, o.MerchantID, url, body, at, at, at, o.Livemode); err != nil {
 		return fmt.Errorf("insert delivery: %w", err)
 	}
 	if held {
@@ -140,8 +140,8 @@ func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampw
 // disabled.
 func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, map[string]bool, error) {
 	type merchant struct {
-		id, url             string
-		hasSecret, disabled bool
+		id, url                       string
+		hasTest, hasLive, disabled bool
 	}
 	var ids []any
 	seen := make(map[string]bool, 1)
@@ -151,9 +151,9 @@ func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*ram
 			ids = append(ids, o.MerchantID)
 		}
 	}
-	found, err := collect(ctx, tx, "delivery targets", s.q(`SELECT id, webhook_url, webhook_secret != '', status = 'disabled' FROM merchants WHERE id IN (`+placeholders(1, len(ids))+`)`),
+	found, err := collect(ctx, tx, "delivery targets", s.q(`SELECT id, webhook_url, webhook_secret != '', live_webhook_secret != '', status = 'disabled' FROM merchants WHERE id IN (`+placeholders(1, len(ids))+`)`),
 		func(r interface{ Scan(...any) error }) (m merchant, err error) {
-			return m, r.Scan(&m.id, &m.url, &m.hasSecret, &m.disabled)
+			return m, r.Scan(&m.id, &m.url, &m.hasTest, &m.hasLive, &m.disabled)
 		}, ids...)
 	if err != nil {
 		return nil, nil, err
@@ -179,7 +179,11 @@ func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*ram
 		if o.MerchantWebhookURL != "" {
 			url = o.MerchantWebhookURL
 		}
-		if url != "" && m.hasSecret {
+		signed := m.hasTest // the secret of the order's mode signs its events
+		if o.Livemode {
+			signed = m.hasLive
+		}
+		if url != "" && signed {
 			targets[o.ID] = url
 		}
 	}
@@ -269,10 +273,12 @@ func (s *Store) Deliveries(ctx context.Context, orderID string) ([]*rampway.Deli
 }
 
 // MerchantDeliveries implements rampway.DeliveryStore: the events after the sequence number
-// through order_events' primary key, their deliveries through theirs.
-func (s *Store) MerchantDeliveries(ctx context.Context, merchantID string, after int64, limit int) ([]*rampway.Delivery, error) {
+// through order_events' primary key (their orders' mode through theirs), their deliveries
+// through theirs.
+func (s *Store) MerchantDeliveries(ctx context.Context, merchantID string, livemode bool, after int64, limit int) ([]*rampway.Delivery, error) {
 	return s.queryDeliveries(ctx, s.db, "merchant deliveries", `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE event_id IN
-		(SELECT id FROM order_events WHERE seq > $1 AND merchant_id = $2 ORDER BY seq LIMIT $3) ORDER BY event_seq`, after, merchantID, limit)
+		(SELECT e.id FROM order_events e JOIN orders o ON o.id = e.order_id WHERE e.seq > $1 AND e.merchant_id = $2 AND o.livemode = $3
+		ORDER BY e.seq LIMIT $4) ORDER BY event_seq`, after, merchantID, livemode, limit)
 }
 
 // LastEventSeq implements rampway.DeliveryStore.

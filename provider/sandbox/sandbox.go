@@ -142,6 +142,9 @@ func (p *Provider) Name() string { return Name }
 // Methods implements rampway.FiatProvider.
 func (p *Provider) Methods() []string { return Methods }
 
+// Livemode implements rampway.FiatProvider: the sandbox takes test data only, never real money.
+func (p *Provider) Livemode() bool { return false }
+
 var refEncoding = base32.NewEncoding("ABCDEFGHJKLMNPQRSTUVWXYZ23456789").WithPadding(base32.NoPadding)
 
 func randomRef(n int) string {
@@ -152,6 +155,9 @@ func randomRef(n int) string {
 
 // Start implements rampway.FiatProvider.
 func (p *Provider) Start(ctx context.Context, s rampway.StartFiatPayment) (*rampway.ProviderPayment, error) {
+	if err := rampway.ModeMatches("the sandbox payment provider", s.Livemode, false); err != nil {
+		return nil, fmt.Errorf("sandbox: start: %w", err)
+	}
 	if !contains(Methods, s.Method) {
 		return nil, fmt.Errorf("sandbox: method %q is not supported", s.Method)
 	}

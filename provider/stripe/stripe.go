@@ -84,6 +84,10 @@ func (p *Provider) Mode() string {
 	return "test"
 }
 
+// Livemode implements rampway.FiatProvider: live keys (sk_live_, rk_live_) take real money,
+// test keys test data only.
+func (p *Provider) Livemode() bool { return p.Mode() == rampway.ModeLive }
+
 // Check asks Stripe for the account's balance: the key works (at start-up).
 func (p *Provider) Check(ctx context.Context) error {
 	if _, err := p.client.V1Balance.Retrieve(ctx, &stripego.BalanceRetrieveParams{}); err != nil {
@@ -96,6 +100,9 @@ func (p *Provider) Check(ctx context.Context) error {
 // captured manually, the order and our payment in its metadata, created under an idempotency
 // key derived from our payment id (a retry returns the same intent, never a second one).
 func (p *Provider) Start(ctx context.Context, s rampway.StartFiatPayment) (*rampway.ProviderPayment, error) {
+	if err := rampway.ModeMatches("Stripe with "+p.Mode()+" keys", s.Livemode, p.Livemode()); err != nil {
+		return nil, fmt.Errorf("stripe: start: %w", err)
+	}
 	if !s.Amount.IsInt64() || s.Amount.Sign() <= 0 {
 		return nil, fmt.Errorf("stripe: amount %s is not a positive amount of minor units", s.Amount)
 	}
