@@ -133,6 +133,9 @@ type fiatData struct {
 	// Stripe is what Stripe's Payment Element is mounted with (Step "stripe").
 	Stripe *StripeElement
 	I18N   map[string]string
+	// Livemode is the order's mode: a test order's page is marked "Test mode" on every step
+	// (block "testmode").
+	Livemode bool
 }
 
 // StripeElement is the Payment Element's configuration: the intent's client secret, the
@@ -202,7 +205,8 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	}
 	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: hd, Price: fiatPriceLines(o, hd.MerchantName),
 		Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, MethodName: methodNames[o.FiatMethod],
-		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, Identity: map[string]string{}, I18N: Messages}
+		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, Identity: map[string]string{}, I18N: Messages,
+		Livemode: o.Livemode}
 	if d.MethodName == "" {
 		d.MethodName = o.FiatMethod
 	}

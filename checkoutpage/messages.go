@@ -58,4 +58,6 @@ var Messages = map[string]string{
 	"not_found":                   "This checkout link is not valid. Go back to the shop and start again.",
 	"unavailable_title":           "Checkout unavailable",
 	"unavailable":                 "The checkout cannot show this order right now. Anything you have paid is safe: reload this page in a moment.",
+	"test_mode":                   "Test mode",
+	"test_mode_note":              "no real money moves. Use the test data you were given.",
 }

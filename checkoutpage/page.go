@@ -383,6 +383,9 @@ type pageData struct {
 	// Refunds are the order's refunds the page shows, each with its address form when it
 	// waits for one.
 	Refunds []RefundLine
+	// Livemode is the order's mode: a test order's page is marked "Test mode" (block
+	// "testmode").
+	Livemode bool
 }
 
 func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -409,7 +412,7 @@ func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, o *rampway.
 	}
 	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: h.header(ctx, o), Price: priceLines(o), Symbol: o.Asset.Symbol,
 		Network: o.Network, Address: o.DepositAddress.Hex(), ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st,
-		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
+		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second), Livemode: o.Livemode}
 	if n, ok := h.chains.Network(o.Network); ok && n.ChainID != nil {
 		d.ChainID, d.ChainIDHex = n.ChainID.String(), "0x"+n.ChainID.Text(16)
 		d.RPCURL, d.ExplorerURL, d.NativeSymbol = h.publicRPC(n), explorer(n), n.Native.Symbol

@@ -124,8 +124,9 @@ func WithUserAgent(ua string) Option {
 }
 
 // New returns a Client that authenticates with the merchant API key apiKey (sent as
-// X-API-KEY). Without options it talks to [DefaultServerURL] and retries as
-// [RetryPolicy]'s defaults say.
+// X-API-KEY): an rw_live_ key for live orders, an rw_test_ key for test orders (the key
+// decides the mode of everything the Client does; see [Client.Livemode]). Without options
+// it talks to [DefaultServerURL] and retries as [RetryPolicy]'s defaults say.
 func New(apiKey string, opts ...Option) *Client {
 	c := &Client{apiKey: apiKey, userAgent: userAgent}
 	WithServerURL(DefaultServerURL)(c)
@@ -140,6 +141,11 @@ func New(apiKey string, opts ...Option) *Client {
 
 // BaseURLs returns the base URLs the Client calls.
 func (c *Client) BaseURLs() BaseURLs { return c.base }
+
+// Livemode reports whether the Client's API key is a live key (it starts with rw_live_): its
+// orders, lookups, lists and webhook events are then live ones (real money); a test key
+// (rw_test_) sees test orders only. It reads the key's text and asks the server nothing.
+func (c *Client) Livemode() bool { return strings.HasPrefix(c.apiKey, "rw_live_") }
 
 // CallOption configures one call.
 type CallOption func(*callConfig)

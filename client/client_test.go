@@ -721,7 +721,7 @@ func TestListIterator(t *testing.T) {
 
 // Answers decode into the typed structs: amounts stay strings, nulls become zero values.
 func TestOrderAnswerDecodes(t *testing.T) {
-	const lookup = `{"order_id":"ord_1","status":"SUCCESS","merchant_id":"mch_1","merchant_user_id":"u","merchant_txn_id":"t",
+	const lookup = `{"order_id":"ord_1","livemode":true,"status":"SUCCESS","merchant_id":"mch_1","merchant_user_id":"u","merchant_txn_id":"t",
 	"merchant_redirect_url":"http://x","merchant_webhook_url":"","crypto_symbol":"ETH","crypto_contract_address":null,"crypto_network":"devnet",
 	"crypto_amount":"0.010263","crypto_amount_received":"0.010263","deposit_address":"0xb7","smartContractFunctionId":"scf_1",
 	"function_args":{"quantity":"1"},"total_value":"0.01","network_fee":"0.000263","service_fee":"0","gas_limit":300000,
@@ -736,11 +736,20 @@ func TestOrderAnswerDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Status != client.StatusSuccess || o.CryptoContractAddress != "" || o.FailureReason != "" || o.ExecutionTxHash != "0xbb" ||
+	if o.Status != client.StatusSuccess || !o.Livemode || o.CryptoContractAddress != "" || o.FailureReason != "" || o.ExecutionTxHash != "0xbb" ||
 		o.GasLimit != 300000 || len(o.Deposits) != 1 || o.Deposits[0].LogIndex != nil || o.Deposits[0].BlockNumber != 7 ||
 		string(o.FunctionArgs) != `{"quantity":"1"}` || o.FiatPayment == nil || o.FiatPayment.CardLast4 != "4242" ||
 		len(o.FiatMovements) != 1 || o.FiatMovements[0].Kind != "capture" || o.User["user_email_id"] != "a@b.c" ||
 		!o.ExpiresAt.Equal(time.Date(2026, 11, 25, 7, 0, 58, 425e6, time.UTC)) {
 		t.Fatalf("order %+v", o)
+	}
+}
+
+// Livemode reads the key's mode from its prefix.
+func TestClientLivemode(t *testing.T) {
+	for key, want := range map[string]bool{"rw_live_abcd2345efgh": true, "rw_test_abcd2345efgh": false, "": false, "live_x": false} {
+		if got := client.New(key).Livemode(); got != want {
+			t.Errorf("New(%q).Livemode() = %v, want %v", key, got, want)
+		}
 	}
 }

@@ -73,6 +73,9 @@ type OrderContext struct {
 	MerchantID     string `json:"merchant_id"`
 	MerchantTxnID  string `json:"merchant_txn_id"`
 	MerchantUserID string `json:"merchant_user_id"`
+	// Livemode is the order's mode: true for a live order, false for a test order. The event
+	// is signed with the merchant's webhook secret of that mode.
+	Livemode bool `json:"livemode"`
 	// Status is the order's status after the event.
 	Status OrderStatus `json:"status"`
 

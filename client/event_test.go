@@ -18,7 +18,7 @@ func TestEventOrder(t *testing.T) {
 	}{
 		{
 			name: "all fields",
-			context: `{"order_id":"ord_1","merchant_id":"mch_1","merchant_txn_id":"txn-42","merchant_user_id":"user-7",
+			context: `{"order_id":"ord_1","merchant_id":"mch_1","merchant_txn_id":"txn-42","merchant_user_id":"user-7","livemode":true,
 				"status":"DEPOSIT_SUCCESS","crypto_symbol":"USDC","crypto_network":"ethereum",
 				"crypto_contract_address":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
 				"crypto_amount":"12.500000","crypto_amount_received":"12.500001",
@@ -26,7 +26,7 @@ func TestEventOrder(t *testing.T) {
 				"deposit_tx_hashes":["0xaa","0xbb"],"execution_tx_hash":"0xcc","failure_reason":"reverted",
 				"refunds":[{"amount":"0.000001","reason":"overpaid","status":"pending","to_address":"0x2222222222222222222222222222222222222222","created_at":"2026-11-21T16:35:00Z"}],
 				"created_at":"2026-11-21T16:30:00Z","updated_at":"2026-11-21T16:40:00.123Z","later_field":1}`,
-			want: &client.OrderContext{OrderID: "ord_1", MerchantID: "mch_1", MerchantTxnID: "txn-42", MerchantUserID: "user-7",
+			want: &client.OrderContext{OrderID: "ord_1", MerchantID: "mch_1", MerchantTxnID: "txn-42", MerchantUserID: "user-7", Livemode: true,
 				Status: client.StatusDepositSuccess, CryptoSymbol: "USDC", CryptoNetwork: "ethereum",
 				CryptoContractAddress: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
 				CryptoAmount:          "12.500000", CryptoAmountReceived: "12.500001",

@@ -137,6 +137,9 @@ type MintOrder struct {
 	// Info is set only when a webhook URL was given while the merchant has no webhook secret:
 	// no events will be sent for the order.
 	Info string `json:"info,omitempty"`
+	// Livemode is the order's mode, the mode of the API key that created it: true for a live
+	// order (rw_live_ key), false for a test order (rw_test_ key).
+	Livemode bool `json:"livemode"`
 }
 
 // UserDetails are the user's details an area B or C order may carry: they prefill the
@@ -186,6 +189,9 @@ type FiatOrder struct {
 	Hash            string `json:"hash"`
 	GatewayURL      string `json:"gateway_url"`
 	Info            string `json:"info,omitempty"`
+	// Livemode is the order's mode, the mode of the API key that created it: true for a live
+	// order (rw_live_ key), false for a test order (rw_test_ key).
+	Livemode bool `json:"livemode"`
 }
 
 // FiatQuoteRequest asks what an area B order would cost (B3).
@@ -295,11 +301,17 @@ type DepositOrder struct {
 	Hash              string `json:"hash"`
 	GatewayURL        string `json:"gateway_url"`
 	Info              string `json:"info,omitempty"`
+	// Livemode is the order's mode, the mode of the API key that created it: true for a live
+	// order (rw_live_ key), false for a test order (rw_test_ key).
+	Livemode bool `json:"livemode"`
 }
 
 // Order is a stored order as the lookups and lists of the three areas show it.
 type Order struct {
-	OrderID             string      `json:"order_id"`
+	OrderID string `json:"order_id"`
+	// Livemode is the order's mode, the mode of the API key that created it: true for a live
+	// order, false for a test order. A key looks up and lists only the orders of its mode.
+	Livemode            bool        `json:"livemode"`
 	Status              OrderStatus `json:"status"`
 	MerchantID          string      `json:"merchant_id"`
 	MerchantUserID      string      `json:"merchant_user_id"`

@@ -94,7 +94,7 @@ func (e *depositEnv) inToken(b map[string]any) {
 
 var (
 	depositOrderKeys = []string{"convert_to_crypto_contractAddress", "convert_to_crypto_network", "convert_to_crypto_symbol", "crypto_amount",
-		"gateway_url", "hash", "order_fiat_amount", "order_fiat_symbol", "order_id"}
+		"gateway_url", "hash", "livemode", "order_fiat_amount", "order_fiat_symbol", "order_id"}
 	positiveDecimal = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$`)
 	// fiatAmount is an amount of the test's currencies as the answers write it: two decimals.
 	fiatAmount = regexp.MustCompile(`^(0|[1-9][0-9]*)\.[0-9]{2}$`)

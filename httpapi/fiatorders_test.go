@@ -99,9 +99,9 @@ func rawKeys(t *testing.T, body []byte) []string {
 	return slices.Sorted(maps.Keys(raw))
 }
 
-var fiatOrderKeys = []string{"fiat_payment_method", "gateway_url", "hash", "order_fiat_amount", "order_fiat_symbol", "order_id"}
+var fiatOrderKeys = []string{"fiat_payment_method", "gateway_url", "hash", "livemode", "order_fiat_amount", "order_fiat_symbol", "order_id"}
 
-// wantFiatOrder checks B1's 201 answer: exactly the spec's fields (with info when info is true),
+// wantFiatOrder checks B1's 201 answer: exactly the spec's fields and livemode (with info when info is true),
 // its order id, hash and gateway_url, the currency and method asked for, and the amount quoted.
 func wantFiatOrder(t *testing.T, e *fiatEnv, r resp, symbol, method, amount string, info bool) FiatOrderView {
 	t.Helper()

@@ -749,6 +749,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[APIKeyView]():                     "APIKey",
 		reflect.TypeFor[ListView[APIKeyView]]():           "APIKeyList",
 		reflect.TypeFor[WebhookSecretView]():              "WebhookSecret",
+		reflect.TypeFor[WebhookSecretState]():             "WebhookSecretState",
 		reflect.TypeFor[ContractFunctionView]():           "ContractFunction",
 		reflect.TypeFor[ListView[ContractFunctionView]](): "ContractFunctionList",
 		reflect.TypeFor[checkoutpage.Status]():            "CheckoutStatus",
@@ -955,7 +956,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	for _, route := range []string{"POST /admin/merchants", "PATCH /admin/merchants/{merchant_id}", "POST /admin/merchants/{merchant_id}/contract-functions",
 		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses",
 		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "POST /admin/refunds/{refund_id}/approve",
-		"POST /admin/refunds/{refund_id}/address"} {
+		"POST /admin/refunds/{refund_id}/address", "POST /admin/merchants/{merchant_id}/api-keys", "POST /admin/merchants/{merchant_id}/webhook-secret"} {
 		if !checked[route] {
 			t.Errorf("%s: no request fields checked", route)
 		}

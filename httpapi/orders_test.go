@@ -294,8 +294,8 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 	var raw map[string]any
 	_ = json.Unmarshal(r.body, &raw)
 	o := decode[MintOrderView](t, r, 201)
-	if len(raw) != 7 || raw["crypto_contract_address"] != nil {
-		t.Fatalf("A1 answer %s: want exactly order_id, crypto_symbol, crypto_contract_address (null), crypto_network, crypto_amount, hash, gateway_url", r.body)
+	if len(raw) != 8 || raw["crypto_contract_address"] != nil || raw["livemode"] != false {
+		t.Fatalf("A1 answer %s: want exactly order_id, crypto_symbol, crypto_contract_address (null), crypto_network, crypto_amount, hash, gateway_url, and livemode (false: a test key's)", r.body)
 	}
 	if o.CryptoSymbol != "ETH" || o.CryptoNetwork != "devnet" || !strings.HasPrefix(o.OrderID, "ord_") || len(o.Hash) != 64 ||
 		o.GatewayURL != "https://pay.example/checkout?order_id="+o.OrderID+"&hash="+o.Hash || !e.checkout.CheckHash(o.OrderID, o.Hash) {

@@ -56,7 +56,7 @@ func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 	})
 	e.srv = New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test", RateLimit: rl},
-		Deps{Merchants: svc, Idempotency: store, DB: &fakePinger{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Deps{Merchants: svc, Checkout: noChain{}, Idempotency: store, DB: &fakePinger{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Metrics: prometheus.NewRegistry(), Page: page})
 	if e.srv.limiter != nil {
 		e.srv.limiter.now = e.clock

@@ -54,6 +54,9 @@ type env struct {
 	functions *contract.Registry
 	checkout  *checkout.Service
 	prices    pricing.Static // the checkout service's (a test may take a price out)
+	// chains are the checkout service's networks: a test may mark chains.net live.
+	chains  testChains
+	deriver checkout.Deriver
 }
 
 // The well-known test mnemonic and the hot wallet's key (any funded key would do).
@@ -65,14 +68,15 @@ const (
 // testChains is the networks with the native coin's bounds set, as a config would.
 type testChains struct {
 	nets *chain.Networks
-	net  rampway.Network
+	net  *rampway.Network
 }
 
 func (c testChains) Network(name string) (*rampway.Network, bool) {
 	if name != c.net.Name {
 		return nil, false
 	}
-	return &c.net, true
+	n := *c.net
+	return &n, true
 }
 
 func (c testChains) EVM(name string) (checkout.EVM, bool) {
@@ -149,7 +153,9 @@ func newHTTPEnv(t *testing.T) *env {
 
 // noChain is the use cases that need a chain, in a test without one: each answers 503.
 // noChain answers without a chain; fiat are its currencies per mode (live: true).
-type noChain struct{ fiat map[bool][]rampway.FiatCurrency }
+type noChain struct {
+	fiat map[bool][]rampway.FiatCurrency
+}
 
 func (c noChain) FiatCurrencies(live bool) []rampway.FiatCurrency { return c.fiat[live] }
 
@@ -240,12 +246,13 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	for _, w := range wrap {
 		orders = w(orders)
 	}
+	e.chains, e.deriver = testChains{nets, &net}, deriver
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, testChains{nets, net},
+		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, e.chains,
 		e.prices, deriver, nil)
 	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
-			Page: checkoutpage.New(checkoutpage.Config{}, store, e.checkout, testChains{nets, net}, log, nil)})
+			Page: checkoutpage.New(checkoutpage.Config{}, store, e.checkout, e.chains, log, nil)})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

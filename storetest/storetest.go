@@ -30,6 +30,7 @@ func Run(t *testing.T, fresh Fresh) {
 		fn   func(t *testing.T, open Opener)
 	}{
 		{"MerchantRoundTrip", testMerchantRoundTrip},
+		{"Modes", testModes},
 		{"MerchantNotFound", testMerchantNotFound},
 		{"MerchantDuplicate", testMerchantDuplicate},
 		{"MerchantList", testMerchantList},

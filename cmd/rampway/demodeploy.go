@@ -90,6 +90,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 # Add to rampway.yaml (replace the RPC URL with yours if it holds a key):
 networks:
   - name: %s
+    mode: test                        # a test network: only test keys (rw_test_) pay and execute on it
     chain_id: %s
     rpc_urls: [%q]
     confirmations: 2

@@ -64,6 +64,7 @@ func keysConfig(t *testing.T, k keysNew, rpcURL string, treasury common.Address)
 database: {driver: sqlite, path: %q}
 networks:
   - name: devnet
+    mode: test
     chain_id: %d
     rpc_urls: [%q]
     confirmations: 1

@@ -11,7 +11,8 @@ import (
 
 // The sandbox's own pages, as a provider hosts them: where the page's card form posts, the
 // 3-D Secure challenge, the wallet sheets and the approval page of the redirect methods. Each
-// action sends the user back to the payment's return URL (the checkout page).
+// action sends the user back to the payment's return URL (the checkout page). Every page says
+// first, in a banner, that it is the sandbox: test data only, no real money moves.
 
 // Routes are the patterns Handler serves.
 var Routes = []string{
@@ -29,10 +30,11 @@ body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0
 .amount{font-size:1.5rem;font-weight:600;margin:.5rem 0 1rem}
 button{font:inherit;padding:.7rem 1rem;border-radius:6px;border:1px solid #1a1a1a;margin:.25rem .25rem .25rem 0;min-height:44px;cursor:pointer}
 button.primary{background:#1a1a1a;color:#fff}
-.note{color:#555;font-size:.9rem}
+.sandbox{margin:0 0 1rem;padding:.75rem 1rem;border:2px solid #8a4b00;border-radius:8px;background:#fff4ce;color:#3d2c00;font-weight:600}
 </style></head>
-<body><main class="box">
-<p class="note">rampway sandbox · test mode, no real money</p>
+<body>
+<p class="sandbox" id="sandbox-banner" role="note" aria-label="Sandbox">Sandbox — test data only. No real money moves.</p>
+<main class="box">
 <h1>{{.Title}}</h1>
 <p class="amount">{{.Amount}}</p>
 <p>{{.Text}}</p>

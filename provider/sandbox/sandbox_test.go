@@ -1,10 +1,12 @@
 package sandbox_test
 
 import (
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -206,5 +208,48 @@ func TestMoneyMovesOnce(t *testing.T) {
 	}
 	if _, err := p.Refund(ctx, card.Ref, big.NewInt(1), "fac_4"); err == nil {
 		t.Fatal("a key used for a void was taken for a refund")
+	}
+}
+
+// Every page of the sandbox (the 3-D Secure challenge, a wallet sheet, an approval page) says
+// first, in a banner, that it is the sandbox: test data only, no real money moves.
+func TestPagesSayTheyAreTheSandbox(t *testing.T) {
+	p := newSandbox(t, "http://127.0.0.1:1/hook")
+	pages := httptest.NewServer(p.Handler())
+	defer pages.Close()
+	get := func(t *testing.T, next string) string {
+		t.Helper()
+		u, err := url.Parse(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.Get(pages.URL + u.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v\n%s", u.Path, res.StatusCode, err, body)
+		}
+		return string(body)
+	}
+	challenge := start(t, p, "fpy_3ds", rampway.MethodCard)
+	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).PostForm(
+		pages.URL+"/providers/sandbox/pay/"+challenge.Ref+"/card",
+		url.Values{"card_number": {sandbox.CardThreeDS}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	banner := regexp.MustCompile(`<body>\s*<p class="sandbox" id="sandbox-banner" role="note" aria-label="Sandbox">Sandbox — test data only\. No real money moves\.</p>\s*<main`)
+	for name, next := range map[string]string{
+		"3-D Secure": res.Header.Get("Location"),
+		"wallet":     start(t, p, "fpy_wallet", rampway.MethodApplePay).Next.URL,
+		"approval":   start(t, p, "fpy_approve", rampway.MethodOpenBanking).Next.URL,
+	} {
+		if page := get(t, next); !banner.MatchString(page) {
+			t.Errorf("%s page: no sandbox banner first:\n%s", name, page)
+		}
 	}
 }

@@ -142,6 +142,8 @@ export interface MintOrder {
   gateway_url: string;
   /** Only when merchant_webhook_url was given and the merchant has no webhook secret. */
   info?: string;
+  /** The order's mode, the mode of the API key that created it: true live (rw_live_), false test (rw_test_). */
+  livemode: boolean;
 }
 
 /** The body of the merchant's refund address route (MerchantRefundAddressRequest). */
@@ -200,6 +202,8 @@ export interface FiatOrder {
   hash: string;
   gateway_url: string;
   info?: string;
+  /** The order's mode, the mode of the API key that created it: true live (rw_live_), false test (rw_test_). */
+  livemode: boolean;
 }
 
 /** B2 and C2 answer (FiatCurrencies). */
@@ -258,6 +262,8 @@ export interface DepositOrder {
   hash: string;
   gateway_url: string;
   info?: string;
+  /** The order's mode, the mode of the API key that created it: true live (rw_live_), false test (rw_test_). */
+  livemode: boolean;
 }
 
 // ---- Lookups and lists (all areas) ----
@@ -265,6 +271,8 @@ export interface DepositOrder {
 /** A stored order as the lookups and lists answer it (Order). */
 export interface Order {
   order_id: string;
+  /** The order's mode: true live, false test. A key looks up and lists only the orders of its own mode. */
+  livemode: boolean;
   status: OrderStatus;
   merchant_id: string;
   merchant_user_id: string;

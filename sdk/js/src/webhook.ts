@@ -92,6 +92,8 @@ export interface OrderContext {
   merchant_id: string;
   merchant_txn_id: string;
   merchant_user_id: string;
+  /** The order's mode: true live, false test. The event is signed with the merchant's webhook secret of that mode. */
+  livemode: boolean;
   /** The order's status after the event. */
   status: OrderStatus;
   crypto_symbol: string;

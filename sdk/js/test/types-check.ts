@@ -27,6 +27,7 @@ export async function usage(): Promise<void> {
     { idempotencyKey: "k", timeout: 1000, maxRetries: 1 },
   );
   const amount: string = o.crypto_amount;
+  const live: boolean = o.livemode;
   const q: FiatQuote = await rw.nftRamp.fiatQuote({ order_fiat_symbol: "EUR", fiat_payment_method: "credit_debit_card", contractExecution });
   const allowed: boolean = q.allowed;
   const c = await rw.deposit.createOrder({
@@ -38,9 +39,11 @@ export async function usage(): Promise<void> {
     merchant_redirect_url: "https://x",
   });
   const status: OrderStatus = (await rw.deposit.getOrder(c.order_id)).status;
+  const depositLive: boolean = c.livemode;
   for await (const x of rw.mint.listOrders({ status: "SUCCESS" })) {
     const y: Order = x;
-    void y;
+    const yLive: boolean = y.livemode;
+    void [y, yLive];
   }
   const log = await rw.nftRamp.listWebhooks(c.order_id);
   await rw.nftRamp.resendWebhook(c.order_id, log.data[0]!.event_id);
@@ -57,6 +60,7 @@ export async function usage(): Promise<void> {
   }
   const ev: WebhookEvent = verifyWebhook("whsec_x", "{}", "t=1,v1=00", { now: new Date(), tolerance: 300, seen: new MemoryDeduper() });
   const orderId: string = ev.context.order_id;
+  const evLive: boolean = ev.context.livemode;
   webhookHandler({ secret: ["whsec_a", "whsec_b"], onEvent: async (e) => void e.context.status });
 
   // @ts-expect-error amounts are decimal strings, never numbers
@@ -65,5 +69,5 @@ export async function usage(): Promise<void> {
   rw.mint.listOrders({ status: "PAID" });
   // @ts-expect-error B1 needs its payment method
   await rw.nftRamp.createOrder({ order_fiat_symbol: "EUR", contractExecution, merchant_user_id: "u", merchant_redirect_url: "https://x" });
-  void [amount, allowed, status, orderId];
+  void [amount, live, allowed, status, orderId, evLive, depositLive];
 }

@@ -1,0 +1,283 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
+)
+
+// liveProvider is a payment provider of live mode, in these tests only (nothing here reaches a
+// real provider): it records what it is asked to start.
+type liveProvider struct {
+	mu      sync.Mutex
+	started []rampway.StartFiatPayment
+}
+
+func (p *liveProvider) Name() string      { return "livepay" }
+func (p *liveProvider) Livemode() bool    { return true }
+func (p *liveProvider) Methods() []string { return []string{rampway.MethodCard} }
+func (p *liveProvider) Start(_ context.Context, s rampway.StartFiatPayment) (*rampway.ProviderPayment, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.started = append(p.started, s)
+	return &rampway.ProviderPayment{Ref: "lp_" + s.PaymentID, Status: rampway.FiatPending}, nil
+}
+func (p *liveProvider) Payment(_ context.Context, ref string) (*rampway.ProviderPayment, error) {
+	return &rampway.ProviderPayment{Ref: ref, Status: rampway.FiatPending}, nil
+}
+func (p *liveProvider) Capture(context.Context, string, *big.Int, string) error { return nil }
+func (p *liveProvider) Void(context.Context, string, string) error              { return nil }
+func (p *liveProvider) Refund(context.Context, string, *big.Int, string) (string, error) {
+	return "", nil
+}
+func (p *liveProvider) ParseWebhook(http.Header, []byte, time.Time) (*rampway.ProviderEvent, error) {
+	return nil, errors.New("no webhooks in this test")
+}
+
+// modeEnv is a depositEnv whose network is test or live, whose test mode is paid through the
+// sandbox and whose live mode through live (when given), and whose merchant has a key of each
+// mode.
+type modeEnv struct {
+	*depositEnv
+	live    *liveProvider // nil: no live provider
+	liveKey string
+}
+
+func newModeEnv(t *testing.T, liveNetwork, withLiveProvider bool) *modeEnv {
+	t.Helper()
+	d := newDepositEnv(t) // its merchant's deposit addresses are onboarded on a test network
+	e := &modeEnv{depositEnv: d}
+	d.chains.net.Livemode = liveNetwork
+	cfg := checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
+		HotWallet: d.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}
+	if withLiveProvider {
+		e.live = &liveProvider{}
+		cfg.LiveFiat = onlyMethods(defaultFiat(), e.live.Methods())
+	}
+	d.checkout = checkout.New(cfg, d.store, d.functions, d.chains, d.prices, d.deriver, nil)
+	if err := d.checkout.AddFiatProvider(d.sandbox); err != nil {
+		t.Fatal(err)
+	}
+	if e.live != nil {
+		if err := d.checkout.AddFiatProvider(e.live); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.checkout.AddFiatProvider(&liveProvider{}); err == nil {
+			t.Fatal("a second live provider was taken")
+		}
+	}
+	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: d.svc, Functions: d.functions, Checkout: d.checkout, Idempotency: d.store,
+		DB: d.ping, Log: slog.New(slog.NewJSONHandler(d.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: d.sandbox,
+		DepositAddresses: newDepositAddresses(t, d.env), Events: d.store}))
+	t.Cleanup(srv.Close)
+	d.srv = srv
+	var err error
+	if _, e.liveKey, err = d.svc.IssueAPIKey(t.Context(), d.merchant.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// onlyMethods keeps the currencies' methods among ids.
+func onlyMethods(cs []rampway.FiatCurrency, ids []string) []rampway.FiatCurrency {
+	var out []rampway.FiatCurrency
+	for _, c := range cs {
+		var ms []rampway.PaymentMethod
+		for _, m := range c.Methods {
+			for _, id := range ids {
+				if m.ID == id {
+					ms = append(ms, m)
+				}
+			}
+		}
+		if len(ms) > 0 {
+			c.Methods = ms
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (e *modeEnv) as(live bool, method, path string, body any) resp {
+	key := e.key
+	if live {
+		key = e.liveKey
+	}
+	return e.do(method, path, body, map[string]string{"X-API-KEY": key})
+}
+
+// The key decides the mode: a test key orders on test networks with the test provider, a live
+// key on live networks with the live provider, and neither sees the other's orders. Every
+// area, in every combination of key mode, network mode and live provider.
+func TestModeMatrix(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		liveNetwork, provider bool
+	}{
+		{"test network, sandbox only", false, false},
+		{"live network, sandbox and a live provider", true, true},
+		{"live network, sandbox only", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newModeEnv(t, c.liveNetwork, c.provider)
+			created := map[bool][]string{} // the orders each mode's key created
+			for _, live := range []bool{false, true} {
+				mode := rampway.ModeName(live)
+				networkOK := live == c.liveNetwork
+				fiatOK := networkOK && (!live || c.provider)
+
+				// B2 and C2: the currencies of the key's mode, none without its provider.
+				for _, path := range []string{"/nft-ramp" + routeFiatCurrencies, "/deposit" + routeDepositFiat} {
+					v := decode[FiatCurrenciesView](t, e.as(live, http.MethodGet, path, nil), 200)
+					if has := len(v.Currencies) > 0; has != (!live || c.provider) {
+						t.Fatalf("%s key, %s: %d currencies", mode, path, len(v.Currencies))
+					}
+					for _, cur := range v.Currencies {
+						for _, m := range cur.PaymentOptions {
+							if live && m.ID != rampway.MethodCard {
+								t.Fatalf("live key offered %s %s, which only the sandbox takes", cur.Symbol, m.ID)
+							}
+						}
+					}
+				}
+				// A2 and A1.
+				q := e.as(live, http.MethodPost, quotePath, e.body(nil))
+				a := e.as(live, http.MethodPost, mintOrderPath, e.body(nil))
+				if networkOK {
+					if q.status != 200 || a.status != 201 {
+						t.Fatalf("%s key on its own network: A2 %d %s, A1 %d %s", mode, q.status, q.body, a.status, a.body)
+					}
+					o := decode[MintOrderView](t, a, 201)
+					if o.Livemode != live {
+						t.Fatalf("%s key's order has livemode %v", mode, o.Livemode)
+					}
+					created[live] = append(created[live], "/mint"+routeOrder+"/"+o.OrderID)
+				} else {
+					want := "crypto_network devnet is a " + rampway.ModeName(c.liveNetwork) + " network: a " + mode + "-mode key"
+					wantEnvelope(t, q, 400, 400, quotePath, want)
+					wantEnvelope(t, a, 400, 400, mintOrderPath, want)
+				}
+				// B3 and B1 paid by card.
+				card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", rampway.MethodCard }
+				fq := e.as(live, http.MethodPost, fiatQuotePath, quoteOf(e.rampBody(card)))
+				b := e.as(live, http.MethodPost, fiatOrderPath, e.rampBody(card))
+				switch {
+				case fiatOK:
+					if fq.status != 200 || b.status != 201 {
+						t.Fatalf("%s key: B3 %d %s, B1 %d %s", mode, fq.status, fq.body, b.status, b.body)
+					}
+					o := decode[FiatOrderView](t, b, 201)
+					if o.Livemode != live {
+						t.Fatalf("%s key's B order has livemode %v", mode, o.Livemode)
+					}
+					created[live] = append(created[live], "/nft-ramp"+routeOrder+"/"+o.OrderID)
+				case live && !c.provider:
+					want := "order_fiat_symbol EUR is not a supported currency: no payment provider takes live-mode payments"
+					wantEnvelope(t, fq, 400, 400, fiatQuotePath, want)
+					wantEnvelope(t, b, 400, 400, fiatOrderPath, want)
+				default:
+					want := "contractExecution.network_params.networkName devnet is a " + rampway.ModeName(c.liveNetwork) + " network"
+					wantEnvelope(t, fq, 400, 400, fiatQuotePath, want)
+					wantEnvelope(t, b, 400, 400, fiatOrderPath, want)
+				}
+				// C1 by card.
+				dep := e.as(live, http.MethodPost, depositOrderPath, e.depositBody(nil))
+				switch {
+				case fiatOK:
+					o := decode[DepositOrderView](t, dep, 201)
+					if o.Livemode != live {
+						t.Fatalf("%s key's C order has livemode %v", mode, o.Livemode)
+					}
+					created[live] = append(created[live], "/deposit"+routeOnRampOrder+"/"+o.OrderID)
+				case live && !c.provider:
+					wantEnvelope(t, dep, 400, 400, depositOrderPath, "no payment provider takes live-mode payments")
+				default:
+					wantEnvelope(t, dep, 400, 400, depositOrderPath, "convert_to_crypto_network devnet is a "+rampway.ModeName(c.liveNetwork)+" network")
+				}
+			}
+			// Lookups and lists: each key sees its own mode's orders, the other's are unknown.
+			for _, live := range []bool{false, true} {
+				for _, path := range created[live] {
+					if v := decode[OrderView](t, e.as(live, http.MethodGet, path, nil), 200); v.Livemode != live {
+						t.Fatalf("%s: livemode %v", path, v.Livemode)
+					}
+					wantEnvelope(t, e.as(!live, http.MethodGet, path, nil), 404, 404, path, "not found")
+					wantEnvelope(t, e.as(!live, http.MethodGet, path+"/webhooks", nil), 404, 404, path+"/webhooks", "not found")
+					list := path[:strings.LastIndex(path, "/")] + "s"
+					if strings.HasPrefix(path, "/deposit") {
+						list = depositOrdersPath
+					}
+					mine := decode[ListView[OrderView]](t, e.as(live, http.MethodGet, list, nil), 200)
+					if len(mine.Data) != 1 || path[strings.LastIndex(path, "/")+1:] != mine.Data[0].OrderID || mine.Data[0].Livemode != live {
+						t.Fatalf("%s key's list %s: %+v", rampway.ModeName(live), list, mine.Data)
+					}
+					// A cursor of the other mode is one of no order of the key's.
+					r := e.as(!live, http.MethodGet, list+"?starting_after="+mine.Data[0].OrderID, nil)
+					wantEnvelope(t, r, 400, 400, list, "starting_after must be the order_id of one of your orders")
+				}
+				for _, path := range []string{"/mint" + routeOrders, fiatOrdersPath, depositOrdersPath} {
+					if len(created[live]) == 0 {
+						if l := decode[ListView[OrderView]](t, e.as(live, http.MethodGet, path, nil), 200); len(l.Data) != 0 {
+							t.Fatalf("%s key's list %s holds %d orders of the other mode", rampway.ModeName(live), path, len(l.Data))
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// A fiat payment starts with the provider of its order's mode, never the other: a live order
+// with no live provider is refused (the sandbox is never asked), and a live order with one goes
+// to it.
+func TestModeFiatPaymentProvider(t *testing.T) {
+	card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", rampway.MethodCard }
+	e := newModeEnv(t, true, true)
+	o := decode[FiatOrderView](t, e.as(true, http.MethodPost, fiatOrderPath, e.rampBody(card)), 201)
+	ord, err := e.checkout.Order(t.Context(), rampway.AdminScope(e.merchant.ID), rampway.AreaNFTRamp, o.OrderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := e.checkout.StartFiatPayment(t.Context(), ord, "https://pay.example/back")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Provider != "livepay" || len(e.live.started) != 1 || !e.live.started[0].Livemode {
+		t.Fatalf("payment %+v, live provider asked %+v", p, e.live.started)
+	}
+
+	// A live order where live mode has no provider (a row forged live: the API creates none):
+	// refused, nothing stored, nothing started anywhere; the sandbox itself refuses it too.
+	e2 := newModeEnv(t, false, false)
+	o2 := decode[FiatOrderView](t, e2.as(false, http.MethodPost, fiatOrderPath, e2.rampBody(card)), 201)
+	if _, err := e2.store.DB().ExecContext(t.Context(), "UPDATE orders SET livemode = true WHERE id = $1", o2.OrderID); err != nil {
+		t.Fatal(err)
+	}
+	forged, err := e2.checkout.Order(t.Context(), rampway.AdminScope(e2.merchant.ID), rampway.AreaNFTRamp, o2.OrderID)
+	if err != nil || !forged.Livemode {
+		t.Fatalf("forged %+v, %v", forged, err)
+	}
+	if _, err := e2.checkout.StartFiatPayment(t.Context(), forged, "https://pay.example/back"); !errors.Is(err, checkout.ErrNoFiatProvider) {
+		t.Fatalf("a live order's payment without a live provider: %v", err)
+	}
+	if ps, _ := e2.store.FiatPayments(t.Context(), forged.ID); len(ps) != 0 {
+		t.Fatalf("payments stored: %+v", ps)
+	}
+	_, err = e2.sandbox.Start(t.Context(), rampway.StartFiatPayment{PaymentID: "fpy_x", OrderID: forged.ID, Amount: big.NewInt(2000),
+		Currency: "EUR", Decimals: 2, Method: rampway.MethodCard, Livemode: true})
+	if !errors.Is(err, rampway.ErrModeMismatch) {
+		t.Fatalf("the sandbox started a live payment: %v", err)
+	}
+}

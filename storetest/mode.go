@@ -1,0 +1,95 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// testModes: an order keeps its mode; lists and a merchant's event stream are of one mode; an
+// event's delivery is written only when the merchant has a secret of its order's mode, and
+// carries that mode (the dispatcher signs with that mode's secret).
+func testModes(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := hookedMerchant(t, s, "modes") // a test-mode secret only
+	create := func(live bool, at time.Time) *rampway.Order {
+		t.Helper()
+		idx, err := s.NextDepositIndex(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := orderAt(m.ID, at, idx)
+		o.Livemode = live
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	base := now()
+	test := create(false, base)
+	liveUnsigned := create(true, base.Add(time.Millisecond))
+	if err := s.SetWebhookSecret(ctx, m.ID, true, "whsec_modes_live", 0, base); err != nil {
+		t.Fatal(err)
+	}
+	live := create(true, base.Add(2*time.Millisecond))
+
+	for _, o := range []*rampway.Order{test, liveUnsigned, live} {
+		got, err := s.Order(ctx, o.ID)
+		if err != nil || got.Livemode != o.Livemode {
+			t.Fatalf("order %s: livemode %v, %v; want %v", o.ID, got.Livemode, err, o.Livemode)
+		}
+	}
+	for _, c := range []struct {
+		live bool
+		want []string
+	}{{false, []string{test.ID}}, {true, []string{live.ID, liveUnsigned.ID}}} {
+		got, err := s.Orders(ctx, rampway.OrderFilter{MerchantID: m.ID, Livemode: &c.live, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, o := range got {
+			ids = append(ids, o.ID)
+		}
+		if len(ids) != len(c.want) || ids[0] != c.want[0] || ids[len(ids)-1] != c.want[len(c.want)-1] {
+			t.Fatalf("livemode %v list: %v, want %v", c.live, ids, c.want)
+		}
+	}
+	if all, err := s.Orders(ctx, rampway.OrderFilter{MerchantID: m.ID, Limit: 10}); err != nil || len(all) != 3 {
+		t.Fatalf("both modes: %d orders, %v", len(all), err)
+	}
+	for _, c := range []struct {
+		o    *rampway.Order
+		want bool // a delivery
+	}{{test, true}, {liveUnsigned, false}, {live, true}} {
+		ds, err := s.Deliveries(ctx, c.o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(ds) == 1) != c.want || len(ds) > 1 || (len(ds) == 1 && ds[0].Livemode != c.o.Livemode) {
+			t.Fatalf("order %s (livemode %v): deliveries %+v, want one: %v", c.o.ID, c.o.Livemode, ds, c.want)
+		}
+	}
+	for _, c := range []struct {
+		live bool
+		want string
+	}{{false, test.ID}, {true, live.ID}} {
+		ds, err := s.MerchantDeliveries(ctx, m.ID, c.live, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) != 1 || ds[0].OrderID != c.want || ds[0].Livemode != c.live {
+			t.Fatalf("livemode %v stream: %+v, want the delivery of %s", c.live, ds, c.want)
+		}
+	}
+	// An applied cause's event is delivered in its order's mode too.
+	if _, err := s.Apply(ctx, live.ID, rampway.Cancelled{}, base.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := s.Deliveries(ctx, live.ID)
+	if err != nil || len(ds) != 2 || !ds[1].Livemode {
+		t.Fatalf("cancelled live order's deliveries: %+v, %v", ds, err)
+	}
+}
