@@ -366,7 +366,7 @@ func testWebhookSecret(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	got, _ := s.Merchant(t.Context(), m.ID)
-	if secrets := got.WebhookSecrets(false, at.Add(59 * time.Minute)); len(secrets) != 2 || secrets[0] != "whsec_third" || secrets[1] != "whsec_second" {
+	if secrets := got.WebhookSecrets(false, at.Add(59*time.Minute)); len(secrets) != 2 || secrets[0] != "whsec_third" || secrets[1] != "whsec_second" {
 		t.Fatalf("during the grace period: %v", secrets)
 	}
 	if secrets := got.WebhookSecrets(false, at.Add(time.Hour)); len(secrets) != 1 || secrets[0] != "whsec_third" {

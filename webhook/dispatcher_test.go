@@ -34,6 +34,8 @@ import (
 type env struct {
 	t     *testing.T
 	store *sqlstore.Store
+	// livemode is the mode of the orders order creates.
+	livemode bool
 }
 
 func newEnv(t *testing.T) *env {
@@ -64,7 +66,7 @@ func (e *env) order(m *rampway.Merchant, steps int) *rampway.Order {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	i, _ := e.store.NextDepositIndex(e.t.Context())
 	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
-		MerchantUserID: "u", MerchantTxnID: "txn-" + m.ID, MerchantRedirectURL: "https://x.example", Network: "devnet",
+		Livemode: e.livemode, MerchantUserID: "u", MerchantTxnID: "txn-" + m.ID, MerchantRedirectURL: "https://x.example", Network: "devnet",
 		Asset: rampway.Asset{Symbol: "ETH", Network: "devnet", Decimals: 18}, CryptoAmount: big.NewInt(1e16), CryptoReceived: new(big.Int),
 		PaymentValue: new(big.Int), NetworkFee: new(big.Int), ServiceFee: new(big.Int), FunctionArgs: []byte(`{}`),
 		DepositAddress: common.BigToAddress(big.NewInt(int64(i) + 1)), DepositIndex: i, ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
@@ -79,7 +81,9 @@ func (e *env) order(m *rampway.Merchant, steps int) *rampway.Order {
 
 type secrets map[string][]string
 
-func (s secrets) WebhookSecrets(_ context.Context, id string, _ bool) ([]string, error) { return s[id], nil }
+func (s secrets) WebhookSecrets(_ context.Context, id string, _ bool) ([]string, error) {
+	return s[id], nil
+}
 
 // gauge counts the requests a test receiver is handling and keeps the most at once.
 type gauge struct{ in, most, total atomic.Int64 }

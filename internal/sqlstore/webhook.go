@@ -140,7 +140,7 @@ func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampw
 // disabled.
 func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, map[string]bool, error) {
 	type merchant struct {
-		id, url                       string
+		id, url                    string
 		hasTest, hasLive, disabled bool
 	}
 	var ids []any
