@@ -270,9 +270,13 @@ func TestKeysNewServe(t *testing.T) {
 	admin := "Bearer " + k.Env[config.EnvAdminToken]
 	m := call(t, "POST", base+"/admin/merchants", admin, map[string]any{"name": "Keys Shop"})
 	mid := m["merchant_id"].(string)
-	key := call(t, "POST", base+"/admin/merchants/"+mid+"/api-keys", admin, map[string]any{})["api_key"].(string)
-	if !strings.HasPrefix(key, "rw_live_") {
-		t.Fatalf("a production server issued %q", key)
+	if live := call(t, "POST", base+"/admin/merchants/"+mid+"/api-keys", admin, map[string]any{})["api_key"].(string); !strings.HasPrefix(live, "rw_live_") {
+		t.Fatalf("a production server issued %q by default", live)
+	}
+	// devnet is a test network: test keys order on it.
+	key := call(t, "POST", base+"/admin/merchants/"+mid+"/api-keys", admin, map[string]any{"mode": "test"})["api_key"].(string)
+	if !strings.HasPrefix(key, "rw_test_") {
+		t.Fatalf("a test key asked for, %q given", key)
 	}
 	frag, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	f := call(t, "POST", base+"/admin/merchants/"+mid+"/contract-functions", admin, map[string]any{"network": "devnet",

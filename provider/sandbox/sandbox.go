@@ -187,10 +187,10 @@ func (p *Provider) next(pay *Payment) *rampway.NextAction {
 	case rampway.MethodApplePay, rampway.MethodGooglePay:
 		return &rampway.NextAction{Kind: "wallet", URL: base + "/wallet"}
 	case rampway.MethodSEPABankTransfer:
-		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox",
+		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
 			IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Reference: pay.Reference}}
 	case rampway.MethodGBPBankTransfer:
-		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox",
+		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
 			SortCode: "04-00-04", Account: "12345678", Reference: pay.Reference}}
 	}
 	return &rampway.NextAction{Kind: "redirect", URL: base + "/approve"}
