@@ -2,8 +2,22 @@ package rampway
 
 import (
 	"context"
+	"strings"
 	"time"
 )
+
+// IdempotencyScope is the key a request's Idempotency-Key is stored under: keys are per mode,
+// as Stripe's are, so that a test key's request never replays a live one's answer or the
+// reverse. A live request's key is stored as given (as every key was before modes: those of
+// production's live keys), a test request's under "test:".
+func IdempotencyScope(key string, livemode bool) string {
+	if livemode {
+		return key
+	}
+	return idempotencyTestPrefix + key
+}
+
+const idempotencyTestPrefix = "test:"
 
 // IdempotencyRecord is a POST request remembered under its Idempotency-Key.
 type IdempotencyRecord struct {
@@ -54,6 +68,7 @@ type IdempotencyStore interface {
 // over (or that was answered) meanwhile: nothing of it is stored.
 // Retried, the request is answered by the later one's result.
 func ErrClaimLost(key string) error {
+	key = strings.TrimPrefix(key, idempotencyTestPrefix) // the key as the merchant sent it
 	e := Errorf(ECONFLICT, "The claim on Idempotency-Key %q was taken over by a later request with it: this request made nothing", key)
 	e.RetryAfter = time.Second
 	return e

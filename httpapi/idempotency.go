@@ -46,7 +46,8 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 		h.Write(canonicalBody(body))
 		m := merchantFrom(r.Context())
 		now := time.Now().UTC().Truncate(time.Microsecond)
-		prev, err := s.idem.BeginIdempotent(r.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: key, RequestHash: h.Sum(nil), CreatedAt: now}, now.Add(-idempotencyStale))
+		scoped := rampway.IdempotencyScope(key, livemodeFrom(r.Context())) // test and live keys apart
+		prev, err := s.idem.BeginIdempotent(r.Context(), &rampway.IdempotencyRecord{MerchantID: m.ID, Key: scoped, RequestHash: h.Sum(nil), CreatedAt: now}, now.Add(-idempotencyStale))
 		if err != nil {
 			return err
 		}
@@ -61,7 +62,7 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			writeJSONBytes(w, prev.Status, prev.Body)
 			return nil
 		}
-		claim := &idempotencyClaim{IdempotencyClaim: rampway.IdempotencyClaim{MerchantID: m.ID, Key: key, ClaimedAt: now}}
+		claim := &idempotencyClaim{IdempotencyClaim: rampway.IdempotencyClaim{MerchantID: m.ID, Key: scoped, ClaimedAt: now}}
 		cw := &statusWriter{ResponseWriter: w, capture: &bytes.Buffer{}}
 		defer func() {
 			if claim.stored {

@@ -281,3 +281,66 @@ func TestModeFiatPaymentProvider(t *testing.T) {
 		t.Fatalf("the sandbox started a live payment: %v", err)
 	}
 }
+
+// An Idempotency-Key is the key's mode's: the same key and body sent with a live key after a
+// test key's order is a new request of live mode (here refused: the network is a test one),
+// never a replay of the test order; and the other way round.
+func TestModeIdempotencyKeysApart(t *testing.T) {
+	e := newModeEnv(t, false, false)
+	send := func(live bool) resp {
+		key := map[bool]string{false: e.key, true: e.liveKey}[live]
+		return e.do(http.MethodPost, mintOrderPath, e.body(nil), map[string]string{"X-API-KEY": key, "Idempotency-Key": "same-key"})
+	}
+	first := decode[MintOrderView](t, send(false), 201)
+	if r := send(true); r.status != 400 || r.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("live key with a test request's Idempotency-Key: %d %s", r.status, r.body)
+	}
+	again := send(false)
+	if again.header.Get("Idempotent-Replayed") != "true" || decode[MintOrderView](t, again, 201).OrderID != first.OrderID {
+		t.Fatalf("test key's retry: %d %s", again.status, again.body)
+	}
+}
+
+// `rampway listen`'s stream is the key's mode's: a test key's stream carries test orders'
+// events only, a live key's live ones only, and its first event says which.
+func TestModeListenStreams(t *testing.T) {
+	e := newModeEnv(t, false, false)
+	for _, live := range []bool{false, true} {
+		if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, live, "", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hooked := func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }
+	test := decode[MintOrderView](t, e.as(false, http.MethodPost, mintOrderPath, e.body(hooked)), 201)
+	live := decode[MintOrderView](t, e.as(false, http.MethodPost, mintOrderPath, e.body(hooked)), 201)
+	// Made live as a live key would have on a live network (the env has one network).
+	for _, q := range []string{"UPDATE orders SET livemode = true WHERE id = $1", "UPDATE webhook_deliveries SET livemode = true WHERE order_id = $1"} {
+		if _, err := e.store.DB().ExecContext(t.Context(), q, live.OrderID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		live bool
+		want string
+	}{{false, test.OrderID}, {true, live.OrderID}} {
+		key := map[bool]string{false: e.key, true: e.liveKey}[c.live]
+		res, ch := openStream(t, e.srv.URL, key, "0")
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("stream: %d", res.StatusCode)
+		}
+		if ready := next(t, ch); ready.name != "ready" || !strings.Contains(ready.data, `"livemode":`+map[bool]string{false: "false", true: "true"}[c.live]) {
+			t.Fatalf("first event %+v", ready)
+		}
+		ev := next(t, ch)
+		if ev.name != "delivery" || !strings.Contains(ev.data, `"order_id":"`+c.want+`"`) {
+			t.Fatalf("livemode %v: %+v, want the event of %s", c.live, ev, c.want)
+		}
+		select {
+		case ev, ok := <-ch:
+			if ok && ev.name == "delivery" {
+				t.Fatalf("livemode %v: a second event %+v", c.live, ev)
+			}
+		case <-time.After(1500 * time.Millisecond): // the stream polls every few hundred ms; nothing more comes
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -184,7 +185,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
 	var bank bankTransfer
-	if cfg.Fiat.Provider == sandbox.Name {
+	if slices.Contains(cfg.FiatProviderNames(), sandbox.Name) {
 		// The sandbox's books are in the store: the transfer is recorded with its notification,
 		// which the running server's sandbox sends.
 		bank = sandbox.New(sandbox.Config{}, store, nil).BankTransfer
@@ -459,7 +460,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		if bank == nil {
-			return nil, errors.New("admin: the sandbox payment provider is not configured (fiat.provider)")
+			return nil, errors.New("admin: the sandbox payment provider is not configured (fiat.providers)")
 		}
 		for _, f := range []struct{ name, v string }{{"reference", *reference}, {"amount", *amount}, {"currency", *currency}} {
 			if f.v == "" {
