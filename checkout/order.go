@@ -15,9 +15,11 @@ import (
 	"github.com/rampway/rampway/merchant"
 )
 
-// NoWebhookSecretInfo is the info of an order created with a webhook URL while the merchant
-// has no webhook secret.
-const NoWebhookSecretInfo = "No webhook secret is configured for this merchant: no webhook events will be sent for this order"
+// NoWebhookSecretInfo is the info of an order of a mode created with a webhook URL while the
+// merchant has no webhook secret of that mode (secrets are per mode).
+func NoWebhookSecretInfo(livemode bool) string {
+	return "No " + rampway.ModeName(livemode) + "-mode webhook secret is configured for this merchant: no webhook events will be sent for this order"
+}
 
 // OrderParams are the merchant and user fields of an order request.
 type OrderParams struct {
@@ -88,7 +90,7 @@ func (s *Service) CreateMintOrder(ctx context.Context, m *rampway.Merchant, p Mi
 func (s *Service) storeNew(ctx context.Context, m *rampway.Merchant, o *rampway.Order, replyFn func(c *Created) (*rampway.IdempotentReply, error)) (*Created, error) {
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
 	if o.MerchantWebhookURL != "" && !m.HasWebhookSecret(o.Livemode) {
-		c.Info = NoWebhookSecretInfo
+		c.Info = NoWebhookSecretInfo(o.Livemode)
 	}
 	var reply *rampway.IdempotentReply
 	if replyFn != nil {

@@ -135,7 +135,7 @@ func wantDepositOrder(t *testing.T, e *depositEnv, r resp, body map[string]any, 
 	if !positiveDecimal.MatchString(o.CryptoAmount) || o.CryptoAmount == "0" {
 		t.Fatalf("crypto_amount %q is not a positive decimal", o.CryptoAmount)
 	}
-	if info != (o.Info != "") || (info && o.Info != checkout.NoWebhookSecretInfo) {
+	if info != (o.Info != "") || (info && o.Info != checkout.NoWebhookSecretInfo(false)) {
 		t.Fatalf("info %q", o.Info)
 	}
 	return o

@@ -119,7 +119,7 @@ func wantFiatOrder(t *testing.T, e *fiatEnv, r resp, symbol, method, amount stri
 		o.OrderFiatSymbol != symbol || o.FiatPaymentMethod != method || o.OrderFiatAmount != amount {
 		t.Fatalf("B1 answer %+v, want %s %s %s", o, amount, symbol, method)
 	}
-	if info != (o.Info != "") || (info && o.Info != checkout.NoWebhookSecretInfo) {
+	if info != (o.Info != "") || (info && o.Info != checkout.NoWebhookSecretInfo(false)) {
 		t.Fatalf("info %q", o.Info)
 	}
 	return o

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -82,6 +83,21 @@ func testModes(t *testing.T, open Opener) {
 		}
 		if len(ds) != 1 || ds[0].OrderID != c.want || ds[0].Livemode != c.live {
 			t.Fatalf("livemode %v stream: %+v, want the delivery of %s", c.live, ds, c.want)
+		}
+	}
+	// Counting the open orders of a mode on a network (what a start reports when they are not
+	// of the network's mode).
+	type counter interface {
+		OpenOrdersOfMode(ctx context.Context, network string, livemode bool) (int64, error)
+	}
+	if c, ok := s.(counter); ok {
+		for live, want := range map[bool]int64{false: 1, true: 2} {
+			if n, err := c.OpenOrdersOfMode(ctx, test.Network, live); err != nil || n != want {
+				t.Fatalf("open orders of livemode %v: %d, %v; want %d", live, n, err, want)
+			}
+		}
+		if n, err := c.OpenOrdersOfMode(ctx, "elsewhere", true); err != nil || n != 0 {
+			t.Fatalf("open orders elsewhere: %d, %v", n, err)
 		}
 	}
 	// An applied cause's event is delivered in its order's mode too.

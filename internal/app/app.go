@@ -308,6 +308,17 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 	}
 	logModes(log, cfg, a.Networks.List(), a.Checkout)
+	for _, n := range a.Networks.List() {
+		// Open orders of the other mode than their network's are not executed (the executor
+		// fails them, holding their refunds): an operator is told at once, not order by order.
+		switch k, err := a.Store.OpenOrdersOfMode(ctx, n.Name, !n.Livemode); {
+		case err != nil:
+			return nil, err
+		case k > 0:
+			log.Error("open orders of the other mode than their network's: they will not be executed (they fail, their refunds wait for an operator); see docs/production.md, \"Upgrading to a version with modes\"",
+				"network", n.Name, "network_mode", rampway.ModeName(n.Livemode), "orders", k, "orders_mode", rampway.ModeName(!n.Livemode))
+		}
+	}
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
 	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.

@@ -64,3 +64,20 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 	}
 	return st, nil
 }
+
+// openStatuses are the states of an order that may still take or move money.
+const openStatuses = `'CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID', 'DEPOSIT_SUCCESS', 'ONRAMP_PROCESSING', 'ONRAMP_SUCCESS',
+	'SMARTCONTRACT_PROCESSING', 'REFUND_PENDING'`
+
+// OpenOrdersOfMode counts a network's orders of a mode that may still take or move money. At
+// start, those of the other mode than their network's (an upgrade that made a testnet's orders
+// live; a network's mode changed) are told to the operator: the executor will fail them.
+func (s *Store) OpenOrdersOfMode(ctx context.Context, network string, livemode bool) (int64, error) {
+	var n int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM orders WHERE network = $1 AND status IN (`+openStatuses+`) AND livemode = $2`),
+		network, livemode).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("open orders of a mode: %w", err)
+	}
+	return n, nil
+}
