@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
 )
 
@@ -39,8 +40,10 @@ const listenUsage = `Usage: rampway listen --forward-to URL [--server URL] [--da
 
   Against rampway dev (the default): the server, API key and webhook secret come from
   D/dev.json. Against another server: --server (its base URL), the API key in env
-  RAMPWAY_API_KEY, and the secret to sign with in env RAMPWAY_WEBHOOK_SECRET (your merchant's,
-  so that your handler verifies as in production); without it a new one is made and printed.
+  RAMPWAY_API_KEY, and the secret to sign with in env RAMPWAY_WEBHOOK_SECRET (your merchant's
+  of the key's mode, so that your handler verifies as in production); without it a new one is
+  made and printed. The stream carries the events of the key's mode only: an rw_test_ key's
+  test orders, an rw_live_ key's live ones.
 
 Flags:
 `
@@ -182,7 +185,13 @@ func (l *listener) once(ctx context.Context) (connected bool, err error) {
 			}
 			switch event {
 			case "ready":
-				fmt.Fprintf(l.out, "%s  ready: forwarding the deliveries of %s to %s\n", stamp(), l.base, l.forward)
+				// The stream is the key's mode's: say which, so a test key's silence about live
+				// orders surprises nobody.
+				var ready struct {
+					Livemode bool `json:"livemode"`
+				}
+				_ = json.Unmarshal(bytes.Join(data, []byte("\n")), &ready)
+				fmt.Fprintf(l.out, "%s  ready: forwarding the %s-mode deliveries of %s to %s\n", stamp(), rampway.ModeName(ready.Livemode), l.base, l.forward)
 			case "delivery":
 				l.deliver(ctx, bytes.Join(data, []byte("\n")))
 			}

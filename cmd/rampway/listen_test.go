@@ -47,7 +47,7 @@ func TestListenForwardsAPaidOrder(t *testing.T) {
 			t.Errorf("listen: %v", err)
 		}
 	})
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "ready: forwarding"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "ready: forwarding the test-mode deliveries"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("listen not ready:\n%s", out)
 		}
