@@ -178,6 +178,44 @@ func TestApplyFiatEvent(t *testing.T) {
 	}
 }
 
+// Provider events in the order a real provider can send them (issue 29, 1 and 2): a card
+// declined and then authorised on the same payment (a Stripe PaymentIntent confirmed again)
+// is authorised, and its order paid; a decline heard after the authorisation is an older
+// attempt's and changes nothing, so that the record says what the provider last said; a push
+// payment reported failed and then succeeded succeeded.
+func TestApplyFiatEventLifecycleOrder(t *testing.T) {
+	at := t0.Add(time.Minute)
+	declined, c := ApplyFiatEvent(fiatPayment("fpy_1", MethodCard, FiatPending), &ProviderEvent{Type: ProviderPaymentFailed, Status: FiatFailed,
+		FailureReason: "card_declined"}, at)
+	if _, ok := c.(FiatDeclined); !ok || declined.Status != FiatFailed {
+		t.Fatalf("declined: %+v %T", declined, c)
+	}
+	authorised, c := ApplyFiatEvent(declined, &ProviderEvent{Type: ProviderPaymentAuthorized, Status: FiatAuthorized}, at)
+	if _, ok := c.(FiatAuthorised); !ok || authorised.Status != FiatAuthorized {
+		t.Fatalf("authorised after a decline: %+v %T", authorised, c)
+	}
+	// The order takes it: CREATED (the decline left it there) to ONRAMP_SUCCESS.
+	o := fiatOrder(StatusCreated, MethodCard, "")
+	if out, err := Apply(o, Facts{}, c, at); err != nil || out.Order.Status != StatusOnrampSuccess {
+		t.Fatalf("the order after a decline then an authorisation: %+v %v", out, err)
+	}
+	for _, p := range []*FiatPayment{authorised, fiatPayment("fpy_2", MethodCard, FiatSucceeded)} {
+		late, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentFailed, Status: FiatFailed, FailureReason: "card_declined"}, at)
+		if c != nil || late.Status != p.Status || late.FailureReason != "" {
+			t.Fatalf("a late decline after %s: %+v %T", p.Status, late, c)
+		}
+	}
+	// A retry's processing after a decline does not bring the decline back later.
+	processing, _ := ApplyFiatEvent(declined, &ProviderEvent{Type: ProviderPaymentProcessing, Status: FiatProcessing}, at)
+	if n, _ := ApplyFiatEvent(processing, &ProviderEvent{Type: ProviderPaymentAuthorized, Status: FiatAuthorized}, at); n.Status != FiatAuthorized {
+		t.Fatalf("authorised after a retry: %+v", n)
+	}
+	// A capture heard of after a decline, its authorisation never: authorised, then captured.
+	if _, c := ApplyFiatEvent(declined, &ProviderEvent{Type: ProviderPaymentCaptured, Status: FiatSucceeded}, at); c == nil || c.Kind() != CauseFiatAuthorised {
+		t.Fatalf("a capture after a decline: %T", c)
+	}
+}
+
 // The webhook bodies of an area B journey, as merchants receive them
 // (testdata/lifecycle/b-*.json; go test -run TestApplyFiatGoldenBodies -update rewrites them).
 func TestApplyFiatGoldenBodies(t *testing.T) {

@@ -70,7 +70,9 @@ func IsBankTransfer(method string) bool {
 // FiatPaymentStatus is where a fiat payment is at its provider.
 type FiatPaymentStatus string
 
-// Fiat payment states, in the order they happen; failed, voided and refunded end one.
+// Fiat payment states, in the order they happen. Voided and refunded end one; failed ends an
+// attempt, and may be followed by another attempt on the same payment that is authorised or
+// succeeds (a Stripe PaymentIntent confirmed again after a decline).
 const (
 	// FiatPending: started; the provider waits for the user (card form, bank transfer, approval).
 	FiatPending FiatPaymentStatus = "pending"
@@ -89,20 +91,25 @@ const (
 	FiatRefunded FiatPaymentStatus = "refunded"
 )
 
-// rank orders the states: a notification never moves a payment back (provider notifications
-// arrive in any order).
+// rank orders the states by a payment's lifecycle at its provider: a notification never moves
+// a payment back (provider notifications arrive in any order). A failed attempt ranks below an
+// authorisation and a success: the payment may be confirmed again after a decline and then be
+// authorised (its decline does not hide that), and a decline heard after the authorisation is
+// an older attempt's, which leaves the payment as the provider last left it.
 func (s FiatPaymentStatus) rank() int {
 	switch s {
 	case FiatPending:
 		return 0
 	case FiatProcessing:
 		return 1
-	case FiatAuthorized:
+	case FiatFailed:
 		return 2
-	case FiatSucceeded, FiatFailed:
+	case FiatAuthorized:
 		return 3
-	case FiatVoided, FiatRefunded:
+	case FiatSucceeded:
 		return 4
+	case FiatVoided, FiatRefunded:
+		return 5
 	}
 	return -1
 }
@@ -355,9 +362,8 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 		return &n, nil // old news, or a duplicate state
 	}
 	n.Status, n.UpdatedAt = ev.Status, at
-	if ev.FailureReason != "" {
-		n.FailureReason = ev.FailureReason
-	}
+	// The reason is the latest failure's: a payment authorised or paid after a decline has none.
+	n.FailureReason = ev.FailureReason
 	switch {
 	case IsBankTransfer(p.Method) && ev.Status != FiatFailed:
 		// The account and the reference stay good: more money may come to them.

@@ -323,3 +323,37 @@ func TestStripeJourneys(t *testing.T) {
 	e.waitFor(id, false, "REFUNDED", func(v map[string]any) bool { return v["status"] == "REFUNDED" })
 	e.wantEventsInOrder(id, []string{rampway.EventOnrampSuccess, rampway.EventSmartContractFailure, rampway.EventRefunded})
 }
+
+// Issue 29, 1 and 2, in the order Stripe can send them: a card declined on the page and then
+// authorised on the same PaymentIntent (the user tried again) is fulfilled, captured and
+// minted; a decline Stripe delivers late, after the authorisation, leaves the payment as Stripe
+// last left it, not failed.
+func TestStripeDeclineThenAuthorised(t *testing.T) {
+	e := newStripeEnv(t)
+	o := e.fiatOrder(false, rampway.MethodCard)
+	id := o["order_id"].(string)
+	pi := e.openPage(o, false)
+	failed := intent(pi, "requires_payment_method", map[string]any{"last_payment_error": map[string]any{"type": "card_error",
+		"code": "card_declined", "message": "Your card was declined."}})
+	if code, _ := e.stripeEvent("evt_failed_"+pi, "payment_intent.payment_failed", failed, stripeWebhookSecret); code != 200 {
+		t.Fatalf("payment_failed: %d", code)
+	}
+	e.waitFor(id, false, "CREATED with its payment failed", func(v map[string]any) bool {
+		return v["status"] == "CREATED" && v["fiat_payment"].(map[string]any)["status"] == string(rampway.FiatFailed)
+	})
+	if code, _ := e.stripeEvent("evt_auth_"+pi, "payment_intent.amount_capturable_updated", intent(pi, "requires_capture", nil), stripeWebhookSecret); code != 200 {
+		t.Fatalf("authorisation after the decline: %d", code)
+	}
+	e.waitFor(id, false, "SUCCESS, its capture done", func(v map[string]any) bool {
+		m := movement(v, "capture")
+		return v["status"] == "SUCCESS" && m != nil && m["status"] == "done"
+	})
+	// An older decline delivered late (Stripe does not promise an order).
+	if code, ans := e.stripeEvent("evt_failed_again_"+pi, "payment_intent.payment_failed", failed, stripeWebhookSecret); code != 200 || ans["duplicate"] != false {
+		t.Fatalf("a late payment_failed: %d %v", code, ans)
+	}
+	v := e.lookup(id, false)
+	if fp := v["fiat_payment"].(map[string]any); v["status"] != "SUCCESS" || fp["status"] != string(rampway.FiatAuthorized) || fp["failure_reason"] != nil && fp["failure_reason"] != "" {
+		t.Fatalf("after a late decline: %v, payment %v", v["status"], fp)
+	}
+}
