@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -248,11 +249,20 @@ const (
 )
 
 // ParseWebhook implements rampway.FiatProvider: the Stripe-Signature header verified with the
-// library (its tolerance, 5 minutes; now is not used: the library reads the clock), then the
-// event read into a payment's state. A verified event of another type is
+// library (its tolerance, 5 minutes into the past: the library reads the clock) and its
+// timestamp no more than the tolerance ahead of now (the library takes any future one), then
+// the event read into a payment's state. A verified event of another type is
 // rampway.ErrEventNotRead (acknowledged, nothing applied).
-func (p *Provider) ParseWebhook(h http.Header, body []byte, _ time.Time) (*rampway.ProviderEvent, error) {
-	ev, err := webhook.ConstructEventWithOptions(body, h.Get("Stripe-Signature"), p.cfg.WebhookSecret,
+func (p *Provider) ParseWebhook(h http.Header, body []byte, now time.Time) (*rampway.ProviderEvent, error) {
+	sig := h.Get("Stripe-Signature")
+	for part := range strings.SplitSeq(sig, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "t="); ok {
+			if ts, err := strconv.ParseInt(v, 10, 64); err == nil && time.Unix(ts, 0).After(now.Add(Tolerance)) {
+				return nil, fmt.Errorf("stripe: the signature's timestamp %s is in the future (more than %s ahead)", time.Unix(ts, 0).UTC().Format(time.RFC3339), Tolerance)
+			}
+		}
+	}
+	ev, err := webhook.ConstructEventWithOptions(body, sig, p.cfg.WebhookSecret,
 		webhook.ConstructEventOptions{Tolerance: Tolerance, IgnoreAPIVersionMismatch: true})
 	if err != nil {
 		return nil, fmt.Errorf("stripe: %w", err)

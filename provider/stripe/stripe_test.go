@@ -154,6 +154,14 @@ func TestParseWebhook(t *testing.T) {
 	if _, err := p.ParseWebhook(http.Header{}, body, now); err == nil {
 		t.Fatal("no signature was taken")
 	}
+	// The window is 5 minutes both ways (issue 29, 6): a correctly signed event dated an hour
+	// ahead is refused; a few seconds ahead (clocks differ) is not.
+	if _, err := p.ParseWebhook(signed(body, webhookSecret, now.Add(time.Hour)), body, now); err == nil || !strings.Contains(err.Error(), "in the future") {
+		t.Fatalf("a signature dated an hour ahead: %v", err)
+	}
+	if _, err := p.ParseWebhook(signed(body, webhookSecret, now.Add(10*time.Second)), body, now); err != nil {
+		t.Fatalf("a signature 10 s ahead: %v", err)
+	}
 	other := event(t, "evt_y", "customer.created", map[string]any{"id": "cus_1", "object": "customer"})
 	if _, err := p.ParseWebhook(signed(other, webhookSecret, now), other, now); !errors.Is(err, rampway.ErrEventNotRead) {
 		t.Fatalf("an event of another type: %v, want ErrEventNotRead", err)
