@@ -86,7 +86,7 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 		symbol = x.Payment.Symbol
 	}
 	cq, err := s.Quote(ctx, QuoteParams{MerchantID: p.MerchantID, Livemode: p.Livemode, CryptoSymbol: symbol, CryptoNetwork: net.Name, Execution: x,
-		ServiceFeeBPS: p.ServiceFeeBPS, assetFromPayment: true})
+		ServiceFeeBPS: p.ServiceFeeBPS, assetFromPayment: true, deferSimulation: true})
 	if err != nil {
 		return nil, err
 	}
@@ -109,15 +109,24 @@ func (s *Service) FiatQuote(ctx context.Context, p FiatQuoteParams) (*FiatQuote,
 	q.MethodFee = base.Mul(decimal.New(method.FeeBPS, -4)).Add(decimal.NewFromInt(method.FeeFixed))
 	q.Amount = base.Add(q.MethodFee).Ceil().BigInt()
 
-	q.Allowed, q.Message = cq.Allowed, cq.Message
+	// The method's limits first: they cost nothing, and a quote outside them says so whatever
+	// else is wrong with it (the call is simulated only for an amount the method takes).
 	whole := decimal.NewFromBigInt(q.Amount, -int32(cur.Decimals))
 	switch {
-	case !q.Allowed: // the call would fail, or the crypto is outside the asset's bounds
 	case whole.LessThan(decimal.NewFromInt(method.Min)):
 		q.NoAmount, q.Allowed, q.Message = true, false, fmt.Sprintf("Minimum buy amount is %d %s", method.Min, cur.Symbol)
+		return q, nil
 	case whole.GreaterThan(decimal.NewFromInt(method.Max)):
 		q.Allowed, q.Message = false, fmt.Sprintf("Please place an order below %d %s", method.Max, cur.Symbol)
-	default:
+		return q, nil
+	}
+	if cq.Allowed {
+		if err := s.runSimulation(ctx, cq); err != nil {
+			return nil, err
+		}
+	}
+	q.Allowed, q.Message = cq.Allowed, cq.Message
+	if q.Allowed {
 		q.Message = fmt.Sprintf("Quote valid until %s", q.ExpiresAt.Format(rampway.TimeFormat))
 	}
 	return q, nil

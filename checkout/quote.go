@@ -48,6 +48,9 @@ type QuoteParams struct {
 	// assetFromPayment: the request has no crypto_symbol nor crypto_contract_address (B1, B3):
 	// the paying asset is the payment's, as CryptoSymbol says, and no address is checked.
 	assetFromPayment bool
+	// deferSimulation leaves the call's simulation to the caller (Quote.simulate): B3 checks
+	// its method's limits, which cost nothing, before it.
+	deferSimulation bool
 }
 
 // Quote is the priced plan of an order.
@@ -64,6 +67,16 @@ type Quote struct {
 	Amount     *big.Int // Value + NetworkFee + ServiceFee: what the user pays
 	Allowed    bool
 	Message    string
+
+	// pending is the simulation a deferSimulation quote has not run yet (nil: run, or none).
+	pending *pendingSimulation
+}
+
+// pendingSimulation is what a deferred simulation runs.
+type pendingSimulation struct {
+	evm      EVM
+	calldata []byte
+	custom   bool
 }
 
 const (
@@ -203,14 +216,32 @@ func (s *Service) Quote(ctx context.Context, p QuoteParams) (*Quote, error) {
 			rampway.FormatUnits(q.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(asset.Max, asset.Decimals), asset.Symbol, net.Name)
 		return q, nil
 	}
-	if reason, err := s.simulate(ctx, evm, q, calldata); err != nil {
+	q.pending = &pendingSimulation{evm: evm, calldata: calldata, custom: x.CustomGasLimit != ""}
+	if p.deferSimulation {
+		return q, nil
+	}
+	if err := s.runSimulation(ctx, q); err != nil {
 		return nil, err
-	} else if msg := belowIntrinsicGas(reason, q, x.CustomGasLimit != ""); msg != "" {
+	}
+	return q, nil
+}
+
+// runSimulation runs a quote's pending simulation: the call from the hot wallet at the gas
+// limit; a call that would fail makes the quote not allowed, saying why.
+func (s *Service) runSimulation(ctx context.Context, q *Quote) error {
+	ps := q.pending
+	if ps == nil {
+		return nil
+	}
+	q.pending = nil
+	if reason, err := s.simulate(ctx, ps.evm, q, ps.calldata); err != nil {
+		return err
+	} else if msg := belowIntrinsicGas(reason, q, ps.custom); msg != "" {
 		q.Allowed, q.Message = false, msg
 	} else if reason != "" {
 		q.Allowed, q.Message = false, "The smart-contract call would fail: "+reason
 	}
-	return q, nil
+	return nil
 }
 
 // intrinsicGas matches a node's refusal of a gas limit below what the call costs before it

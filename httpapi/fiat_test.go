@@ -132,6 +132,12 @@ func TestFiatQuote(t *testing.T) {
 			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "4"}
 			x["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "20000000"} // 400 mints
 		}},
+		// Issue 29, 8: the limit is named, not the failing call's reason (the call is not even
+		// simulated: limits cost nothing).
+		{"above the maximum, and would revert", "given", "Please place an order below 10000 EUR", func(b map[string]any) {
+			x := b["contractExecution"].(map[string]any)
+			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "4"} // one mint is 0.01
+		}},
 		{"would revert", "given", "The smart-contract call would fail", func(b map[string]any) {
 			x := b["contractExecution"].(map[string]any)
 			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "0.02"}
