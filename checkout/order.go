@@ -8,7 +8,9 @@ import (
 	"net/mail"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rampway/rampway"
@@ -112,7 +114,31 @@ var userFields = map[string]int{
 	"user_countryCode": 2,
 }
 
+// checkPlainText refuses text a person could not have typed in a field: control characters
+// (a NUL, newlines, escapes: they break logs, webhook receivers and PostgreSQL's text) and
+// anything that is not UTF-8.
+func checkPlainText(field, v string) error {
+	switch {
+	case !utf8.ValidString(v):
+		return rampway.FieldErrorf(field, "%s must be UTF-8 text", field)
+	case strings.IndexFunc(v, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0:
+		return rampway.FieldErrorf(field, "%s must not contain control characters (such as NUL, tab or a line break)", field)
+	}
+	return nil
+}
+
 func (s *Service) checkOrderParams(p OrderParams) error {
+	for _, f := range []struct{ name, v string }{{"merchant_user_id", p.MerchantUserID}, {"merchant_txn_id", p.MerchantTxnID},
+		{"merchant_redirect_url", p.MerchantRedirectURL}, {"merchant_webhook_url", p.MerchantWebhookURL}} {
+		if err := checkPlainText(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for name, v := range p.User {
+		if err := checkPlainText(name, v); err != nil {
+			return err
+		}
+	}
 	switch {
 	case p.MerchantUserID == "":
 		return rampway.FieldErrorf("merchant_user_id", "merchant_user_id is required")

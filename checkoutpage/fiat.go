@@ -347,7 +347,9 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 // handleIdentity takes the identity step's form: stored and back to the page, or the page again
 // with the field refused.
 func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 8192)
+	if !h.readForm(w, r, 8192) {
+		return
+	}
 	o := h.order(w, r, false)
 	if o == nil {
 		return
@@ -377,7 +379,9 @@ const fiatTimeout = 10 * time.Second
 
 // handleMethod takes area C's quote screen's choice: the order's method, then its page.
 func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	if !h.readForm(w, r, 4096) {
+		return
+	}
 	o := h.order(w, r, false)
 	if o == nil {
 		return

@@ -55,6 +55,8 @@ var Messages = map[string]string{
 	"view_tx":                     "View the transaction",
 	"live_lost":                   "Live updates paused; retrying…",
 	"not_found_title":             "Checkout not found",
+	"too_large_title":             "Too much was sent",
+	"too_large":                   "What the form sent is too long. Go back, shorten what you typed and send it again.",
 	"not_found":                   "This checkout link is not valid. Go back to the shop and start again.",
 	"unavailable_title":           "Checkout unavailable",
 	"unavailable":                 "The checkout cannot show this order right now. Anything you have paid is safe: reload this page in a moment.",

@@ -14,6 +14,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -262,6 +263,22 @@ func securityHeaders(w http.ResponseWriter, formTarget string, images ...string)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	w.Header().Set("Cache-Control", "no-store")
+}
+
+// readForm reads a form post of at most limit bytes; past it the person gets a 413 page (not a
+// 404 for the order the cut-off form no longer names) and it returns false.
+func (h *Handler) readForm(w http.ResponseWriter, r *http.Request, limit int64) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.errorPage(w, http.StatusRequestEntityTooLarge, "too_large")
+			return false
+		}
+		h.errorPage(w, http.StatusBadRequest, "not_found")
+		return false
+	}
+	return true
 }
 
 func (h *Handler) notFound(w http.ResponseWriter) {
@@ -773,7 +790,9 @@ func (h *Handler) handleEvents(w http.ResponseWriter, r *http.Request) {
 
 // handleCancel cancels an unpaid order (CREATED -> CANCELLED) and returns to the merchant.
 func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	if !h.readForm(w, r, 4096) {
+		return
+	}
 	o := h.order(w, r, false)
 	if o == nil {
 		return

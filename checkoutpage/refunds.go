@@ -163,7 +163,9 @@ func (h *Handler) awaitsRefundAddress(ctx context.Context, o *rampway.Order) (bo
 // and back to the page, which says where the refund goes; a refused address renders the page
 // again with the use case's reason beside the field (400).
 func (h *Handler) handleRefundAddress(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 4096)
+	if !h.readForm(w, r, 4096) {
+		return
+	}
 	o := h.order(w, r, false)
 	if o == nil {
 		return

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rampway/rampway"
 )
@@ -51,6 +52,11 @@ func decodeJSON(r *http.Request, dst any, opt decodeOptions) error {
 	// without fields.
 	if string(trimmed) == "null" {
 		return rampway.Errorf(rampway.EINVALID, "Request body must be a JSON object, not null")
+	}
+	// encoding/json would read invalid UTF-8 as U+FFFD: what is stored would not be what was
+	// sent.
+	if !utf8.Valid(body) {
+		return rampway.Errorf(rampway.EINVALID, "Request body must be UTF-8 encoded JSON")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if opt.strict {

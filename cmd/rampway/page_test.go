@@ -124,6 +124,21 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	}
 	// Still one user.widget.open: a second opening told the merchant nothing.
 	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open", "order.cancelled"})
+
+	// A form post too large for its form is 413 with a page that says so (issue 29, 7), not a
+	// 404 for the order its cut-off body no longer names.
+	query := strings.Split(gw, "?")[1]
+	for _, path := range []string{"/checkout/identity", "/checkout/refund-address", "/checkout/method", "/checkout/cancel"} {
+		res, err := noRedirect.Post(base+path+"?"+query, "application/x-www-form-urlencoded", strings.NewReader("address="+strings.Repeat("a", 20_000)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "Too much was sent") {
+			t.Fatalf("%s with 20 kB: %d\n%s", path, res.StatusCode, b)
+		}
+	}
 }
 
 // The demo store: the shop page, a purchase that leads to gateway_url, the return page.
