@@ -15,8 +15,10 @@ func TestOrderTextRefused(t *testing.T) {
 	e := newModeEnv(t, false, false)
 	card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", "credit_debit_card" }
 	bodies := map[string]func(edit func(map[string]any)) map[string]any{
-		mintOrderPath:    e.body,
-		fiatOrderPath:    func(edit func(map[string]any)) map[string]any { return e.rampBody(func(b map[string]any) { card(b); edit(b) }) },
+		mintOrderPath: e.body,
+		fiatOrderPath: func(edit func(map[string]any)) map[string]any {
+			return e.rampBody(func(b map[string]any) { card(b); edit(b) })
+		},
 		depositOrderPath: e.depositBody,
 	}
 	for path, body := range bodies {
