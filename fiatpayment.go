@@ -179,6 +179,11 @@ const (
 const (
 	ActionPending = "pending" // to be asked of the provider (again)
 	ActionDone    = "done"    // the provider did it
+	// ActionNeedsOperator: the provider kept refusing it (or could not be reached) for longer
+	// than the give-up time: an operator retries it or resolves it by hand.
+	ActionNeedsOperator = "needs_operator"
+	// ActionResolved: an operator did it by hand at the provider (or found nothing to do).
+	ActionResolved = "resolved"
 )
 
 // FiatAction is a capture, void or refund that an order's cause asked for: recorded in the
@@ -197,6 +202,10 @@ type FiatAction struct {
 	Cause  string
 	Reason string
 	Status string
+	// RetryFrom is when its give-up clock started: its creation, or an operator's retry.
+	RetryFrom time.Time
+	// ResolvedNote is what the operator who resolved it by hand said they did.
+	ResolvedNote string
 	// ProviderRef is the provider's id of the movement (a refund's), once done.
 	ProviderRef   string
 	Attempts      int
@@ -333,9 +342,19 @@ type FiatPaymentStore interface {
 	FiatActions(ctx context.Context, orderID string) ([]*FiatAction, error)
 	// ClaimFiatActions leases up to limit pending actions due at now until now+lease.
 	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*FiatAction, error)
-	// FinishFiatAction records an action done (with the provider's ref), or failed this time
-	// and due again at next with its error.
-	FinishFiatAction(ctx context.Context, id string, done bool, providerRef, lastErr string, next, at time.Time) error
+	// FinishFiatAction records an attempt at an action: status ActionDone (with the provider's
+	// ref), ActionPending (failed this time, due again at next, with its error) or
+	// ActionNeedsOperator (failed, and given up on: its error kept for the operator).
+	FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error
+	// FiatActionsByStatus lists actions in a status, oldest change first, after the action id
+	// after (a cursor; "" from the start), at most limit.
+	FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]*FiatAction, error)
+	// RetryFiatAction makes an action that needs an operator pending again, due at at, its
+	// give-up clock started over. ENOTFOUND; ECONFLICT when it does not need an operator.
+	RetryFiatAction(ctx context.Context, id string, at time.Time) (*FiatAction, error)
+	// ResolveFiatAction records that an operator did an action that needed one by hand (note
+	// says what). ENOTFOUND; ECONFLICT when it does not need an operator.
+	ResolveFiatAction(ctx context.Context, id, note string, at time.Time) (*FiatAction, error)
 }
 
 // ApplyFiatEvent decides what a provider's event does to a payment, as a pure function: the

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rampway/rampway"
 )
@@ -22,6 +23,10 @@ type Fiat struct {
 	// StripeAPIURL points the Stripe provider at another API (stripe-mock), from env
 	// RAMPWAY_STRIPE_API_URL, in dev mode only: tests run journeys against it.
 	StripeAPIURL string `yaml:"-"`
+	// ActionGiveUpAfter is how long a capture, void or refund the provider refuses (or that
+	// cannot reach it) is tried before it needs an operator (listed by `rampway admin
+	// fiat-actions list`, counted in /metrics); default 24h.
+	ActionGiveUpAfter time.Duration `yaml:"action_give_up_after"`
 	// SpreadBPS is added to the price of the crypto a fiat quote buys, in basis points.
 	SpreadBPS int64 `yaml:"spread_bps"`
 	// Currencies replace the defaults when given.
@@ -73,7 +78,7 @@ func defaultFiat() Fiat {
 	card := m("credit_debit_card", "Card", 290, "0.25")
 	apple, google := m("apple_pay", "Apple Pay", 290, "0.25"), m("google_pay", "Google Pay", 290, "0.25")
 	openBanking := m("pm_open_banking", "Open banking", 100, "0")
-	return Fiat{SpreadBPS: 100, Currencies: []FiatCurrency{
+	return Fiat{SpreadBPS: 100, ActionGiveUpAfter: 24 * time.Hour, Currencies: []FiatCurrency{
 		{Symbol: "EUR", Name: "Euro", Countries: []string{"AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "LU", "NL", "PT"},
 			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking,
 				m("sepa_debit", "SEPA Direct Debit", 80, "0")}}, // Stripe's; the sandbox does not take it
@@ -153,6 +158,9 @@ func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 		if p == ProviderStripe {
 			c.validateStripe(bad)
 		}
+	}
+	if f.ActionGiveUpAfter < time.Minute || f.ActionGiveUpAfter > 30*24*time.Hour {
+		bad("fiat.action_give_up_after", "must be between 1m and 720h, not %v", f.ActionGiveUpAfter)
 	}
 	if f.SpreadBPS < 0 || f.SpreadBPS > 10_000 {
 		bad("fiat.spread_bps", "must be between 0 and 10000 (basis points), not %d", f.SpreadBPS)

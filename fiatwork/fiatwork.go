@@ -2,7 +2,9 @@
 // recorded with an order's transitions (rampway.FiatAction) are asked of the payment provider,
 // each under its own id as the idempotency key, until the provider has done it. A crash between
 // the provider's answer and our record of it repeats the call, which the provider answers
-// without moving money twice.
+// without moving money twice. One the provider keeps refusing is given up on after
+// Config.GiveUpAfter: it needs an operator (rampway.ActionNeedsOperator), who retries it or
+// resolves it by hand.
 package fiatwork
 
 import (
@@ -18,7 +20,7 @@ import (
 // Store is what the worker keeps its work in.
 type Store interface {
 	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*rampway.FiatAction, error)
-	FinishFiatAction(ctx context.Context, id string, done bool, providerRef, lastErr string, next, at time.Time) error
+	FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error
 	FiatPayments(ctx context.Context, orderID string) ([]*rampway.FiatPayment, error)
 	Order(ctx context.Context, id string) (*rampway.Order, error)
 }
@@ -27,16 +29,31 @@ type Store interface {
 type Worker struct {
 	store     Store
 	providers map[string]rampway.FiatProvider
+	cfg       Config
 	log       *slog.Logger
 	now       func() time.Time
 }
 
+// Config tunes a Worker.
+type Config struct {
+	// GiveUpAfter is how long an action is tried (from its creation, or an operator's retry)
+	// before it needs an operator; default DefaultGiveUpAfter.
+	GiveUpAfter time.Duration
+}
+
+// DefaultGiveUpAfter is how long an action is tried by default: a day of provider outage or
+// refusals is an operator's business.
+const DefaultGiveUpAfter = 24 * time.Hour
+
 // New returns a worker over the providers by name. now is the clock (time.Now when nil).
-func New(store Store, providers map[string]rampway.FiatProvider, log *slog.Logger, now func() time.Time) *Worker {
+func New(store Store, providers map[string]rampway.FiatProvider, cfg Config, log *slog.Logger, now func() time.Time) *Worker {
 	if now == nil {
 		now = time.Now
 	}
-	return &Worker{store: store, providers: providers, log: log, now: now}
+	if cfg.GiveUpAfter <= 0 {
+		cfg.GiveUpAfter = DefaultGiveUpAfter
+	}
+	return &Worker{store: store, providers: providers, cfg: cfg, log: log, now: now}
 }
 
 // lease is how long a claimed action is ours: longer than a provider call takes.
@@ -63,13 +80,21 @@ func (w *Worker) Step(ctx context.Context) (int, error) {
 		ref, err := w.do(ctx, a)
 		at := w.now().UTC().Truncate(time.Microsecond)
 		if err != nil {
-			w.log.Warn("fiat action failed", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID, "attempt", a.Attempts+1, "error", err)
-			if ferr := w.store.FinishFiatAction(ctx, a.ID, false, "", err.Error(), at.Add(Backoff(a.Attempts)), at); ferr != nil {
+			status, next := rampway.ActionPending, at.Add(Backoff(a.Attempts))
+			if since := a.RetryFrom; !since.IsZero() && at.Sub(since) >= w.cfg.GiveUpAfter {
+				status = rampway.ActionNeedsOperator
+				w.log.Error("fiat action needs an operator: the provider kept refusing it", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID,
+					"attempts", a.Attempts+1, "since", since, "error", err,
+					"next", "rampway admin fiat-actions retry "+a.ID+" (or resolve it, once done by hand at the provider)")
+			} else {
+				w.log.Warn("fiat action failed", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID, "attempt", a.Attempts+1, "error", err)
+			}
+			if ferr := w.store.FinishFiatAction(ctx, a.ID, status, "", err.Error(), next, at); ferr != nil {
 				return done, ferr
 			}
 			continue
 		}
-		if err := w.store.FinishFiatAction(ctx, a.ID, true, ref, "", at, at); err != nil {
+		if err := w.store.FinishFiatAction(ctx, a.ID, rampway.ActionDone, ref, "", at, at); err != nil {
 			return done, err
 		}
 		w.log.Info("fiat action done", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID)

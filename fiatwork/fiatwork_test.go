@@ -63,10 +63,13 @@ func (s *store) ClaimFiatActions(context.Context, time.Time, time.Duration, int)
 	}
 	return out, nil
 }
-func (s *store) FinishFiatAction(_ context.Context, id string, done bool, ref, lastErr string, _, _ time.Time) error {
-	if done {
+func (s *store) FinishFiatAction(_ context.Context, id, status, ref, lastErr string, _, _ time.Time) error {
+	switch status {
+	case rampway.ActionDone:
 		s.finished[id] = "done " + ref
-	} else {
+	case rampway.ActionNeedsOperator:
+		s.finished[id] = "needs_operator " + lastErr
+	default:
 		s.finished[id] = "failed " + lastErr
 	}
 	return nil
@@ -101,7 +104,7 @@ func TestActionsGoToThePaymentsProviderOfTheOrdersMode(t *testing.T) {
 	add("forgedtest", false, "stripe", string(rampway.ActionVoid))    // a test order's void at the live provider: never
 	add("gone", false, "adyen", string(rampway.ActionVoid))
 
-	w := fiatwork.New(s, map[string]rampway.FiatProvider{"sandbox": sandbox, "stripe": live}, slog.New(slog.DiscardHandler), nil)
+	w := fiatwork.New(s, map[string]rampway.FiatProvider{"sandbox": sandbox, "stripe": live}, fiatwork.Config{}, slog.New(slog.DiscardHandler), nil)
 	done, err := w.Step(t.Context())
 	if err != nil || done != 2 {
 		t.Fatalf("step: %d done, %v", done, err)
@@ -119,6 +122,40 @@ func TestActionsGoToThePaymentsProviderOfTheOrdersMode(t *testing.T) {
 		"fac_gone":       "its provider adyen is not configured",
 	} {
 		if got := s.finished[id]; !strings.Contains(got, want) {
+			t.Fatalf("%s: %q, want %q", id, got, want)
+		}
+	}
+}
+
+// refusing is a provider that refuses every action.
+type refusing struct{ provider }
+
+func (p *refusing) Capture(context.Context, string, *big.Int, string) error {
+	return errors.New("provider says no")
+}
+
+// An action the provider keeps refusing is tried again with backoff until GiveUpAfter has
+// passed since it was made (or since an operator's retry); then it needs an operator, with
+// the provider's last answer kept (issue 29, 4).
+func TestActionGivenUpOnNeedsAnOperator(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	s := &store{payments: map[string][]*rampway.FiatPayment{}, orders: map[string]*rampway.Order{}, finished: map[string]string{}}
+	for id, since := range map[string]time.Time{"young": now.Add(-23 * time.Hour), "old": now.Add(-24 * time.Hour), "retried": now.Add(-time.Minute)} {
+		oid := "ord_" + id
+		s.orders[oid] = &rampway.Order{ID: oid}
+		s.payments[oid] = []*rampway.FiatPayment{{ID: "fpy_" + id, OrderID: oid, Provider: "sandbox", ProviderRef: "ref_" + id}}
+		s.actions = append(s.actions, &rampway.FiatAction{ID: "fac_" + id, OrderID: oid, PaymentID: "fpy_" + id, Kind: rampway.ActionCapture,
+			Amount: big.NewInt(100), CreatedAt: now.Add(-48 * time.Hour), RetryFrom: since})
+	}
+	p := &refusing{provider{name: "sandbox"}}
+	w := fiatwork.New(s, map[string]rampway.FiatProvider{"sandbox": p}, fiatwork.Config{GiveUpAfter: 24 * time.Hour}, slog.New(slog.DiscardHandler),
+		func() time.Time { return now })
+	if _, err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"fac_young": "failed provider says no", "fac_old": "needs_operator provider says no",
+		"fac_retried": "failed provider says no"} {
+		if got := s.finished[id]; got != want {
 			t.Fatalf("%s: %q, want %q", id, got, want)
 		}
 	}

@@ -597,7 +597,7 @@ func TestOpenAPIRoutesAnswer(t *testing.T) {
 	samples := map[string]string{"order_id": "ord_00000000000000000000000000", "event_id": "evt_00000000000000000000000000",
 		"key_id": "key_00000000000000000000000000", "function_id": "scf_00000000000000000000000000",
 		"merchant_id": e.merchant.ID, "file": "checkout.css", "icon": "credit_debit_card.svg", "provider": "sandbox",
-		"network": "devnet", "symbol": "DUSD", "refund_id": "rfd_00000000000000000000000000"}
+		"network": "devnet", "symbol": "DUSD", "refund_id": "rfd_00000000000000000000000000", "action_id": "fac_00000000000000000000000000"}
 	send := func(method, path string) (int, ErrorBody) {
 		var reqBody io.Reader
 		if method == http.MethodPost || method == http.MethodPatch {
@@ -750,6 +750,8 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[ListView[APIKeyView]]():           "APIKeyList",
 		reflect.TypeFor[WebhookSecretView]():              "WebhookSecret",
 		reflect.TypeFor[WebhookSecretState]():             "WebhookSecretState",
+		reflect.TypeFor[FiatActionView]():                 "FiatAction",
+		reflect.TypeFor[ListView[FiatActionView]]():       "FiatActionList",
 		reflect.TypeFor[ContractFunctionView]():           "ContractFunction",
 		reflect.TypeFor[ListView[ContractFunctionView]](): "ContractFunctionList",
 		reflect.TypeFor[checkoutpage.Status]():            "CheckoutStatus",
@@ -884,6 +886,9 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		{"GET /admin/refunds", "200", "AdminRefundList"},
 		{"GET /admin/refunds/{refund_id}", "200", "AdminRefund"},
 		{"POST /admin/refunds/{refund_id}/approve", "200", "AdminRefund"},
+		{"GET /admin/fiat-actions", "200", "FiatActionList"},
+		{"POST /admin/fiat-actions/{action_id}/retry", "200", "FiatAction"},
+		{"POST /admin/fiat-actions/{action_id}/resolve", "200", "FiatAction"},
 		{"POST /admin/refunds/{refund_id}/address", "200", "AdminRefund"},
 	} {
 		r := resolve(t, doc, obj(t, ops[c.route], "responses")[c.status])

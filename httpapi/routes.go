@@ -87,6 +87,11 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks", s.handleDeliveries("", true))
 	adm("POST "+admin+"/merchants/{merchant_id}/orders/{order_id}/webhooks/{event_id}/resend", s.handleResend("", true))
 
+	// Admin API: fiat actions a provider kept refusing (retried, or resolved by hand).
+	adm("GET "+admin+"/fiat-actions", s.handleListFiatActions)
+	adm("POST "+admin+"/fiat-actions/{action_id}/retry", s.handleRetryFiatAction)
+	adm("POST "+admin+"/fiat-actions/{action_id}/resolve", s.handleResolveFiatAction)
+
 	// Admin API: area A's refunds (an approval, an address).
 	adm("GET "+admin+"/refunds", s.handleListRefunds)
 	adm("GET "+admin+"/refunds/{refund_id}", s.handleGetRefund)

@@ -61,6 +61,9 @@ type Checkout interface {
 	GatewayURL(orderID string) string
 	Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]checkout.DeliveryLog, error)
 	Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error)
+	FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]checkout.OperatorFiatAction, error)
+	RetryFiatAction(ctx context.Context, id string) (checkout.OperatorFiatAction, error)
+	ResolveFiatAction(ctx context.Context, id, note string) (checkout.OperatorFiatAction, error)
 }
 
 // Merchants is the onboarding and authentication the handlers call (merchant.Service).

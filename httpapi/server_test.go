@@ -201,6 +201,15 @@ func (noChain) GatewayURL(string) string { return "" }
 func (noChain) Deliveries(context.Context, rampway.Scope, rampway.Area, string) ([]checkout.DeliveryLog, error) {
 	return nil, errNoChain
 }
+func (noChain) FiatActionsByStatus(context.Context, string, string, int) ([]checkout.OperatorFiatAction, error) {
+	return nil, errNoChain
+}
+func (noChain) RetryFiatAction(context.Context, string) (checkout.OperatorFiatAction, error) {
+	return checkout.OperatorFiatAction{}, errNoChain
+}
+func (noChain) ResolveFiatAction(context.Context, string, string) (checkout.OperatorFiatAction, error) {
+	return checkout.OperatorFiatAction{}, errNoChain
+}
 func (noChain) Resend(context.Context, rampway.Scope, rampway.Area, string, string) (*rampway.Delivery, error) {
 	return nil, errNoChain
 }

@@ -125,13 +125,14 @@ func testProviderEvents(t *testing.T, open Opener) {
 	if again, _ := s.ClaimFiatActions(ctx, at, time.Minute, 10); len(again) != 0 {
 		t.Fatalf("a leased action was claimed again: %+v", again)
 	}
-	if err := s.FinishFiatAction(ctx, as[0].ID, false, "", "provider down", at.Add(time.Second), at); err != nil {
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionPending, "", "provider down", at.Add(time.Second), at); err != nil {
 		t.Fatal(err)
 	}
 	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(2*time.Second), time.Minute, 10); len(claimed) != 1 || claimed[0].Attempts != 1 || claimed[0].LastError != "provider down" {
 		t.Fatalf("retry: %+v", claimed)
 	}
-	if err := s.FinishFiatAction(ctx, as[0].ID, true, "cap_1", "", at, at); err != nil {
+	// Done: never claimed again, the provider's ref kept.
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionDone, "cap_1", "", at, at); err != nil {
 		t.Fatal(err)
 	}
 	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(time.Hour), time.Minute, 10); len(claimed) != 0 {
@@ -139,6 +140,9 @@ func testProviderEvents(t *testing.T, open Opener) {
 	}
 	if as, _ := s.FiatActions(ctx, o.ID); as[0].Status != rampway.ActionDone || as[0].ProviderRef != "cap_1" {
 		t.Fatalf("finished: %+v", as[0])
+	}
+	if _, err := s.RetryFiatAction(ctx, as[0].ID, at); rampway.ErrorCode(err) != rampway.ECONFLICT {
+		t.Fatalf("retrying a done action: %v", err)
 	}
 	// An unknown payment is ENOTFOUND, and nothing is recorded of it.
 	_, err = s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: "ev_x", Type: rampway.ProviderPaymentAuthorized, PaymentRef: "nope",
@@ -199,5 +203,81 @@ func testLateTransfer(t *testing.T, open Opener) {
 	if got.Status != rampway.StatusExpired || got.FiatPaymentID != "" || len(as) != 1 || as[0].Kind != rampway.ActionRefund ||
 		as[0].Amount.Int64() != 2500 || as[0].Reason != "arrived when the order was EXPIRED" {
 		t.Fatalf("after a late transfer: %s %q, actions %+v", got.Status, got.FiatPaymentID, as)
+	}
+}
+
+// An action the provider kept refusing is given up on: it needs an operator, is no longer
+// claimed, is listed, and an operator retries it (pending again, its give-up clock started
+// over) or resolves it by hand (kept with the operator's note, never claimed again).
+func testFiatActionsNeedingOperator(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "operator")
+	o, _ := fiatOrder(t, s, m.ID, rampway.MethodCard, "sbp_op")
+	if _, err := s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: "ev_op", Type: rampway.ProviderPaymentAuthorized, PaymentRef: "sbp_op",
+		Status: rampway.FiatAuthorized}, now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []rampway.Cause{rampway.ExecutionStarted{}, rampway.ExecutionMined{}} {
+		if _, err := s.Apply(ctx, o.ID, c, now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	as, err := s.FiatActions(ctx, o.ID)
+	if err != nil || len(as) != 1 {
+		t.Fatalf("actions %+v, %v", as, err)
+	}
+	at := now()
+	claimed, err := s.ClaimFiatActions(ctx, at, time.Minute, 10)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("claim: %+v, %v", claimed, err)
+	}
+	if claimed[0].RetryFrom.IsZero() || !claimed[0].RetryFrom.Equal(claimed[0].CreatedAt) {
+		t.Fatalf("give-up clock of a new action: %v, created %v", claimed[0].RetryFrom, claimed[0].CreatedAt)
+	}
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionNeedsOperator, "", "provider says no", at.Add(time.Second), at.Add(2*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(time.Hour), time.Minute, 10); len(claimed) != 0 {
+		t.Fatalf("an action needing an operator was claimed: %+v", claimed)
+	}
+	needy, err := s.FiatActionsByStatus(ctx, rampway.ActionNeedsOperator, "", 10)
+	if err != nil || len(needy) != 1 || needy[0].ID != as[0].ID || needy[0].LastError != "provider says no" {
+		t.Fatalf("needing an operator: %+v, %v", needy, err)
+	}
+	if after, err := s.FiatActionsByStatus(ctx, rampway.ActionNeedsOperator, as[0].ID, 10); err != nil || len(after) != 0 {
+		t.Fatalf("after the cursor: %+v, %v", after, err)
+	}
+	// An operator retries it: pending, due at once, its give-up clock started over.
+	retryAt := at.Add(3 * time.Second)
+	r, err := s.RetryFiatAction(ctx, as[0].ID, retryAt)
+	if err != nil || r.Status != rampway.ActionPending || !r.RetryFrom.Equal(retryAt) {
+		t.Fatalf("retry: %+v, %v", r, err)
+	}
+	if _, err := s.RetryFiatAction(ctx, as[0].ID, retryAt); rampway.ErrorCode(err) != rampway.ECONFLICT {
+		t.Fatalf("a second retry: %v", err)
+	}
+	if _, err := s.ResolveFiatAction(ctx, "fac_unknown", "done", retryAt); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("resolving an unknown action: %v", err)
+	}
+	if claimed, _ := s.ClaimFiatActions(ctx, retryAt, time.Minute, 10); len(claimed) != 1 {
+		t.Fatalf("a retried action is not claimed: %+v", claimed)
+	}
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionNeedsOperator, "", "provider says no", retryAt, retryAt); err != nil {
+		t.Fatal(err)
+	}
+	// Resolved by hand: kept with the operator's note, never claimed.
+	if r, err := s.ResolveFiatAction(ctx, as[0].ID, "captured by hand in the provider's dashboard", retryAt); err != nil ||
+		r.Status != rampway.ActionResolved || r.ResolvedNote != "captured by hand in the provider's dashboard" {
+		t.Fatalf("resolve: %+v, %v", r, err)
+	}
+	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(time.Hour), time.Minute, 10); len(claimed) != 0 {
+		t.Fatalf("a resolved action was claimed: %+v", claimed)
+	}
+	if as, _ := s.FiatActions(ctx, o.ID); as[0].Status != rampway.ActionResolved {
+		t.Fatalf("resolved: %+v", as[0])
+	}
+	if _, err := s.RetryFiatAction(ctx, as[0].ID, retryAt); rampway.ErrorCode(err) != rampway.ECONFLICT {
+		t.Fatalf("retrying a resolved action: %v", err)
 	}
 }

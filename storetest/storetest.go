@@ -31,6 +31,7 @@ func Run(t *testing.T, fresh Fresh) {
 	}{
 		{"MerchantRoundTrip", testMerchantRoundTrip},
 		{"Modes", testModes},
+		{"FiatActionsNeedingOperator", testFiatActionsNeedingOperator},
 		{"MerchantNotFound", testMerchantNotFound},
 		{"MerchantDuplicate", testMerchantDuplicate},
 		{"MerchantList", testMerchantList},

@@ -89,6 +89,14 @@ Commands:
                                         failed) the address it is sent to; checked as the
                                         merchant's and the page's are (the network must be
                                         reachable: a contract must take a simulated transfer)
+  fiat-actions list [--status STATUS] [--limit N] [--starting-after ACTION_ID]
+                                        captures, voids and refunds by status, oldest change
+                                        first (default needs_operator: those the provider
+                                        kept refusing past fiat.action_give_up_after)
+  fiat-actions retry ACTION_ID          tries one that needs an operator again, at once
+  fiat-actions resolve ACTION_ID --note TEXT
+                                        records one that needs an operator as done by hand
+                                        at the provider (the note says what was done)
   sandbox bank-transfer --reference REF --amount AMOUNT --currency CUR
                                         tells the sandbox payment provider that a bank
                                         transfer arrived (any amount, any number of times);
@@ -262,6 +270,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	secret := fset.String("secret", "", "webhook secret to set (random when empty)")
 	grace := fset.Duration("grace-period", 0, "keep the replaced webhook secret valid this long (e.g. 24h)")
 	mode := fset.String("mode", "", "the mode of the key or webhook secret: test or live (default: live; test in dev)")
+	note := fset.String("note", "", "what was done by hand at the provider")
 	network := fset.String("network", "", "network name")
 	address := fset.String("address", "", "contract or deposit address")
 	symbol := fset.String("symbol", "", "an asset's symbol, such as ETH")
@@ -514,6 +523,37 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.NewDepositAddressView(a), nil
+	case "fiat-actions list":
+		if err := need(0, "no positional arguments"); err != nil {
+			return nil, err
+		}
+		if *limit < 1 || *limit > 1000 {
+			return nil, errors.New("admin: --limit must be between 1 and 1000")
+		}
+		st := *status
+		if st == "" {
+			st = rampway.ActionNeedsOperator
+		}
+		as, err := hooks.FiatActionsByStatus(ctx, st, *after, *limit+1) // one more: has_more
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewListView(as, *limit, httpapi.NewFiatActionView), nil
+	case "fiat-actions retry", "fiat-actions resolve":
+		if err := need(1, "ACTION_ID"); err != nil {
+			return nil, err
+		}
+		var a checkout.OperatorFiatAction
+		var err error
+		if verb == "retry" {
+			a, err = hooks.RetryFiatAction(ctx, pos[0])
+		} else {
+			a, err = hooks.ResolveFiatAction(ctx, pos[0], *note)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewFiatActionView(a), nil
 	case "refunds list":
 		if err := need(0, "no positional arguments"); err != nil {
 			return nil, err

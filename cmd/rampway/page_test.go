@@ -220,7 +220,7 @@ func TestQueueMetrics(t *testing.T) {
 	res.Body.Close()
 	for _, m := range []string{"rampway_webhook_deliveries_pending ", "rampway_webhook_deliveries_failed ", "rampway_webhook_oldest_pending_seconds ",
 		"rampway_orders_awaiting_execution ", "rampway_chain_txs_pending ", "rampway_refunds_pending ",
-		"rampway_orders_awaiting_execution_oldest_seconds ", "rampway_fiat_actions_pending ", "rampway_refunds_awaiting_approval ",
+		"rampway_orders_awaiting_execution_oldest_seconds ", "rampway_fiat_actions_pending ", "rampway_fiat_actions_needing_operator ", "rampway_refunds_awaiting_approval ",
 		"rampway_refunds_awaiting_address ", "rampway_refunds_failed "} {
 		if !strings.Contains(string(body), "\n"+m) {
 			t.Errorf("/metrics has no %s", m)

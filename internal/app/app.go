@@ -470,7 +470,7 @@ func (a *App) Serve(ctx context.Context) error {
 		}
 	}
 	if ps := a.Checkout.FiatProviders(); len(ps) > 0 {
-		fw := fiatwork.New(a.Store, ps, a.Log.With("worker", "fiat"), nil)
+		fw := fiatwork.New(a.Store, ps, fiatwork.Config{GiveUpAfter: a.Cfg.Fiat.ActionGiveUpAfter}, a.Log.With("worker", "fiat"), nil)
 		workers.Go(func() { fw.Run(wctx, fiatPoll) })
 	}
 	if a.sandbox != nil {

@@ -30,6 +30,7 @@ func newQueueCollector(store *sqlstore.Store, log *slog.Logger) *queueCollector 
 		"awaiting": d("orders_awaiting_execution", "Paid orders whose smart-contract call (A, B) or transfer to the merchant (C) is not sent yet."),
 		"waited":   d("orders_awaiting_execution_oldest_seconds", "How long the longest-waiting paid order has waited for its execution: alert on it (the hot wallet cannot pay, or its node refuses)."),
 		"fiat":     d("fiat_actions_pending", "Captures, voids and refunds not yet done by the payment provider."),
+		"fiatop":   d("fiat_actions_needing_operator", "Captures, voids and refunds the payment provider kept refusing past fiat.action_give_up_after: alert on it (rampway admin fiat-actions list, then retry or resolve)."),
 		"txs":      d("chain_txs_pending", "Signed transactions not yet mined at the confirmation depth."),
 		"refunds":  d("refunds_pending", "Refunds on their way to the payer (to be sent, or sent and not yet mined deep enough)."),
 		"approval": d("refunds_awaiting_approval", "Refunds above their asset's automatic limit, waiting for an operator (rampway admin refunds approve)."),
@@ -55,7 +56,8 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 	for k, v := range map[string]float64{"pending": float64(st.DeliveriesPending), "held": float64(st.DeliveriesHeld), "failed": float64(st.DeliveriesFailed),
 		"oldest": st.OldestPendingDelivery.Seconds(), "awaiting": float64(st.AwaitingExecution), "txs": float64(st.TxsPending),
 		"refunds": float64(st.RefundsPending), "approval": float64(st.RefundsAwaitingApproval), "address": float64(st.RefundsAwaitingAddress),
-		"rfailed": float64(st.RefundsFailed), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending)} {
+		"rfailed": float64(st.RefundsFailed), "waited": st.OldestAwaitingExecution.Seconds(), "fiat": float64(st.FiatActionsPending),
+		"fiatop": float64(st.FiatActionsNeedOperator)} {
 		ch <- prometheus.MustNewConstMetric(c.descs[k], prometheus.GaugeValue, v)
 	}
 }

@@ -143,20 +143,25 @@ func (s *Store) ApplyProviderEvent(ctx context.Context, provider string, ev *ram
 	return applied, err
 }
 
-const fiatActionColumns = `id, order_id, payment_id, kind, amount, currency, cause, reason, status, provider_ref, attempts, last_error,
+// fiatActionInsert are the columns a new action is written with; fiatActionColumns those read.
+const (
+	fiatActionInsert = `id, order_id, payment_id, kind, amount, currency, cause, reason, status, provider_ref, attempts, last_error,
 	next_attempt_at, created_at, updated_at`
+	fiatActionColumns = fiatActionInsert + `, COALESCE(retry_from, created_at), resolved_note`
+)
 
 func scanFiatAction(row interface{ Scan(...any) error }) (*rampway.FiatAction, error) {
 	var (
 		a                      rampway.FiatAction
 		kind, amount           string
 		next, created, updated dbTime
+		retryFrom              dbTime
 	)
 	if err := row.Scan(&a.ID, &a.OrderID, &a.PaymentID, &kind, &amount, &a.Currency, &a.Cause, &a.Reason, &a.Status, &a.ProviderRef,
-		&a.Attempts, &a.LastError, &next, &created, &updated); err != nil {
+		&a.Attempts, &a.LastError, &next, &created, &updated, &retryFrom, &a.ResolvedNote); err != nil {
 		return nil, err
 	}
-	a.Kind, a.NextAttemptAt, a.CreatedAt, a.UpdatedAt = rampway.FiatActionKind(kind), next.T, created.T, updated.T
+	a.Kind, a.NextAttemptAt, a.CreatedAt, a.UpdatedAt, a.RetryFrom = rampway.FiatActionKind(kind), next.T, created.T, updated.T, retryFrom.T
 	var err error
 	a.Amount, err = parseBig(amount, "amount")
 	return &a, err
@@ -165,7 +170,7 @@ func scanFiatAction(row interface{ Scan(...any) error }) (*rampway.FiatAction, e
 // insertFiatAction records a capture, void or refund an order's cause asks for, once per
 // cause: a second of the same cause is ignored.
 func (s *Store) insertFiatAction(ctx context.Context, tx *sql.Tx, a *rampway.FiatAction) error {
-	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO fiat_actions (`+fiatActionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO fiat_actions (`+fiatActionInsert+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		ON CONFLICT (order_id, cause) DO NOTHING`),
 		a.ID, a.OrderID, a.PaymentID, string(a.Kind), bigText(a.Amount), a.Currency, a.Cause, a.Reason, a.Status, a.ProviderRef, a.Attempts,
 		a.LastError, s.t(a.NextAttemptAt), s.t(a.CreatedAt), s.t(a.UpdatedAt))
@@ -199,10 +204,11 @@ func (s *Store) ClaimFiatActions(ctx context.Context, now time.Time, lease time.
 }
 
 // FinishFiatAction implements rampway.FiatPaymentStore.
-func (s *Store) FinishFiatAction(ctx context.Context, id string, done bool, providerRef, lastErr string, next, at time.Time) error {
-	status := rampway.ActionPending
-	if done {
-		status = rampway.ActionDone
+func (s *Store) FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error {
+	switch status {
+	case rampway.ActionDone, rampway.ActionPending, rampway.ActionNeedsOperator:
+	default:
+		return fmt.Errorf("finish fiat action %s: status %q", id, status)
 	}
 	_, err := s.exec(ctx, s.q(`UPDATE fiat_actions SET status = $1, provider_ref = $2, last_error = $3, next_attempt_at = $4, attempts = attempts + 1,
 		lease_until = NULL, updated_at = $5 WHERE id = $6`), status, providerRef, lastErr, s.t(next), s.t(at), id)
@@ -210,4 +216,46 @@ func (s *Store) FinishFiatAction(ctx context.Context, id string, done bool, prov
 		return fmt.Errorf("finish fiat action: %w", err)
 	}
 	return nil
+}
+
+// FiatActionsByStatus implements rampway.FiatPaymentStore.
+func (s *Store) FiatActionsByStatus(ctx context.Context, status, after string, n int) ([]*rampway.FiatAction, error) {
+	cursor := ""
+	args := []any{status, limit(n)}
+	if after != "" {
+		cursor = ` AND (updated_at, id) > (SELECT updated_at, id FROM fiat_actions WHERE id = $3)`
+		args = append(args, after)
+	}
+	return collect(ctx, s.db, "fiat actions by status", s.q(`SELECT `+fiatActionColumns+` FROM fiat_actions WHERE status = $1`+cursor+`
+		ORDER BY updated_at, id LIMIT $2`), scanFiatAction, args...)
+}
+
+// RetryFiatAction implements rampway.FiatPaymentStore.
+func (s *Store) RetryFiatAction(ctx context.Context, id string, at time.Time) (*rampway.FiatAction, error) {
+	return s.operatorFiatAction(ctx, id, `status = 'pending', next_attempt_at = $1, retry_from = $1, updated_at = $1`, at)
+}
+
+// ResolveFiatAction implements rampway.FiatPaymentStore.
+func (s *Store) ResolveFiatAction(ctx context.Context, id, note string, at time.Time) (*rampway.FiatAction, error) {
+	return s.operatorFiatAction(ctx, id, `status = 'resolved', resolved_note = $3, updated_at = $1`, at, note)
+}
+
+// operatorFiatAction changes, as set says, an action that needs an operator ($1 the time, $2
+// the id, $3 on the extra argument).
+func (s *Store) operatorFiatAction(ctx context.Context, id, set string, at time.Time, extra ...any) (*rampway.FiatAction, error) {
+	args := append([]any{s.t(at), id}, extra...)
+	got, err := collect(ctx, s.db, "operator fiat action", s.q(`UPDATE fiat_actions SET `+set+` WHERE id = $2 AND status = 'needs_operator'
+		RETURNING `+fiatActionColumns), scanFiatAction, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(got) == 1 {
+		return got[0], nil
+	}
+	var status string
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT status FROM fiat_actions WHERE id = $1`), id).Scan(&status)
+	if err != nil {
+		return nil, notFound(err, "fiat action")
+	}
+	return nil, rampway.Errorf(rampway.ECONFLICT, "Fiat action %s is %s: only one that needs an operator is retried or resolved", id, status)
 }

@@ -20,8 +20,9 @@ type Stats struct {
 	// alert that the hot wallet cannot pay, or a node refuses its transactions.
 	AwaitingExecution       int64
 	OldestAwaitingExecution time.Duration
-	// FiatActionsPending counts captures, voids and refunds not yet done by the provider.
-	FiatActionsPending int64
+	// FiatActionsPending counts captures, voids and refunds not yet done by the provider;
+	// FiatActionsNeedOperator those given up on, waiting for an operator.
+	FiatActionsPending, FiatActionsNeedOperator int64
 	// TxsPending counts signed transactions not yet mined deep enough.
 	TxsPending int64
 	// RefundsPending counts refunds on their way (pending, sent); RefundsAwaitingApproval
@@ -46,6 +47,7 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 		{`SELECT COUNT(*) FROM orders WHERE status IN (` + awaitingExecution + `)`, &st.AwaitingExecution},
 		{`SELECT MIN(updated_at) FROM orders WHERE status IN (` + awaitingExecution + `)`, &oldestPaid},
 		{`SELECT COUNT(*) FROM fiat_actions WHERE status = 'pending'`, &st.FiatActionsPending},
+		{`SELECT COUNT(*) FROM fiat_actions WHERE status = 'needs_operator'`, &st.FiatActionsNeedOperator},
 		{`SELECT COUNT(*) FROM chain_txs WHERE status = 'pending'`, &st.TxsPending},
 		{`SELECT COUNT(*) FROM refunds WHERE status IN ('pending', 'sent')`, &st.RefundsPending},
 		{`SELECT COUNT(*) FROM refunds WHERE status = 'awaiting_approval'`, &st.RefundsAwaitingApproval},
