@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"time"
 
@@ -286,6 +287,7 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 	if err := s.checkOrderParams(p.Order); err != nil {
 		return nil, err
 	}
+	p.Order.User = isdMobile(p.Order.User)
 	if err := checkIdentity(p.Order.User, s.now()); err != nil {
 		return nil, err
 	}
@@ -369,4 +371,23 @@ func contractText(a rampway.Asset) string {
 		return ""
 	}
 	return a.Contract.Hex()
+}
+
+// isdDigits is a mobile number written with its ISD code first but no plus sign.
+var isdDigits = regexp.MustCompile(`^[1-9][0-9]{6,14}$`)
+
+// isdMobile returns the user fields with an area C user_mobileNumber written without its plus
+// sign ("4915112345678": C1 asks only for the ISD code prefix, where B1 asks for the plus sign
+// too) in E.164, as B1 takes it ("+4915112345678"); the fields are not changed in place.
+func isdMobile(u map[string]string) map[string]string {
+	v, ok := u["user_mobileNumber"]
+	if !ok || !isdDigits.MatchString(v) {
+		return u
+	}
+	out := make(map[string]string, len(u))
+	for k, x := range u {
+		out[k] = x
+	}
+	out["user_mobileNumber"] = "+" + v
+	return out
 }
