@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -305,6 +306,17 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 		if err := a.Checkout.AddFiatProvider(p); err != nil {
 			return nil, fmt.Errorf("fiat.providers: %w", err)
+		}
+	}
+	// A provider that still holds open payments cannot be taken out of the configuration: its
+	// notifications would answer 404 and its captures, voids and refunds go nowhere.
+	inUse, err := a.Store.ProvidersInUse(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(inUse)) {
+		if _, ok := a.Checkout.FiatProviders()[name]; !ok {
+			return nil, fmt.Errorf("fiat.providers: payment provider %q still holds %d open payment(s) (waiting, authorised, or with a capture, void or refund to do): keep it configured until they are settled (rampway admin fiat-actions list shows what is left to do)", name, inUse[name])
 		}
 	}
 	logModes(log, cfg, a.Networks.List(), a.Checkout)

@@ -83,3 +83,29 @@ func (s *Store) OpenOrdersOfMode(ctx context.Context, network string, livemode b
 	}
 	return n, nil
 }
+
+// ProvidersInUse returns, by provider name, how many payments each provider still holds: payments
+// waiting for the user or the provider (pending, processing), authorised and not yet captured or
+// voided, or with a capture, void or refund not yet done. A provider that holds some must stay
+// configured: its notifications and actions have nowhere else to go.
+func (s *Store) ProvidersInUse(ctx context.Context) (map[string]int64, error) {
+	type row struct {
+		name string
+		n    int64
+	}
+	rows, err := collect(ctx, s.db, "providers in use", s.q(`SELECT provider, COUNT(*) FROM fiat_payments p
+		WHERE p.status IN ('pending', 'processing', 'authorized')
+		   OR EXISTS (SELECT 1 FROM fiat_actions a WHERE a.payment_id = p.id AND a.status IN ('pending', 'needs_operator'))
+		GROUP BY provider`), func(r interface{ Scan(...any) error }) (row, error) {
+		var x row
+		return x, r.Scan(&x.name, &x.n)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		out[r.name] = r.n
+	}
+	return out, nil
+}
