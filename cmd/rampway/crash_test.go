@@ -154,6 +154,16 @@ func (s *server) kill(t *testing.T) {
 
 func call(t *testing.T, method, url, auth string, body any) map[string]any {
 	t.Helper()
+	status, v := apiCall(t, method, url, auth, body)
+	if status >= 300 {
+		t.Fatalf("%s %s: %d %v", method, url, status, v)
+	}
+	return v
+}
+
+// apiCall sends a merchant API or admin request and returns the status and the decoded body.
+func apiCall(t *testing.T, method, url, auth string, body any) (int, map[string]any) {
+	t.Helper()
 	var r io.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -173,10 +183,10 @@ func call(t *testing.T, method, url, auth string, body any) map[string]any {
 	defer res.Body.Close()
 	var v map[string]any
 	data, _ := io.ReadAll(res.Body)
-	if err := json.Unmarshal(data, &v); err != nil || res.StatusCode >= 300 {
+	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatalf("%s %s: %d %s", method, url, res.StatusCode, data)
 	}
-	return v
+	return res.StatusCode, v
 }
 
 // A real `rampway serve` process is killed with SIGKILL twice: once with a payment seen but not

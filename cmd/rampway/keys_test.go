@@ -58,9 +58,14 @@ func envOf(k keysNew) func(string) string {
 // keysConfig is a production configuration file with keys new's config values, the network
 // rpcURL (devnet), a SQLite database and treasury.
 func keysConfig(t *testing.T, k keysNew, rpcURL string, treasury common.Address) string {
+	return keysConfigWith(t, k, rpcURL, treasury, `{addr: "127.0.0.1:0", public_url: "https://pay.example.com"}`, `{ETH: "3000"}`, "")
+}
+
+// keysConfigWith is keysConfig with its http section, its prices and extra YAML after it.
+func keysConfigWith(t *testing.T, k keysNew, rpcURL string, treasury common.Address, http, prices, extra string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rampway.yaml")
-	cfg := fmt.Sprintf(`http: {addr: "127.0.0.1:0", public_url: "https://pay.example.com"}
+	cfg := fmt.Sprintf(`http: `+http+`
 database: {driver: sqlite, path: %q}
 networks:
   - name: devnet
@@ -74,8 +79,8 @@ checkout:
   hot_wallet_address: %q
   hot_wallet_keystore: %s
   treasury_address: %q
-  prices: {ETH: "3000"}
-`, filepath.Join(t.TempDir(), "rampway.db"), devchain.ChainID, rpcURL, k.Config["checkout.deposit_xpub"],
+  prices: `+prices+`
+`+extra, filepath.Join(t.TempDir(), "rampway.db"), devchain.ChainID, rpcURL, k.Config["checkout.deposit_xpub"],
 		k.Config["checkout.hot_wallet_address"], yamlString(k.Config["checkout.hot_wallet_keystore"]), treasury.Hex())
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

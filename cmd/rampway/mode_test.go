@@ -4,11 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/big"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,34 +30,6 @@ func recipientOf(t *testing.T) common.Address {
 	return crypto.PubkeyToAddress(k.PublicKey)
 }
 
-// apiCall sends a merchant API or admin request and returns the status and the decoded body.
-func apiCall(t *testing.T, method, url, auth string, body any) (int, map[string]any) {
-	t.Helper()
-	var r io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		r = strings.NewReader(string(raw))
-	}
-	req, _ := http.NewRequest(method, url, r)
-	req.Header.Set("Content-Type", "application/json")
-	if strings.HasPrefix(auth, "Bearer ") {
-		req.Header.Set("Authorization", auth)
-	} else {
-		req.Header.Set("X-API-KEY", auth)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var v map[string]any
-	data, _ := io.ReadAll(res.Body)
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("%s %s: %d %s", method, url, res.StatusCode, data)
-	}
-	return res.StatusCode, v
-}
-
 // The trial of issue 28, repeated on a real `rampway serve` in production mode: a test network
 // (the dev chain) and the sandbox configured. The start says what each mode runs on. With a live
 // key the test card is accepted nowhere: no fiat method is offered (B2, C2 empty), B1 and C1
@@ -74,28 +42,8 @@ func TestServeTestAndLiveMode(t *testing.T) {
 	ether := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
 	ch := devchaintest.Start(t, devchain.Funding{Address: hot, Wei: ether})
 	port := devtest.FreePort(t)
-	cfgPath := filepath.Join(t.TempDir(), "rampway.yaml")
-	cfg := fmt.Sprintf(`http: {addr: "127.0.0.1:%d", public_url: "http://127.0.0.1:%d"}
-database: {driver: sqlite, path: %q}
-networks:
-  - name: devnet
-    mode: test
-    chain_id: %d
-    rpc_urls: [%q]
-    confirmations: 1
-    native: {symbol: ETH, min_amount: "0.000001", max_amount: "100"}
-checkout:
-  deposit_xpub: %s
-  hot_wallet_address: %q
-  hot_wallet_keystore: %s
-  treasury_address: %q
-  prices: {ETH: "3000", EUR: "1.08"}
-fiat: {provider: sandbox}
-`, port, port, filepath.Join(t.TempDir(), "rampway.db"), devchain.ChainID, ch.RPCURL(), k.Config["checkout.deposit_xpub"],
-		k.Config["checkout.hot_wallet_address"], yamlString(k.Config["checkout.hot_wallet_keystore"]), recipientOf(t).Hex())
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := keysConfigWith(t, k, ch.RPCURL(), recipientOf(t), fmt.Sprintf(`{addr: "127.0.0.1:%d", public_url: "http://127.0.0.1:%d"}`, port, port),
+		`{ETH: "3000", EUR: "1.08"}`, "fiat: {provider: sandbox}\n")
 	base, out := serveInProcess(t, cfgPath, envOf(k))
 	mining, stopMining := context.WithCancel(t.Context())
 	mined := make(chan struct{})
