@@ -45,15 +45,7 @@ func (s *Service) RetryFiatAction(ctx context.Context, id string) (OperatorFiatA
 	if !rampway.ValidID(rampway.PrefixFiatAction, id) {
 		return OperatorFiatAction{}, rampway.Errorf(rampway.ENOTFOUND, "Fiat action %q not found", rampway.Echo(id))
 	}
-	a, err := s.store.RetryFiatAction(ctx, id, s.now().UTC().Truncate(time.Microsecond))
-	if err != nil {
-		return OperatorFiatAction{}, err
-	}
-	out, err := s.withDecimals(ctx, a)
-	if err != nil {
-		return OperatorFiatAction{}, err
-	}
-	return out[0], nil
+	return s.operatorAction(ctx)(s.store.RetryFiatAction(ctx, id, s.now().UTC().Truncate(time.Microsecond)))
 }
 
 // ResolveFiatAction records that an operator did an action that needed one by hand at the
@@ -70,15 +62,22 @@ func (s *Service) ResolveFiatAction(ctx context.Context, id, note string) (Opera
 	if note == "" {
 		return OperatorFiatAction{}, rampway.FieldErrorf("note", "note is required: what was done at the provider")
 	}
-	a, err := s.store.ResolveFiatAction(ctx, id, note, s.now().UTC().Truncate(time.Microsecond))
-	if err != nil {
-		return OperatorFiatAction{}, err
+	return s.operatorAction(ctx)(s.store.ResolveFiatAction(ctx, id, note, s.now().UTC().Truncate(time.Microsecond)))
+}
+
+// operatorAction returns what a store's change of one action answers: the action with its
+// decimals, or the change's error.
+func (s *Service) operatorAction(ctx context.Context) func(*rampway.FiatAction, error) (OperatorFiatAction, error) {
+	return func(a *rampway.FiatAction, err error) (OperatorFiatAction, error) {
+		if err != nil {
+			return OperatorFiatAction{}, err
+		}
+		out, err := s.withDecimals(ctx, a)
+		if err != nil {
+			return OperatorFiatAction{}, err
+		}
+		return out[0], nil
 	}
-	out, err := s.withDecimals(ctx, a)
-	if err != nil {
-		return OperatorFiatAction{}, err
-	}
-	return out[0], nil
 }
 
 // withDecimals reads the decimals of each action's currency from its order.
