@@ -324,6 +324,14 @@ type FiatProvider interface {
 	ParseWebhook(h http.Header, body []byte, now time.Time) (*ProviderEvent, error)
 }
 
+// FormFirst is implemented by a provider whose form for a method is a page of rampway's own (the
+// sandbox's card form): the checkout page shows the form before the payment exists, and its post
+// starts the payment and is handed on to the provider's form (a 307, which the browser posts
+// again), so that a GET of the page starts nothing while the form is there at once.
+type FormFirst interface {
+	FormFirst(method string) bool
+}
+
 // FiatPaymentStore keeps fiat payments, provider events and fiat actions.
 type FiatPaymentStore interface {
 	// CreateFiatPayment stores a new payment of an order (before the provider is asked).

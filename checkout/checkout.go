@@ -144,6 +144,13 @@ func (s *Service) FiatProvider(livemode bool) rampway.FiatProvider {
 	return s.testProvider
 }
 
+// FormFirst reports whether the payment of o starts from its provider's form, shown before the
+// payment exists (rampway.FormFirst: the sandbox's card form).
+func (s *Service) FormFirst(o *rampway.Order) bool {
+	f, ok := s.FiatProvider(o.Livemode).(rampway.FormFirst)
+	return ok && f.FormFirst(o.FiatMethod)
+}
+
 // FiatProviders returns the payment providers by name.
 func (s *Service) FiatProviders() map[string]rampway.FiatProvider { return s.providers }
 

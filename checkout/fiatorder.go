@@ -160,42 +160,13 @@ func (s *Service) paymentProvider(o *rampway.Order, name string) (rampway.FiatPr
 }
 
 // StartFiatPayment returns the payment the user pays an area B or C order with: the order's
-// payment still waiting for the user, or a new one started at the provider (after a decline,
-// another card is a new payment). returnURL is where the provider sends the user back.
-// ECONFLICT when the order no longer takes a payment.
+// payment still waiting for the user (as OpenFiatPayment finds it), or a new one started at the
+// provider (after a decline, another card is a new payment). returnURL is where the provider
+// sends the user back. ECONFLICT when the order no longer takes a payment.
 func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, returnURL string) (*rampway.FiatPayment, error) {
-	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
-		return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
-	}
-	p, err := s.openPayment(ctx, o)
+	o, p, err := s.openFiatPayment(ctx, o)
 	if err != nil {
 		return nil, err
-	}
-	if p != nil && p.ProviderRef != "" {
-		// The user may be back from the provider's page before its notification: its state is
-		// read from the provider and applied (once, as the notification would be).
-		prov, err := s.paymentProvider(o, p.Provider)
-		if err != nil {
-			return nil, err
-		}
-		pp, err := prov.Payment(ctx, p.ProviderRef)
-		if err != nil {
-			return nil, fmt.Errorf("read %s payment: %w", prov.Name(), err)
-		}
-		if pp.Status != p.Status {
-			if _, err := s.store.ApplyProviderEvent(ctx, prov.Name(), rampway.SyncEvent(pp), s.now().UTC().Truncate(time.Microsecond)); err != nil {
-				return nil, err
-			}
-			if o, err = s.store.Order(ctx, o.ID); err != nil {
-				return nil, err
-			}
-			if o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing {
-				return nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
-			}
-			if p, err = s.openPayment(ctx, o); err != nil {
-				return nil, err
-			}
-		}
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	name := ""
@@ -229,6 +200,62 @@ func (s *Service) StartFiatPayment(ctx context.Context, o *rampway.Order, return
 	}
 	p.ProviderRef, p.Reference, p.Next = pp.Ref, pp.Reference, pp.Next
 	return p, nil
+}
+
+// OpenFiatPayment returns the order's payment still waiting for the user, or nil when it has
+// none (nothing started yet, or the last one failed): it creates nothing, here or at the
+// provider, so a GET of the page may call it. A payment the provider holds is read from the
+// provider first, as StartFiatPayment reads it. ECONFLICT when the order no longer takes a
+// payment; ErrNoFiatProvider for none when no provider could start one.
+func (s *Service) OpenFiatPayment(ctx context.Context, o *rampway.Order) (*rampway.FiatPayment, error) {
+	o, p, err := s.openFiatPayment(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		if _, err := s.paymentProvider(o, ""); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// openFiatPayment is OpenFiatPayment, with the order as it is after the provider's state of
+// its payment was applied.
+func (s *Service) openFiatPayment(ctx context.Context, o *rampway.Order) (*rampway.Order, *rampway.FiatPayment, error) {
+	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
+		return nil, nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
+	}
+	p, err := s.openPayment(ctx, o)
+	if err != nil || p == nil || p.ProviderRef == "" {
+		return o, p, err
+	}
+	// The user may be back from the provider's page before its notification: its state is
+	// read from the provider and applied (once, as the notification would be).
+	prov, err := s.paymentProvider(o, p.Provider)
+	if err != nil {
+		return nil, nil, err
+	}
+	pp, err := prov.Payment(ctx, p.ProviderRef)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s payment: %w", prov.Name(), err)
+	}
+	if pp.Status == p.Status {
+		return o, p, nil
+	}
+	if _, err := s.store.ApplyProviderEvent(ctx, prov.Name(), rampway.SyncEvent(pp), s.now().UTC().Truncate(time.Microsecond)); err != nil {
+		return nil, nil, err
+	}
+	if o, err = s.store.Order(ctx, o.ID); err != nil {
+		return nil, nil, err
+	}
+	if o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing {
+		return nil, nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
+	}
+	if p, err = s.openPayment(ctx, o); err != nil {
+		return nil, nil, err
+	}
+	return o, p, nil
 }
 
 // openPayment is the order's latest payment still waiting for the user or the provider (nil

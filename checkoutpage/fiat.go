@@ -17,14 +17,23 @@ import (
 
 // The checkout of a fiat-paid order (area B): what is bought and its price in the currency,
 // the quote's countdown, the identity step (prefilled from the order's user_* fields, skipped
-// when they are complete), the payment step of the order's method (the card form, posting to
-// the provider, never to rampway; a wallet sheet; a redirect to approve; bank details with
-// copy buttons and the reference), then live progress to the end and the way back.
+// when they are complete), the start step ("Pay 25.00 EUR by card": a form posted to
+// /checkout/pay, for a GET of the page starts nothing at the provider, whoever opens its URL:
+// a link previewer, a prefetcher), the payment step of the order's method (the card form,
+// posting to the provider, never to rampway; a wallet sheet; a redirect to approve; bank
+// details with copy buttons and the reference), then live progress to the end and the way back.
 
 // FiatCheckout is the use cases a fiat checkout calls (checkout.Service).
 type FiatCheckout interface {
-	// StartFiatPayment returns the order's payment waiting for the user, or starts one.
+	// StartFiatPayment returns the order's payment waiting for the user, or starts one;
+	// ECONFLICT when the order takes no payment.
 	StartFiatPayment(ctx context.Context, o *rampway.Order, returnURL string) (*rampway.FiatPayment, error)
+	// OpenFiatPayment returns the order's payment waiting for the user, or nil: it starts
+	// nothing (a GET of the page calls it). ECONFLICT when the order takes no payment.
+	OpenFiatPayment(ctx context.Context, o *rampway.Order) (*rampway.FiatPayment, error)
+	// FormFirst reports whether the order's payment starts from the provider's form (the
+	// sandbox's card form), shown before the payment exists; its post starts the payment.
+	FormFirst(o *rampway.Order) bool
 	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
 	// SetIdentity stores the identity step's fields; EINVALID naming a field.
 	SetIdentity(ctx context.Context, orderID string, fields map[string]string) (*rampway.Order, error)
@@ -74,6 +83,7 @@ var fiatMessages = map[string]string{
 	"card_name":            "Name on card",
 	"pay":                  "Pay",
 	"pay_with":             "Pay with",
+	"start_pay":            "Pay {amount} by {method}",
 	"declined":             "Your payment did not go through: {reason}. You can try again.",
 	"bank_intro":           "Send a bank transfer of exactly this amount with this reference. Your order completes when it arrives.",
 	"bank_beneficiary":     "Beneficiary",
@@ -115,10 +125,13 @@ type fiatData struct {
 	MethodName    string
 	ExpiresAt     string
 	Status        *Status
-	// Step is what the page asks now: "identity", "card", "wallet", "redirect", "bank", or ""
+	// Step is what the page asks now: "choose", "identity", "start" (the button that starts
+	// the payment), "card", "wallet", "redirect", "bank", "stripe", "authenticate", or ""
 	// (nothing: the payment is on its way, or the order is over).
-	Step     string
-	Identity map[string]string
+	Step string
+	// StartLabel is the start step's button: "Pay 25.00 EUR by card".
+	StartLabel string
+	Identity   map[string]string
 	// FieldError names the identity field refused, with Error its message.
 	FieldError, Error string
 	// Declined is why the last payment failed ("" when it did not).
@@ -186,9 +199,22 @@ func fiatPriceLines(o *rampway.Order, merchant string) []PriceLine {
 	return append(lines, PriceLine{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true})
 }
 
-// handleFiatPage renders the checkout of a fiat-paid order. identityErr, when set, is the
-// identity step's refusal to show.
-func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *rampway.Order, identityErr error, form map[string]string) {
+// fiatPosted is what a form of the fiat page brings back to it: the identity step's refusal
+// (identityErr) with the fields as entered, or a payment the provider could not start.
+type fiatPosted struct {
+	identityErr error
+	form        map[string]string
+	startFailed bool
+}
+
+// handleFiatPage renders the checkout of a fiat-paid order; posted (nil for a GET) is the
+// refusal of a form to show. A GET (or HEAD) creates nothing: it reads the order's open
+// payment, and that payment's state at the provider, only.
+func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *rampway.Order, posted *fiatPosted) {
+	if posted == nil {
+		posted = &fiatPosted{}
+	}
+	identityErr := posted.identityErr
 	ctx := r.Context()
 	st, err := h.status(ctx, o)
 	if err != nil {
@@ -213,11 +239,12 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	for k, v := range o.User {
 		d.Identity[k] = v
 	}
-	for k, v := range form {
+	for k, v := range posted.form {
 		d.Identity[k] = v
 	}
 	formTargets := []string{origin(o.MerchantRedirectURL)}
 	var current *rampway.FiatPayment
+	starting := false // no payment is open: the page offers to start one
 	switch {
 	case identityErr != nil:
 		d.Step = "identity"
@@ -262,18 +289,38 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		d.Step = "identity"
 	default:
 		sctx, cancel := context.WithTimeout(ctx, fiatTimeout)
-		p, err := h.fiat.StartFiatPayment(sctx, o, h.fiat.GatewayURL(o.ID))
+		p, err := h.fiat.OpenFiatPayment(sctx, o)
 		cancel()
-		if err != nil {
-			if rampway.ErrorCode(err) == rampway.ECONFLICT { // paid or closed meanwhile: show where it is
-				http.Redirect(w, r, h.fiat.GatewayURL(o.ID), http.StatusSeeOther)
-				return
-			}
-			h.log.Error("checkout page: start fiat payment", "order_id", o.ID, "error", err)
+		switch {
+		case rampway.ErrorCode(err) == rampway.ECONFLICT: // paid or closed meanwhile: show where it is
+			http.Redirect(w, r, h.fiat.GatewayURL(o.ID), http.StatusSeeOther)
+			return
+		case err != nil:
+			h.log.Error("checkout page: open fiat payment", "order_id", o.ID, "error", err)
 			d.Error = Messages["no_provider"]
+		case p == nil || p.ProviderRef == "":
+			// Nothing started (or a start cut short): the person starts it, with a POST: the
+			// start step's button, or the provider's form, shown at once, whose post starts
+			// the payment and goes on to the provider (handleStartPayment).
+			starting = true
+			if h.fiat.FormFirst(o) {
+				d.Step = "card"
+				d.ActionURL = "/checkout/pay?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
+				// The post goes on (307) to the provider's form, on rampway's public origin.
+				formTargets = append(formTargets, origin(h.fiat.GatewayURL(o.ID)))
+			} else {
+				d.Step = "start"
+				d.StartLabel = strings.NewReplacer("{amount}", d.Amount, "{method}", d.MethodName).Replace(Messages["start_pay"])
+			}
+			if posted.startFailed {
+				d.Error = Messages["no_provider"]
+			}
+		default:
+			current = p
+		}
+		if current == nil {
 			break
 		}
-		current = p
 		if p.Next != nil {
 			d.ActionURL, d.Bank = p.Next.URL, p.Next.Bank
 			switch p.Next.Kind {
@@ -311,18 +358,26 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		h.unavailable(w, r, false)
 		return
 	}
+	var failed *rampway.FiatPayment
 	for i, p := range ps {
 		if p.ID == o.FiatPaymentID && p.CardLast4 != "" {
 			d.Card = strings.NewReplacer("{brand}", p.CardBrand, "{last4}", p.CardLast4).Replace(Messages["card_in"])
 		}
-		// The attempt before the one the page offers failed: say why, and offer another.
-		if current != nil && p.ID == current.ID && i > 0 && ps[i-1].Status == rampway.FiatFailed {
-			reason := strings.TrimSuffix(ps[i-1].FailureReason, ".")
-			if reason == "" {
-				reason = "it was declined"
-			}
-			d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", reason)
+		// The attempt before the one the page offers failed (or, at the start step, the last
+		// one): say why, and offer another.
+		switch {
+		case current != nil && p.ID == current.ID && i > 0 && ps[i-1].Status == rampway.FiatFailed:
+			failed = ps[i-1]
+		case starting && i == len(ps)-1 && p.Status == rampway.FiatFailed:
+			failed = p
 		}
+	}
+	if failed != nil {
+		reason := strings.TrimSuffix(failed.FailureReason, ".")
+		if reason == "" {
+			reason = "it was declined"
+		}
+		d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", reason)
 	}
 	var buf bytes.Buffer
 	if err := h.fiatPg.Execute(&buf, d); err != nil {
@@ -335,8 +390,12 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		allowStripe(w.Header())
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if identityErr != nil {
+	switch {
+	case identityErr != nil:
 		w.WriteHeader(http.StatusBadRequest)
+	case posted.startFailed:
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusServiceUnavailable)
 	}
 	_, _ = w.Write(buf.Bytes())
 	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
@@ -364,7 +423,7 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 	}
 	if _, err := h.fiat.SetIdentity(r.Context(), o.ID, fields); err != nil {
 		if rampway.ErrorCode(err) == rampway.EINVALID {
-			h.handleFiatPage(w, r, o, err, fields)
+			h.handleFiatPage(w, r, o, &fiatPosted{identityErr: err, form: fields})
 			return
 		}
 		h.log.Error("checkout page: identity", "order_id", o.ID, "error", err)
@@ -372,6 +431,41 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/checkout?order_id="+url.QueryEscape(o.ID)+"&hash="+url.QueryEscape(r.FormValue("hash")), http.StatusSeeOther)
+}
+
+// handleStartPayment takes the start step's form: the order's payment is started at the
+// provider (or the open one found), then back to the page, which shows its step. An order
+// that takes no payment now (paid, closed, a step before this one left) goes back to the
+// page too, which shows where it is.
+func (h *Handler) handleStartPayment(w http.ResponseWriter, r *http.Request) {
+	if !h.readForm(w, r, 4096) {
+		return
+	}
+	o := h.order(w, r, false)
+	if o == nil {
+		return
+	}
+	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
+	if o.FiatSymbol == "" || o.Status != rampway.StatusCreated || o.FiatMethod == "" || !h.fiat.IdentityComplete(o) {
+		http.Redirect(w, r, back, http.StatusSeeOther)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), fiatTimeout)
+	p, err := h.fiat.StartFiatPayment(ctx, o, h.fiat.GatewayURL(o.ID))
+	cancel()
+	if err != nil && rampway.ErrorCode(err) != rampway.ECONFLICT { // ECONFLICT: paid or closed meanwhile
+		h.log.Error("checkout page: start fiat payment", "order_id", o.ID, "error", err)
+		h.handleFiatPage(w, r, o, &fiatPosted{startFailed: true})
+		return
+	}
+	if err == nil && p.Next != nil && p.Next.Kind == "card_form" && r.PostForm.Has("card_number") {
+		// The provider's own form, posted here first (rampway.FormFirst): 307, so that the
+		// browser posts it again, as it is, to the payment it started. Nothing of it is read
+		// or kept here.
+		http.Redirect(w, r, p.Next.URL, http.StatusTemporaryRedirect)
+		return
+	}
+	http.Redirect(w, r, back, http.StatusSeeOther)
 }
 
 // fiatTimeout bounds what a fiat page asks of the provider.

@@ -150,6 +150,7 @@ var actions = []struct {
 	{"POST /checkout/cancel", (*Handler).handleCancel},
 	{"POST /checkout/close", (*Handler).handleClose},
 	{"POST /checkout/identity", (*Handler).handleIdentity},
+	{"POST /checkout/pay", (*Handler).handleStartPayment},
 	{"POST /checkout/method", (*Handler).handleMethod},
 	{"POST /checkout/refund-address", (*Handler).handleRefundAddress},
 }
@@ -411,7 +412,7 @@ func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if o.FiatSymbol != "" {
-		h.handleFiatPage(w, r, o, nil, nil)
+		h.handleFiatPage(w, r, o, nil)
 		return
 	}
 	h.renderPage(w, r, o, nil)

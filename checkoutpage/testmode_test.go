@@ -14,17 +14,28 @@ import (
 	"github.com/rampway/rampway"
 )
 
-// fakeFiat is a fiat checkout whose payment asks next (nil: nothing) once the identity is
-// complete; payments are what it says the order's payments are.
+// fakeFiat is a fiat checkout whose open payment asks next (nil: no payment is open, the page
+// asks the person to start one) once the identity is complete; payments are what it says the
+// order's payments are.
 type fakeFiat struct {
 	anyHash
 	complete bool
 	next     *rampway.NextAction
 	payments []*rampway.FiatPayment
+	// formFirst: the provider's form comes before the payment (rampway.FormFirst).
+	formFirst bool
 }
 
+func (f fakeFiat) FormFirst(*rampway.Order) bool { return f.formFirst }
+
 func (f fakeFiat) StartFiatPayment(context.Context, *rampway.Order, string) (*rampway.FiatPayment, error) {
-	return &rampway.FiatPayment{ID: "fpy_now", Status: rampway.FiatPending, Next: f.next}, nil
+	return &rampway.FiatPayment{ID: "fpy_now", ProviderRef: "ref_now", Status: rampway.FiatPending, Next: f.next}, nil
+}
+func (f fakeFiat) OpenFiatPayment(context.Context, *rampway.Order) (*rampway.FiatPayment, error) {
+	if f.next == nil {
+		return nil, nil
+	}
+	return &rampway.FiatPayment{ID: "fpy_now", ProviderRef: "ref_now", Status: rampway.FiatPending, Next: f.next}, nil
 }
 func (f fakeFiat) FiatPayments(context.Context, *rampway.Order) ([]*rampway.FiatPayment, error) {
 	return f.payments, nil
@@ -70,8 +81,8 @@ var testModeMark = regexp.MustCompile(`<main id="checkout"[^>]*>\s*<p id="test-m
 var i18nData = regexp.MustCompile(`<script type="application/json" id="i18n">[^<]*</script>`)
 
 // A test order's page says "Test mode" first on every screen: the crypto page (waiting, paid,
-// asking for a refund address) and each step of a fiat checkout (quote screen, identity, card
-// form, wallet, redirect, bank details, 3-D Secure, waiting, success, failure). The same
+// asking for a refund address) and each step of a fiat checkout (quote screen, identity, start,
+// card form, wallet, redirect, bank details, 3-D Secure, waiting, success, failure). The same
 // screens of a live order say nothing of it.
 func TestTestModeMark(t *testing.T) {
 	net := &rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), Confirmations: 1, Native: rampway.Asset{Symbol: "ETH"}}
@@ -94,6 +105,7 @@ func TestTestModeMark(t *testing.T) {
 		{"crypto refund address", viewOrder(rampway.StatusExpired, false, 1000, 0), nil, awaitingRefund{}, `class="refund-form"`},
 		{"fiat quote screen", fiatOrder(rampway.AreaDeposit, rampway.StatusCreated, ""), &fakeFiat{}, nil, `id="methods"`},
 		{"fiat identity", fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodCard), &fakeFiat{}, nil, `action="/checkout/identity"`},
+		{"fiat start", fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodCard), &fakeFiat{complete: true}, nil, `id="start-form"`},
 		{"fiat card form", fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodCard), &fakeFiat{complete: true, next: card}, nil, `id="card-form"`},
 		{"fiat wallet", fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodApplePay),
 			&fakeFiat{complete: true, next: &rampway.NextAction{Kind: "wallet", URL: "https://pay.example/w"}}, nil, `id="pay-link"`},

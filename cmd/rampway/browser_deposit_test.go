@@ -372,8 +372,8 @@ func TestBrowserDeposit(t *testing.T) {
 	r := newDepositRun(t)
 	cards := r.dj.Fiat.TestCards
 
-	// A card into ETH: fiat_payment_method given, so the card form at once; typed, paid, the
-	// ETH sent to the merchant's deposit address, then the card captured.
+	// A card into ETH: fiat_payment_method given, so the start step at once, then the card
+	// form; typed, paid, the ETH sent to the merchant's deposit address, then the card captured.
 	t.Run("card into ETH", func(t *testing.T) {
 		to := devDepositAddress(t, r.dir, "ETH")
 		before := r.f.balanceOf(t, "ETH", to)
@@ -421,7 +421,8 @@ func TestBrowserDeposit(t *testing.T) {
 		if !strings.EqualFold(fmt.Sprint(o["convert_to_crypto_contractAddress"]), r.dj.Contracts.Token) {
 			t.Fatalf("C1 into the token answers contract address %v, want %s", o["convert_to_crypto_contractAddress"], r.dj.Contracts.Token)
 		}
-		p := r.open(t, o)
+		r.open(t, o)
+		p := r.startPayment(t)
 		fp := r.f.lookup(t, id)["fiat_payment"].(map[string]any)
 		if p.Step != "bank" || p.State != "CREATED" || p.Reference == "" || p.Reference != fp["reference"] || !p.Cancel {
 			t.Fatalf("the bank step: %+v (fiat_payment %v)", p, fp)
@@ -446,8 +447,8 @@ func TestBrowserDeposit(t *testing.T) {
 	})
 
 	// No fiat_payment_method: the quote screen lists the currency's methods with their fees
-	// and what each delivers; the user presses Card (by its accessible name), the card form
-	// follows, and the order delivers exactly what the card's line showed.
+	// and what each delivers; the user presses Card (by its accessible name), the start step
+	// and the card form follow, and the order delivers exactly what the card's line showed.
 	t.Run("method chosen on the quote screen", func(t *testing.T) {
 		to := devDepositAddress(t, r.dir, "ETH")
 		before := r.f.balanceOf(t, "ETH", to)
@@ -465,8 +466,8 @@ func TestBrowserDeposit(t *testing.T) {
 			t.Errorf("the quote screen's SEPA line delivers %s ETH, C1 with sepa_bank_transfer quotes %v", lines[rampway.MethodSEPABankTransfer], sepa["crypto_amount"])
 		}
 		r.press(t, "Card")
-		p = r.page(t, "the card form after the choice", func(p fiatPage) bool { return p.Step != "" })
-		if p.Step != "card" || p.State != "CREATED" || p.PayButton != "Pay 60.00 EUR" || !p.Cancel {
+		if p = r.page(t, "the card step after the choice", func(p fiatPage) bool { return p.Step != "" }); p.Step != "card" || p.State != "CREATED" ||
+			p.PayButton != "Pay 60.00 EUR" || !p.Cancel {
 			t.Fatalf("after choosing Card: %+v", p)
 		}
 		chosen := lines[rampway.MethodCard]
@@ -486,7 +487,8 @@ func TestBrowserDeposit(t *testing.T) {
 
 	// The quote screen's accessibility (TestBrowserAccessibility's checks: automated, phones,
 	// Tab order with visible focus), in GBP into the token; then a keyboard user goes back to
-	// the bank transfer's line, presses Enter and gets the bank details, and cancels.
+	// the bank transfer's line, presses Enter, starts the payment and gets the bank details, and
+	// cancels.
 	t.Run("quote screen accessibility", func(t *testing.T) {
 		o := r.onramp(t, "GBP", "80.00", "DUSD", "")
 		id := o["order_id"].(string)
@@ -508,7 +510,10 @@ func TestBrowserDeposit(t *testing.T) {
 		}
 		r.shot(t, "2-bank-transfer-focused")
 		r.do(t, chromedp.KeyEvent(kb.Enter))
-		p := r.page(t, "the bank step after the choice", func(p fiatPage) bool { return p.Step != "" })
+		if p := r.page(t, "the start step after the choice", func(p fiatPage) bool { return p.Step != "" }); p.Step != "start" || p.Start != "Pay 80.00 GBP by bank transfer" {
+			t.Fatalf("after choosing the bank transfer with the keyboard: %+v", p)
+		}
+		p := r.startPayment(t)
 		v := r.f.lookup(t, id)
 		fp, _ := v["fiat_payment"].(map[string]any)
 		if p.Step != "bank" || p.State != "CREATED" || p.Reference == "" || fp["reference"] != p.Reference || v["fiat_payment_method"] != rampway.MethodGBPBankTransfer {

@@ -94,9 +94,10 @@ type fiatPage struct {
 	OrderID   string `json:"order_id"`
 	State     string `json:"state"`  // #status's data-state
 	Status    string `json:"status"` // #status's text
-	Step      string `json:"step"`   // identity, card, link (wallet or redirect), bank, or ""
+	Step      string `json:"step"`   // identity, start, card, link (wallet or redirect), bank, or ""
 	Declined  string `json:"declined"`
 	CardUsed  string `json:"card_used"`
+	Start     string `json:"start"`      // the start step's button
 	PayButton string `json:"pay_button"` // the card form's button
 	PayLink   string `json:"pay_link"`   // #pay-link's text
 	Reference string `json:"reference"`
@@ -116,11 +117,12 @@ const fiatPageJS = `(() => {
   const shown = (e) => !!e && !e.hidden && e.offsetParent !== null;
   let step = "";
   if (document.querySelector('form[action="/checkout/identity"]')) step = "identity";
+  else if ($("start-form")) step = "start";
   else if ($("card-form")) step = "card";
   else if ($("pay-link")) step = "link";
   else if ($("bank")) step = "bank";
   return {path: location.pathname, order_id: m.dataset.orderId, state: $("status").dataset.state, status: text($("status")), step,
-    declined: text($("declined")), card_used: text($("card-used")), pay_button: text(document.querySelector("#card-form button")),
+    declined: text($("declined")), card_used: text($("card-used")), start: text($("start-pay")), pay_button: text(document.querySelector("#card-form button")),
     pay_link: text($("pay-link")), reference: text($("bank-reference")), bank: text($("bank")), tx_hash: shown($("tx")) ? text($("tx-hash")) : "", cancel: shown($("cancel")),
     return: shown($("return")) ? $("return").href : "", live: shown($("live")), returned: text($("returned"))};
 })()`
@@ -140,6 +142,20 @@ func (r *fiatRun) open(t *testing.T, o map[string]any) fiatPage {
 		t.Fatalf("gateway_url %s opened %+v", o["gateway_url"], p)
 	}
 	return p
+}
+
+// startPayment presses the start step's button ("Pay 25.00 EUR by bank transfer": a GET of
+// the page starts nothing) and returns the page of the payment's step it leads back to; the
+// sandbox's card form has no start step (it is shown at once, its post starts the payment):
+// that page is returned as it is.
+func (r *fiatRun) startPayment(t *testing.T) fiatPage {
+	t.Helper()
+	p := r.page(t, "the start step or the card form", func(p fiatPage) bool { return p.Step == "start" || p.Step == "card" })
+	if p.Step == "card" {
+		return p
+	}
+	r.press(t, p.Start)
+	return r.page(t, "the payment's step", func(p fiatPage) bool { return p.Step != "start" && p.Step != "" })
 }
 
 // watchTo watches the page until it shows state want, returning the states it showed in order
@@ -338,10 +354,13 @@ func (r *fiatRun) field(t *testing.T, label string) string {
 }
 
 // payByCard fills the card form as a user does, by the fields' labels, and presses the button
-// whose name starts with "Pay"; shot, if not "", names a screenshot of the filled form.
+// whose name starts with "Pay"; shot, if not "", names a screenshot of the filled form. At the
+// start step, it starts the payment first.
 func (r *fiatRun) payByCard(t *testing.T, number, shot string) {
 	t.Helper()
-	r.page(t, "the card form", func(p fiatPage) bool { return p.Step == "card" })
+	if p := r.page(t, "the card form", func(p fiatPage) bool { return p.Step == "card" || p.Step == "start" }); p.Step == "start" {
+		r.startPayment(t)
+	}
 	// The name is the identity's, prefilled; the user types it again.
 	if name := r.field(t, "Name on card"); name != "Ada Lovelace" {
 		t.Errorf("Name on card prefilled with %q, want the identity's Ada Lovelace", name)
@@ -564,6 +583,7 @@ var noPhone = chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error
 // The Tab stops of the fiat page's steps.
 var (
 	fiatCancelStop   = `button#cancel "` + checkoutpage.Messages["cancel"] + `"`
+	fiatStartTabs    = []string{`button#start-pay "Pay `, fiatCancelStop}
 	fiatCardTabs     = []string{"input#card_number", "input#expiry", "input#cvc", "input#name", `button.primary "Pay `, fiatCancelStop}
 	fiatSEPATabs     = []string{`button.copy "Copy"`, `button.copy "Copy"`, fiatCancelStop} // IBAN, reference
 	fiatIdentityTabs = []string{"input#user_first_name", "input#user_last_name", "input#user_email_id", "input#user_dob", "input#user_countryCode",
@@ -594,7 +614,9 @@ func TestBrowserFiat(t *testing.T) {
 		return strings.ReplaceAll(checkoutpage.Messages["declined"], "{reason}", reason)
 	}
 
-	// A card that succeeds: typed into the form, authorised, the NFT minted, then captured.
+	// A card that succeeds: the sandbox's card form at once (opening the page started nothing:
+	// its post starts the payment), the card typed into it, authorised, the NFT minted, then
+	// captured.
 	t.Run("card", func(t *testing.T) {
 		before := r.f.nfts(t)
 		o := r.order(t, "EUR", rampway.MethodCard, nil)
@@ -604,6 +626,9 @@ func TestBrowserFiat(t *testing.T) {
 			PayButton: "Pay " + amount + " EUR", Cancel: true}
 		if p != want {
 			t.Fatalf("the card step:\n  %+v\nwant\n  %+v", p, want)
+		}
+		if v := r.f.lookup(t, id); v["fiat_payment"] != nil {
+			t.Fatalf("opening the page made a payment: %v", v["fiat_payment"])
 		}
 		r.shot(t, "1-card-form")
 		r.accessible(t, "the card step", "1-card-form-360px", fiatCardTabs)
@@ -635,8 +660,6 @@ func TestBrowserFiat(t *testing.T) {
 		}
 		r.shot(t, "2-declined")
 		browsertest.CheckAccessibility(t, r.ctx, "the card step after a decline")
-		// (The lookup's fiat_payment is the latest attempt: the one the page started for the
-		// next card.)
 		if v := r.f.lookup(t, id); v["status"] != "CREATED" || len(v["fiat_movements"].([]any)) != 0 {
 			t.Fatalf("after a decline the order is %v, its payment %v, movements %v", v["status"], v["fiat_payment"], v["fiat_movements"])
 		}
@@ -693,7 +716,10 @@ func TestBrowserFiat(t *testing.T) {
 		o := r.order(t, "EUR", rampway.MethodApplePay, nil)
 		id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
 		link := "Pay with Apple Pay: " + amount + " EUR"
-		if p := r.open(t, o); p.Step != "link" || p.PayLink != link || !p.Cancel {
+		if p := r.open(t, o); p.Step != "start" || p.Start != "Pay "+amount+" EUR by Apple Pay" {
+			t.Fatalf("the Apple Pay start step: %+v", p)
+		}
+		if p := r.startPayment(t); p.Step != "link" || p.PayLink != link || !p.Cancel {
 			t.Fatalf("the Apple Pay step: %+v", p)
 		}
 		r.shot(t, "1-apple-pay")
@@ -718,7 +744,15 @@ func TestBrowserFiat(t *testing.T) {
 		before := r.f.nfts(t)
 		o := r.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)
 		id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
-		p := r.open(t, o)
+		if p := r.open(t, o); p.Step != "start" || p.Start != "Pay "+amount+" EUR by SEPA bank transfer" {
+			t.Fatalf("the SEPA start step: %+v", p)
+		}
+		if v := r.f.lookup(t, id); v["fiat_payment"] != nil {
+			t.Fatalf("opening the page made a payment: %v", v["fiat_payment"])
+		}
+		r.shot(t, "0-start")
+		r.accessible(t, "the start step", "0-start-360px", fiatStartTabs)
+		p := r.startPayment(t)
 		fp := r.f.lookup(t, id)["fiat_payment"].(map[string]any)
 		if p.Step != "bank" || p.Reference == "" || p.Reference != fp["reference"] || !p.Cancel {
 			t.Fatalf("the bank step: %+v (fiat_payment %v)", p, fp)
@@ -744,7 +778,8 @@ func TestBrowserFiat(t *testing.T) {
 		before := r.f.nfts(t)
 		o := r.order(t, "GBP", rampway.MethodGBPBankTransfer, nil)
 		id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
-		p := r.open(t, o)
+		r.open(t, o)
+		p := r.startPayment(t)
 		for _, s := range []string{amount + " GBP", "04-00-04", "12345678"} {
 			if p.Step != "bank" || !strings.Contains(p.Bank, s) {
 				t.Fatalf("the bank details do not say %q: %+v", s, p)
@@ -792,7 +827,8 @@ func TestBrowserFiat(t *testing.T) {
 		o := r.order(t, "EUR", rampway.MethodOpenBanking, nil)
 		id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
 		link := "Pay with open banking: " + amount + " EUR"
-		if p := r.open(t, o); p.Step != "link" || p.PayLink != link {
+		r.open(t, o)
+		if p := r.startPayment(t); p.Step != "link" || p.PayLink != link {
 			t.Fatalf("the open banking step: %+v", p)
 		}
 		r.shot(t, "1-open-banking")
@@ -810,7 +846,7 @@ func TestBrowserFiat(t *testing.T) {
 
 	// The identity step: an order without a date of birth and a country shows the form with
 	// what the merchant gave; a date in the future is refused, the field marked; a valid one
-	// goes on to the payment step, and the card pays.
+	// goes on to the card form, and the card pays.
 	t.Run("identity step", func(t *testing.T) {
 		before := r.f.nfts(t)
 		o := r.order(t, "EUR", rampway.MethodCard, map[string]any{"user_dob": nil, "user_countryCode": nil})
@@ -850,10 +886,10 @@ func TestBrowserFiat(t *testing.T) {
 			t.Fatalf("Date of birth reads %q after typing 12101990, want 1990-12-10", dob)
 		}
 		r.press(t, checkoutpage.Messages["continue"])
-		if p := r.page(t, "the payment step", func(p fiatPage) bool { return p.Step != "identity" }); p.Step != "card" || p.State != "CREATED" {
+		if p := r.page(t, "the card step", func(p fiatPage) bool { return p.Step != "identity" }); p.Step != "card" || p.State != "CREATED" {
 			t.Fatalf("after the identity step: %+v", p)
 		}
-		r.shot(t, "3-payment-step")
+		r.shot(t, "3-card-step")
 		r.payByCard(t, cards.Success, "")
 		r.paidAndMinted(t, id, before, "Paid with visa ending in 4242", nil, fiatPaidEvents)
 		r.shot(t, "4-success")

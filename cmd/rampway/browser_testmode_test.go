@@ -62,7 +62,8 @@ func TestBrowserTestMode(t *testing.T) {
 	r.seesBanner(t, "the crypto checkout page", "test-mode", mark, "Test mode", "1-crypto-360px")
 
 	f := &fiatRun{browserRun: r, f: &fiatJourney{journey: r.j, browser: &http.Client{Timeout: 20 * time.Second}}}
-	if p := f.open(t, f.f.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)); p.Step != "bank" {
+	f.open(t, f.f.order(t, "EUR", rampway.MethodSEPABankTransfer, nil))
+	if p := f.startPayment(t); p.Step != "bank" {
 		t.Fatalf("the SEPA order's page: %+v", p)
 	}
 	r.seesBanner(t, "the bank details", "test-mode", mark, "Test mode", "2-bank-details-360px")
@@ -70,6 +71,7 @@ func TestBrowserTestMode(t *testing.T) {
 	o := f.f.order(t, "EUR", rampway.MethodOpenBanking, nil)
 	amount := o["order_fiat_amount"].(string)
 	f.open(t, o)
+	f.startPayment(t)
 	r.seesBanner(t, "the open banking step", "test-mode", mark, "Test mode", "3-open-banking-360px")
 	f.follow(t, "Pay with open banking: "+amount+" EUR")
 	f.sandboxPage(t, "Open banking (sandbox)", amount+" EUR")

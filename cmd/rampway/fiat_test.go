@@ -1,11 +1,13 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"io"
 	"math/big"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,10 +20,11 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/internal/devtest"
 )
 
 // Area B's journeys against `rampway dev`, as a merchant's server (B1, lookups, webhooks), a
-// paying user's browser without scripts (the checkout page's forms, the sandbox provider's
+// paying user's browser without scripts (the checkout page's forms, its start step first, the sandbox provider's
 // pages, redirects followed) and the operator (the sandbox's bank transfers, through the
 // admin API) see them. The NFT lands with the recipient of function_args, or nothing is minted.
 
@@ -169,10 +172,17 @@ func (j *fiatJourney) card(t *testing.T, o map[string]any, number string) string
 	return html
 }
 
+// paymentPage opens the order's page and, at its start step, starts the payment (a GET starts
+// nothing): the URL and HTML of the page that shows the payment's step.
+func (j *fiatJourney) paymentPage(t *testing.T, o map[string]any) (string, string) {
+	t.Helper()
+	return devtest.PaymentPage(t, j.browser, o["gateway_url"].(string))
+}
+
 // cardAt is card, with the URL of the page the user lands on.
 func (j *fiatJourney) cardAt(t *testing.T, o map[string]any, number string) (string, string) {
 	t.Helper()
-	_, html := j.page(t, o["gateway_url"].(string))
+	_, html := j.paymentPage(t, o)
 	action := j.abs(match(t, formAction, html))
 	return j.submit(t, action, url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
 }
@@ -231,6 +241,67 @@ func (j *fiatJourney) captured(t *testing.T, id, amount string) map[string]any {
 
 var mintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
 
+// A GET of a fiat order's page starts nothing, however often and by whatever method (issue
+// 29, 5: link previewers and prefetchers open URLs): no fiat payment in the lookup or the
+// database, nothing in the sandbox's books. The sandbox's card form is on the page at once
+// (as the dev-mode contract has it), posting to /checkout/pay, which starts the payment and
+// hands the form on to it (307): paid through it, the order has one payment, at the sandbox.
+func TestFiatPageGETStartsNothing(t *testing.T) {
+	j := newFiatJourney(t)
+	o := j.order(t, "EUR", rampway.MethodCard, nil)
+	id, gw := o["order_id"].(string), o["gateway_url"].(string)
+	db, err := sql.Open("sqlite", filepath.Join(j.dir, "rampway.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	counts := func() (payments, atSandbox int) {
+		t.Helper()
+		if err := db.QueryRow(`SELECT COUNT(*) FROM fiat_payments WHERE order_id = ?`, id).Scan(&payments); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sandbox_payments WHERE order_id = ?`, id).Scan(&atSandbox); err != nil {
+			t.Fatal(err)
+		}
+		return payments, atSandbox
+	}
+	var pages []string
+	for range 3 {
+		_, html := j.page(t, gw)
+		pages = append(pages, html)
+	}
+	res, err := j.browser.Head(gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("HEAD: %d", res.StatusCode)
+	}
+	if payments, atSandbox := counts(); payments != 0 || atSandbox != 0 {
+		t.Fatalf("GETs and a HEAD of the page made %d fiat payments, %d at the sandbox", payments, atSandbox)
+	}
+	if v := j.lookup(t, id); v["fiat_payment"] != nil || v["status"] != "CREATED" {
+		t.Fatalf("after GETs and a HEAD of the page: %v, fiat_payment %v", v["status"], v["fiat_payment"])
+	}
+	// The sandbox's card form is there at once (the dev-mode contract's page), posting to
+	// /checkout/pay, which starts the payment and hands the form on to it.
+	action := `<form method="post" action="/checkout/pay?order_id=` + id + `&amp;hash=`
+	for i, html := range pages {
+		if !strings.Contains(html, action) || strings.Contains(html, `id="start-form"`) {
+			t.Fatalf("GET %d: not the card form posting to /checkout/pay:\n%s", i, html)
+		}
+	}
+	// Paid with the test card through it: one payment, at the sandbox, authorised.
+	devtest.PayCard(t, gw, "4242424242424242")
+	if fp, _ := j.lookup(t, id)["fiat_payment"].(map[string]any); fp == nil || fp["card_last4"] != "4242" {
+		t.Fatalf("after the card form: fiat_payment %v", fp)
+	}
+	if payments, atSandbox := counts(); payments != 1 || atSandbox != 1 {
+		t.Fatalf("one start made %d fiat payments, %d at the sandbox", payments, atSandbox)
+	}
+}
+
 // A card that succeeds: authorised, the NFT minted, then captured; the events of the journey.
 func TestFiatCardJourney(t *testing.T) {
 	j := newFiatJourney(t)
@@ -256,7 +327,7 @@ func TestFiatDeclineThenSuccess(t *testing.T) {
 	o := j.order(t, "GBP", rampway.MethodCard, nil)
 	id := o["order_id"].(string)
 	if html := j.card(t, o, j.dj.Fiat.TestCards.Decline); !strings.Contains(html, `id="declined"`) || !strings.Contains(html, `id="card-form"`) {
-		t.Fatalf("after a decline the page does not say so and offer the card form again:\n%s", html)
+		t.Fatalf("after a decline the page does not say so and offer the form again:\n%s", html)
 	}
 	if v := j.lookup(t, id); v["status"] != "CREATED" {
 		t.Fatalf("declined order is %v", v["status"])
@@ -301,7 +372,7 @@ func TestFiatThreeDS(t *testing.T) {
 // approve follows the page's pay link to the sandbox page and presses button.
 func (j *fiatJourney) approve(t *testing.T, o map[string]any, button string) string {
 	t.Helper()
-	_, html := j.page(t, o["gateway_url"].(string))
+	_, html := j.paymentPage(t, o)
 	at, page := j.page(t, j.abs(match(t, payLink, html)))
 	if !strings.Contains(page, ">"+map[string]string{"pay": "Pay", "approve": "Approve payment"}[button]+"<") {
 		t.Fatalf("no %s button at %s:\n%s", button, at, page)
@@ -310,10 +381,11 @@ func (j *fiatJourney) approve(t *testing.T, o map[string]any, button string) str
 	return out
 }
 
-// bankReference reads the reference of a bank-transfer order off its page.
+// bankReference reads the reference of a bank-transfer order off its page (the payment
+// started first, when it is not yet).
 func (j *fiatJourney) bankReference(t *testing.T, o map[string]any) string {
 	t.Helper()
-	_, html := j.page(t, o["gateway_url"].(string))
+	_, html := j.paymentPage(t, o)
 	return match(t, reference, html)
 }
 
@@ -364,7 +436,7 @@ func TestFiatBankTransfers(t *testing.T) {
 	before := j.nfts(t)
 	o := j.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)
 	id, amount := o["order_id"].(string), o["order_fiat_amount"].(string)
-	if _, html := j.page(t, o["gateway_url"].(string)); !strings.Contains(html, "DE89370400440532013000") || !strings.Contains(html, amount+" EUR") {
+	if _, html := j.paymentPage(t, o); !strings.Contains(html, "DE89370400440532013000") || !strings.Contains(html, amount+" EUR") {
 		t.Fatalf("bank details missing:\n%s", html)
 	}
 	ref := j.bankReference(t, o)

@@ -128,7 +128,7 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	// A form post too large for its form is 413 with a page that says so (issue 29, 7), not a
 	// 404 for the order its cut-off body no longer names.
 	query := strings.Split(gw, "?")[1]
-	for _, path := range []string{"/checkout/identity", "/checkout/refund-address", "/checkout/method", "/checkout/cancel"} {
+	for _, path := range []string{"/checkout/identity", "/checkout/refund-address", "/checkout/method", "/checkout/cancel", "/checkout/pay"} {
 		res, err := noRedirect.Post(base+path+"?"+query, "application/x-www-form-urlencoded", strings.NewReader("address="+strings.Repeat("a", 20_000)))
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -8,7 +9,10 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +25,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/provider/stripe/stripetest"
 )
 
@@ -34,7 +39,7 @@ type stripeEnv struct {
 
 func newStripeEnv(t *testing.T) *stripeEnv {
 	t.Helper()
-	mock := stripetest.StartMock(t)
+	mock := freshIntents(t, stripetest.StartMock(t))
 	e := &refundEnv{t: t}
 	e.hotKey, _ = crypto.GenerateKey()
 	e.payerKey, _ = crypto.GenerateKey()
@@ -60,6 +65,46 @@ func newStripeEnv(t *testing.T) *stripeEnv {
 	e.onboard()
 	e.mineEvery(200 * time.Millisecond)
 	return &stripeEnv{e}
+}
+
+// freshIntents serves stripe-mock (at mock) with its reads of a PaymentIntent as Stripe answers
+// them for an intent nobody has paid yet: stripe-mock answers every read with one fixture, whose
+// last_payment_error is set (a declined intent), and the page reads the intent it shows (the
+// GET its start step leads back to).
+func freshIntents(t *testing.T, mock string) string {
+	t.Helper()
+	target, err := url.Parse(mock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	direct := rp.Director
+	rp.Director = func(r *http.Request) {
+		direct(r)
+		r.Header.Del("Accept-Encoding") // the body is read here: plain
+	}
+	rp.ModifyResponse = func(res *http.Response) error {
+		if res.Request.Method != http.MethodGet || !strings.HasPrefix(res.Request.URL.Path, "/v1/payment_intents/") || res.StatusCode != http.StatusOK {
+			return nil
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			return err
+		}
+		var pi map[string]any
+		if err := json.Unmarshal(body, &pi); err != nil {
+			return err
+		}
+		pi["last_payment_error"] = nil
+		body, _ = json.Marshal(pi)
+		res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	srv := httptest.NewServer(rp)
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 // fiatOrder creates a B1 order (the mint, paid by card in EUR), or a C1 order (100 EUR of ETH
@@ -107,17 +152,31 @@ func (e *stripeEnv) waitFor(id string, deposit bool, what string, cond func(v ma
 	}
 }
 
-// openPage is the user opening the order's gateway_url: the payment intent is created, the
-// page mounts Stripe's Payment Element; it returns the intent's id, from the lookup.
+// openPage is the user opening the order's gateway_url and pressing its start step's button (a
+// GET creates nothing at Stripe, nor loads Stripe.js): the payment intent is created, the page
+// mounts Stripe's Payment Element; it returns the intent's id, from the lookup.
 func (e *stripeEnv) openPage(o map[string]any, deposit bool) string {
 	t := e.t
 	t.Helper()
 	// The configured public URL is not this server's address (port 0): the page is asked here.
-	res, err := http.Get(strings.Replace(o["gateway_url"].(string), "http://127.0.0.1:9", e.base, 1))
+	gw := strings.Replace(o["gateway_url"].(string), "http://127.0.0.1:9", e.base, 1)
+	res, err := http.Get(gw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if page := string(body); res.StatusCode != 200 || !strings.Contains(page, `id="start-form"`) || strings.Contains(page, "js.stripe.com") ||
+		strings.Contains(res.Header.Get("Content-Security-Policy"), "stripe") || e.lookup(o["order_id"].(string), deposit)["fiat_payment"] != nil {
+		t.Fatalf("the page before the start: %d\n%s", res.StatusCode, page)
+	}
+	devtest.PaymentPage(t, http.DefaultClient, gw)
+	// The page opened again: the same intent, read from Stripe.
+	res, err = http.Get(gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
 	res.Body.Close()
 	page, csp := string(body), res.Header.Get("Content-Security-Policy")
 	if res.StatusCode != 200 || !strings.Contains(page, `id="payment-element"`) || !strings.Contains(page, `<script src="https://js.stripe.com/v3/" defer>`) ||

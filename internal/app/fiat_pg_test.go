@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/big"
 	"net"
@@ -32,8 +31,8 @@ import (
 	"github.com/rampway/rampway/provider/sandbox"
 )
 
-// The sandbox's card journeys on PostgreSQL, through the real server (the page's card form, the
-// sandbox's pages and notifications over HTTP): a decline, a failed 3-D Secure challenge, then a
+// The sandbox's card journeys on PostgreSQL, through the real server (the page's start step and
+// card form, the sandbox's pages and notifications over HTTP): a decline, a failed 3-D Secure challenge, then a
 // card that pays; the order is executed. Then every row of every table, as text, holds no card
 // number: only the brand and the last four digits are kept.
 func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
@@ -100,17 +99,12 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	action := regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
 	pay := func(number string) string {
 		t.Helper()
-		res, err := http.Get(created.GatewayURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		m := action.FindSubmatch(page)
+		_, page := devtest.PaymentPage(t, http.DefaultClient, created.GatewayURL)
+		m := action.FindStringSubmatch(page)
 		if m == nil {
 			t.Fatalf("no card form:\n%s", page)
 		}
-		res, err = http.PostForm(string(m[1]), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
+		res, err := http.PostForm(m[1], url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,12 @@
 // Package devtest holds what tests that drive a real `rampway dev` process share: building the
-// binary, paying an order's card form on its checkout page as a browser without scripts
-// would, a free port for a process that takes a number. (cmd/rampway's own tests run dev in
+// binary, opening an order's checkout page and paying its card form as a browser without
+// scripts would, a free port for a process that takes a number. (cmd/rampway's own tests run dev in
 // their process.)
 package devtest
 
 import (
 	"context"
+	stdhtml "html"
 	"io"
 	"net"
 	"net/http"
@@ -63,39 +64,74 @@ func BuildRampway(t testing.TB) string {
 	return bin
 }
 
-var cardForm = regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
+var (
+	cardForm  = regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
+	startForm = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)" id="start-form">(.*?)</form>`)
+	hidden    = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
+)
+
+// PaymentPage opens an order's checkout page (gatewayURL) with browser, as a browser without
+// scripts would, and returns the URL and the HTML of the page showing the payment's step: when
+// the page asks the person to start the payment (a GET starts nothing), its form is posted and
+// the redirect back to the page followed. Any answer but 200 fails the test.
+func PaymentPage(t testing.TB, browser *http.Client, gatewayURL string) (string, string) {
+	t.Helper()
+	res, err := browser.Get(gatewayURL)
+	at, html := page(t, res, err)
+	m := startForm.FindStringSubmatch(html)
+	if m == nil {
+		return at, html
+	}
+	form := url.Values{}
+	for _, f := range hidden.FindAllStringSubmatch(m[2], -1) {
+		form.Set(f[1], stdhtml.UnescapeString(f[2]))
+	}
+	res, err = browser.PostForm(resolve(t, at, m[1]), form)
+	return page(t, res, err)
+}
+
+// page reads an answer a browser would show: its final URL and its body, or fails the test.
+func page(t testing.TB, res *http.Response, err error) (string, string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %d\n%s", res.Request.Method, res.Request.URL, res.StatusCode, b)
+	}
+	return res.Request.URL.String(), string(b)
+}
+
+// resolve is a link (HTML-escaped, as a page holds it) of the page at base, made absolute.
+func resolve(t testing.TB, base, link string) string {
+	t.Helper()
+	b, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := b.Parse(stdhtml.UnescapeString(link))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.String()
+}
 
 // PayCard pays an order's card form on its checkout page (gatewayURL) with the card number, as
-// a browser without scripts would, and returns the page the user lands on.
+// a browser without scripts would (starting the payment first: PaymentPage), and returns the
+// page the user lands on.
 func PayCard(t testing.TB, gatewayURL, number string) string {
 	t.Helper()
 	browser := &http.Client{Timeout: 20 * time.Second}
-	page := func(res *http.Response, err error) string {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: %d\n%s", res.Request.Method, res.Request.URL, res.StatusCode, b)
-		}
-		return string(b)
-	}
-	html := page(browser.Get(gatewayURL))
+	at, html := PaymentPage(t, browser, gatewayURL)
 	m := cardForm.FindStringSubmatch(html)
 	if m == nil {
 		t.Fatalf("no card form on the checkout page:\n%s", html)
 	}
-	base, err := url.Parse(gatewayURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	action, err := base.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page(browser.PostForm(action.String(), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}}))
+	res, err := browser.PostForm(resolve(t, at, m[1]), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
+	_, out := page(t, res, err)
+	return out
 }
 
 // FreePort returns a loopback TCP port that was free a moment ago, for a server that takes a

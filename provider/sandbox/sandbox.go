@@ -145,6 +145,10 @@ func (p *Provider) Methods() []string { return Methods }
 // Livemode implements rampway.FiatProvider: the sandbox takes test data only, never real money.
 func (p *Provider) Livemode() bool { return false }
 
+// FormFirst implements rampway.FormFirst: the sandbox's card form is shown before its payment
+// starts (its post starts it).
+func (p *Provider) FormFirst(method string) bool { return method == rampway.MethodCard }
+
 var refEncoding = base32.NewEncoding("ABCDEFGHJKLMNPQRSTUVWXYZ23456789").WithPadding(base32.NoPadding)
 
 func randomRef(n int) string {
