@@ -241,6 +241,8 @@ type ProviderPayment struct {
 	// CardBrand, CardLast4 and FailureReason, when the provider has them (Payment's answer).
 	CardBrand, CardLast4 string
 	FailureReason        string
+	// Received is what a push payment has received in all; nil when the provider does not say.
+	Received *big.Int
 }
 
 // ProviderPaymentSynced is the type of the event a payment's state read from its provider is
@@ -251,7 +253,7 @@ const ProviderPaymentSynced = "payment.synced"
 // SyncEvent is the event of a payment's state read from its provider.
 func SyncEvent(pp *ProviderPayment) *ProviderEvent {
 	ev := &ProviderEvent{ID: "sync:" + pp.Ref + ":" + string(pp.Status), Type: ProviderPaymentSynced, PaymentRef: pp.Ref, Status: pp.Status,
-		CardBrand: pp.CardBrand, CardLast4: pp.CardLast4, FailureReason: pp.FailureReason}
+		CardBrand: pp.CardBrand, CardLast4: pp.CardLast4, FailureReason: pp.FailureReason, Received: pp.Received}
 	if pp.Status == FiatProcessing && pp.Next != nil {
 		ev.NextURL = pp.Next.URL
 	}
@@ -280,6 +282,9 @@ type ProviderEvent struct {
 	// NextURL is where the user completes a payment that waits on them (a 3-D Secure
 	// challenge), for a processing one.
 	NextURL string
+	// Received is what the payment had received in all (pushed money) when the provider sent
+	// the event; nil when the provider does not say.
+	Received *big.Int
 }
 
 // Provider event types.
@@ -384,6 +389,11 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 		}
 		n.UpdatedAt = at
 		return &n, FiatCredited{Payment: &n, Credit: ev.Credit, Amount: cloneBig(ev.Amount)}
+	}
+	// A payment refunded in all when it had received less than the record has is older news
+	// than a credit heard since: that money went back, the newer money did not.
+	if ev.Status == FiatRefunded && ev.Received != nil && ev.Received.Cmp(n.Received) < 0 {
+		return &n, nil
 	}
 	if !ev.Status.Valid() || ev.Status.rank() <= p.Status.rank() {
 		return &n, nil // old news, or a duplicate state

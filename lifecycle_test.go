@@ -155,7 +155,7 @@ func TestApply(t *testing.T) {
 		{name: "refund reverted", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundFailed)},
 			to: StatusRefundPending, events: []string{EventRefundFailure}},
 		{name: "the only refund is dust", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundDust)},
-			to: StatusRefundPending, events: []string{EventRefundFailure}},
+			to: StatusRefunded, events: []string{EventRefundFailure}},
 		{name: "dust, the others paid", status: StatusRefundPending, received: full, facts: Facts{Refunds: []*Refund{{ID: "rfd_2", Amount: big.NewInt(1), Status: RefundDone}}},
 			cause: RefundNotPaid{refundIn(RefundDust)}, to: StatusRefunded, events: []string{EventRefundFailure}},
 		{name: "dust of a failed order", status: StatusFailed, received: full, cause: RefundNotPaid{refundIn(RefundDust)},

@@ -220,10 +220,8 @@ func applyRefund(o *Order, f Facts, c Cause) OrderStatus {
 		if o.Status != StatusRefundPending {
 			return o.Status
 		}
-		settled := !slices.ContainsFunc(refunds, func(r *Refund) bool { return !r.Settled() })
-		paid := slices.ContainsFunc(refunds, func(r *Refund) bool { return r.Status == RefundDone })
-		if settled && paid {
-			return StatusRefunded
+		if !slices.ContainsFunc(refunds, func(r *Refund) bool { return !r.Settled() }) {
+			return StatusRefunded // every refund paid or dust: nothing more will be sent
 		}
 	}
 	return o.Status

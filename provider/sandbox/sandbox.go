@@ -207,7 +207,7 @@ func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPa
 		return nil, err
 	}
 	pp := &rampway.ProviderPayment{Ref: pay.ID, Status: pay.Status, Reference: pay.Reference, CardBrand: pay.CardBrand, CardLast4: pay.CardLast4,
-		FailureReason: pay.FailureReason}
+		FailureReason: pay.FailureReason, Received: new(big.Int).Set(pay.Received)}
 	switch pay.Status {
 	case rampway.FiatPending:
 		pp.Next = p.next(pay)
@@ -422,6 +422,9 @@ func (p *Provider) ParseWebhook(h http.Header, body []byte, now time.Time) (*ram
 		ActionKey: e.Data.ActionKey, NextURL: e.Data.NextURL}
 	if !ev.Status.Valid() {
 		return nil, fmt.Errorf("malformed notification: status %q", e.Data.Payment.Status)
+	}
+	if v, ok := new(big.Int).SetString(e.Data.Payment.Received, 10); ok {
+		ev.Received = v // what the payment had received when this was sent
 	}
 	if e.Data.Amount != "" {
 		v, ok := new(big.Int).SetString(e.Data.Amount, 10)
