@@ -438,14 +438,10 @@ func (h *Handler) handleIdentity(w http.ResponseWriter, r *http.Request) {
 // that takes no payment now (paid, closed, a step before this one left) goes back to the
 // page too, which shows where it is.
 func (h *Handler) handleStartPayment(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r, 4096) {
-		return
-	}
-	o := h.order(w, r, false)
+	o, back := h.formOrder(w, r, 4096)
 	if o == nil {
 		return
 	}
-	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
 	if o.FiatSymbol == "" || o.Status != rampway.StatusCreated || o.FiatMethod == "" || !h.fiat.IdentityComplete(o) {
 		http.Redirect(w, r, back, http.StatusSeeOther)
 		return
@@ -473,14 +469,10 @@ const fiatTimeout = 10 * time.Second
 
 // handleMethod takes area C's quote screen's choice: the order's method, then its page.
 func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r, 4096) {
-		return
-	}
-	o := h.order(w, r, false)
+	o, back := h.formOrder(w, r, 4096)
 	if o == nil {
 		return
 	}
-	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
 	if _, err := h.fiat.ChooseFiatMethod(r.Context(), o, r.PostFormValue("method")); err != nil {
 		switch rampway.ErrorCode(err) {
 		case rampway.ECONFLICT, rampway.EINVALID: // chosen already, or not one of the currency's: the page shows where it is

@@ -282,6 +282,19 @@ func (h *Handler) readForm(w http.ResponseWriter, r *http.Request, limit int64) 
 	return true
 }
 
+// formOrder reads a form post of at most limit bytes (readForm) and the order it names (order),
+// and returns them with the order's page to go back to; nil when it has answered already.
+func (h *Handler) formOrder(w http.ResponseWriter, r *http.Request, limit int64) (*rampway.Order, string) {
+	if !h.readForm(w, r, limit) {
+		return nil, ""
+	}
+	o := h.order(w, r, false)
+	if o == nil {
+		return nil, ""
+	}
+	return o, "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
+}
+
 func (h *Handler) notFound(w http.ResponseWriter) {
 	h.errorPage(w, http.StatusNotFound, "not_found")
 }

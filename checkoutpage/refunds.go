@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/rampway/rampway"
@@ -163,14 +162,10 @@ func (h *Handler) awaitsRefundAddress(ctx context.Context, o *rampway.Order) (bo
 // and back to the page, which says where the refund goes; a refused address renders the page
 // again with the use case's reason beside the field (400).
 func (h *Handler) handleRefundAddress(w http.ResponseWriter, r *http.Request) {
-	if !h.readForm(w, r, 4096) {
-		return
-	}
-	o := h.order(w, r, false)
+	o, back := h.formOrder(w, r, 4096)
 	if o == nil {
 		return
 	}
-	back := "/checkout?order_id=" + url.QueryEscape(o.ID) + "&hash=" + url.QueryEscape(r.FormValue("hash"))
 	if h.refunds == nil || o.FiatSymbol != "" {
 		http.Redirect(w, r, back, http.StatusSeeOther)
 		return
