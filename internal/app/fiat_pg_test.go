@@ -99,12 +99,12 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	action := regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
 	pay := func(number string) string {
 		t.Helper()
-		_, page := devtest.PaymentPage(t, http.DefaultClient, created.GatewayURL)
+		at, page := devtest.PaymentPage(t, http.DefaultClient, created.GatewayURL)
 		m := action.FindStringSubmatch(page)
 		if m == nil {
 			t.Fatalf("no card form:\n%s", page)
 		}
-		res, err := http.PostForm(m[1], url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
+		res, err := http.PostForm(devtest.Resolve(t, at, m[1]), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,7 +86,7 @@ func PaymentPage(t testing.TB, browser *http.Client, gatewayURL string) (string,
 	for _, f := range hidden.FindAllStringSubmatch(m[2], -1) {
 		form.Set(f[1], stdhtml.UnescapeString(f[2]))
 	}
-	res, err = browser.PostForm(resolve(t, at, m[1]), form)
+	res, err = browser.PostForm(Resolve(t, at, m[1]), form)
 	return page(t, res, err)
 }
 
@@ -104,8 +104,8 @@ func page(t testing.TB, res *http.Response, err error) (string, string) {
 	return res.Request.URL.String(), string(b)
 }
 
-// resolve is a link (HTML-escaped, as a page holds it) of the page at base, made absolute.
-func resolve(t testing.TB, base, link string) string {
+// Resolve is a link (HTML-escaped, as a page holds it) of the page at base, made absolute.
+func Resolve(t testing.TB, base, link string) string {
 	t.Helper()
 	b, err := url.Parse(base)
 	if err != nil {
@@ -129,7 +129,7 @@ func PayCard(t testing.TB, gatewayURL, number string) string {
 	if m == nil {
 		t.Fatalf("no card form on the checkout page:\n%s", html)
 	}
-	res, err := browser.PostForm(resolve(t, at, m[1]), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
+	res, err := browser.PostForm(Resolve(t, at, m[1]), url.Values{"card_number": {number}, "expiry": {"12/34"}, "cvc": {"123"}, "name": {"Ada Lovelace"}})
 	_, out := page(t, res, err)
 	return out
 }
