@@ -275,7 +275,20 @@ func TestJourneyAreaA(t *testing.T) {
 			if tc.events != nil {
 				j.hooks.wantEvents(t, o["order_id"].(string), tc.events)
 			}
-			// The lookup shows every payment, credited, and they add up to what was received.
+			// The lookup shows every payment, credited, and they add up to what was received. An
+			// overpayment's second transfer may still be confirming when the first has made the
+			// order SUCCESS: the lookup is read again until none is (its own deadline, not a
+			// margin on the first).
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				seen := false
+				for _, d := range done["deposits"].([]any) {
+					seen = seen || d.(map[string]any)["status"] == "seen"
+				}
+				if !seen || time.Now().After(deadline) {
+					break
+				}
+				done = j.get(t, o["order_id"].(string))
+			}
 			deps, _ := done["deposits"].([]any)
 			hashes, _ := done["deposit_tx_hashes"].([]any)
 			sum := new(big.Int)
