@@ -261,16 +261,7 @@ func TestKeysNewServe(t *testing.T) {
 
 	base, out := serveInProcess(t, cfgPath, envOf(k))
 	// The chain mines while the test runs (a block per 100 ms).
-	mining, stopMining := context.WithCancel(t.Context())
-	mined := make(chan struct{})
-	go func() {
-		defer close(mined)
-		for mining.Err() == nil {
-			_, _ = ch.Mine()
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	defer func() { stopMining(); <-mined }()
+	mineWhileTesting(t, ch) // a block per 100 ms until the test ends
 
 	admin := "Bearer " + k.Env[config.EnvAdminToken]
 	m := call(t, "POST", base+"/admin/merchants", admin, map[string]any{"name": "Keys Shop"})
@@ -353,4 +344,20 @@ func TestKeysNewServe(t *testing.T) {
 			t.Errorf("serve logged %q\n%s", bad, out)
 		}
 	}
+}
+
+// mineWhileTesting mines a block on ch every 100 ms until the test ends (its cleanup waits for
+// the last one), as a node with a block time would.
+func mineWhileTesting(t *testing.T, ch *devchain.Chain) {
+	t.Helper()
+	mining, stop := context.WithCancel(context.Background())
+	mined := make(chan struct{})
+	go func() {
+		defer close(mined)
+		for mining.Err() == nil {
+			_, _ = ch.Mine()
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	t.Cleanup(func() { stop(); <-mined })
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -45,16 +44,7 @@ func TestServeTestAndLiveMode(t *testing.T) {
 	cfgPath := keysConfigWith(t, k, ch.RPCURL(), recipientOf(t), fmt.Sprintf(`{addr: "127.0.0.1:%d", public_url: "http://127.0.0.1:%d"}`, port, port),
 		`{ETH: "3000", EUR: "1.08"}`, "fiat: {provider: sandbox}\n")
 	base, out := serveInProcess(t, cfgPath, envOf(k))
-	mining, stopMining := context.WithCancel(t.Context())
-	mined := make(chan struct{})
-	go func() {
-		defer close(mined)
-		for mining.Err() == nil {
-			_, _ = ch.Mine()
-			time.Sleep(100 * time.Millisecond)
-		}
-	}()
-	defer func() { stopMining(); <-mined }()
+	mineWhileTesting(t, ch) // a block per 100 ms until the test ends
 
 	// What each mode runs on, said at start.
 	for _, want := range []string{`"msg":"test mode","networks":"devnet (chain 1337)","payment_provider":"sandbox"`,
