@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -100,11 +101,11 @@ type Service struct {
 	addresses *addresses
 	now       func() time.Time
 	fees      feeCache
-	// providers are the payment providers by name; testProvider and liveProvider are the one
-	// each mode's new payments start with (nil: none).
-	providers                  map[string]rampway.FiatProvider
-	testProvider, liveProvider rampway.FiatProvider
-	payouts                    PayoutFunc
+	// providers are the payment providers by name; routes the order in which a new payment
+	// picks one.
+	providers map[string]rampway.FiatProvider
+	routes    []FiatRoute
+	payouts   PayoutFunc
 }
 
 // PayoutFunc returns the merchant's deposit address for an asset on a network (ENOTFOUND when
@@ -115,12 +116,25 @@ type PayoutFunc func(ctx context.Context, merchantID, network, symbol string) (*
 // Payout, cached) instead of the store.
 func (s *Service) SetPayouts(f PayoutFunc) { s.payouts = f }
 
-// AddFiatProvider adds a payment provider: the new fiat payments of its mode start with it, and
-// its payments' actions and notifications go to it by name. A mode has at most one provider.
-func (s *Service) AddFiatProvider(p rampway.FiatProvider) error {
-	if q := s.FiatProvider(p.Livemode()); q != nil {
-		return fmt.Errorf("payment providers %s and %s both serve %s mode: one at most", q.Name(), p.Name(), rampway.ModeName(p.Livemode()))
+// FiatRoute is a payment provider and what it takes.
+type FiatRoute struct {
+	Provider rampway.FiatProvider
+	// Takes are the methods it takes by currency; nil: each of its methods in every currency.
+	Takes map[string][]string
+}
+
+func (r FiatRoute) takes(currency, method string) bool {
+	if r.Takes == nil {
+		return slices.Contains(r.Provider.Methods(), method)
 	}
+	return slices.Contains(r.Takes[currency], method)
+}
+
+// AddFiatProvider adds a payment provider after those added before: a new fiat payment starts
+// with the first provider of its order's mode that takes its currency and method, and every
+// action and notification of a payment goes to the provider that holds it, by name.
+func (s *Service) AddFiatProvider(r FiatRoute) error {
+	p := r.Provider
 	if _, ok := s.providers[p.Name()]; ok {
 		return fmt.Errorf("payment provider %s is added twice", p.Name())
 	}
@@ -128,26 +142,36 @@ func (s *Service) AddFiatProvider(p rampway.FiatProvider) error {
 		s.providers = map[string]rampway.FiatProvider{}
 	}
 	s.providers[p.Name()] = p
-	if p.Livemode() {
-		s.liveProvider = p
-	} else {
-		s.testProvider = p
+	s.routes = append(s.routes, r)
+	return nil
+}
+
+// ProviderFor returns the payment provider a new payment of o starts with: the first of o's
+// mode that takes its currency and method (nil when none does).
+func (s *Service) ProviderFor(o *rampway.Order) rampway.FiatProvider {
+	for _, r := range s.routes {
+		if r.Provider.Livemode() == o.Livemode && r.takes(o.FiatSymbol, o.FiatMethod) {
+			return r.Provider
+		}
 	}
 	return nil
 }
 
-// FiatProvider returns the payment provider of a mode (nil when none is configured).
-func (s *Service) FiatProvider(livemode bool) rampway.FiatProvider {
-	if livemode {
-		return s.liveProvider
+// ModeProviders returns the names of the payment providers of a mode, in the order added.
+func (s *Service) ModeProviders(livemode bool) []string {
+	var out []string
+	for _, r := range s.routes {
+		if r.Provider.Livemode() == livemode {
+			out = append(out, r.Provider.Name())
+		}
 	}
-	return s.testProvider
+	return out
 }
 
 // FormFirst reports whether the payment of o starts from its provider's form, shown before the
-// payment exists (rampway.FormFirst: the sandbox's card form).
+// payment exists (rampway.FormFirst).
 func (s *Service) FormFirst(o *rampway.Order) bool {
-	f, ok := s.FiatProvider(o.Livemode).(rampway.FormFirst)
+	f, ok := s.ProviderFor(o).(rampway.FormFirst)
 	return ok && f.FormFirst(o.FiatMethod)
 }
 

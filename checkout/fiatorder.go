@@ -135,15 +135,15 @@ func (s *Service) SetIdentity(ctx context.Context, orderID string, fields map[st
 
 // ErrNoFiatProvider is returned for a fiat payment when no provider of its order's mode is
 // configured.
-var ErrNoFiatProvider = errors.New("no fiat payment provider is configured for the order's mode")
+var ErrNoFiatProvider = errors.New("no fiat payment provider of the order's mode takes its currency and method")
 
 // paymentProvider returns the provider of a payment of o: the one named (an existing payment's),
-// or for a new payment ("") the provider of o's mode. It refuses a provider of the other mode
+// or for a new payment ("") the first of o's mode that takes its currency and method. It refuses a provider of the other mode
 // than o's (rampway.ModeMatches): test money never reaches a live provider, nor the reverse.
 func (s *Service) paymentProvider(o *rampway.Order, name string) (rampway.FiatProvider, error) {
 	var p rampway.FiatProvider
 	if name == "" {
-		p = s.FiatProvider(o.Livemode)
+		p = s.ProviderFor(o)
 	} else {
 		p = s.providers[name]
 	}

@@ -8,11 +8,13 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/provider"
 )
 
 // The checkout of a fiat-paid order (area B): what is bought and its price in the currency,
@@ -126,7 +128,8 @@ type fiatData struct {
 	ExpiresAt     string
 	Status        *Status
 	// Step is what the page asks now: "choose", "identity", "start" (the button that starts
-	// the payment), "card", "wallet", "redirect", "bank", "stripe", "authenticate", or ""
+	// the payment), "card", "wallet", "redirect", "bank", "widget" (the provider's own form),
+	// "authenticate", or ""
 	// (nothing: the payment is on its way, or the order is over).
 	Step string
 	// StartLabel is the start step's button: "Pay 25.00 EUR by card".
@@ -143,35 +146,61 @@ type fiatData struct {
 	Card      string // "Paid with visa ending in 4242"
 	// Choices are area C's quote screen (Step "choose").
 	Choices []MethodChoice
-	// Stripe is what Stripe's Payment Element is mounted with (Step "stripe").
-	Stripe *StripeElement
-	I18N   map[string]string
+	// Widget is the provider's own form (Step "widget"), rendered, and WidgetScripts the
+	// scripts it needs: the provider's, then its own.
+	Widget        template.HTML
+	WidgetScripts []string
+	I18N          map[string]string
 	// Livemode is the order's mode: a test order's page is marked "Test mode" on every step
 	// (block "testmode").
 	Livemode bool
 }
 
-// StripeElement is the Payment Element's configuration: the intent's client secret, the
-// publishable key, and where Stripe sends the user back (this page).
-type StripeElement struct {
-	ClientSecret, PublishableKey, ReturnURL string
+// pageWidget is a payment provider module's widget (provider.Widget), its template parsed with
+// the page's functions.
+type pageWidget struct {
+	*provider.Widget
+	tmpl *template.Template
 }
 
-// stripeSources are the origins Stripe.js needs, named in the CSP of a page that mounts it
-// (and only there): its script, its frames (the element, 3-D Secure) and its API.
-const (
-	stripeJS    = "https://js.stripe.com"
-	stripeHooks = "https://hooks.stripe.com"
-	stripeAPI   = "https://api.stripe.com"
-)
+// parseWidgets parses the registered modules' widgets, by the next-action kind they serve.
+func parseWidgets(funcs template.FuncMap) map[string]*pageWidget {
+	out := map[string]*pageWidget{}
+	for kind, w := range provider.Widgets() {
+		out[kind] = &pageWidget{Widget: w, tmpl: template.Must(template.New(kind).Funcs(funcs).Parse(w.Template))}
+	}
+	return out
+}
 
-// allowStripe widens the page's CSP for Stripe.js: the script and its API from Stripe's own
-// hosts, its frames; nothing else changes.
-func allowStripe(h http.Header) {
+// widgetScript is the URL of a widget's own script.
+func widgetScript(kind string) string { return "/checkout/widgets/" + url.PathEscape(kind) + ".js" }
+
+// handleWidgetScript serves a widget's own script.
+func (h *Handler) handleWidgetScript(w http.ResponseWriter, r *http.Request) {
+	wd, ok := h.widgets[strings.TrimSuffix(r.PathValue("file"), ".js")]
+	if !ok || !strings.HasSuffix(r.PathValue("file"), ".js") {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(wd.Script)
+}
+
+// allowWidget widens the page's CSP for a widget: its provider's script, API and frame origins;
+// nothing else changes.
+func allowWidget(h http.Header, c provider.CSP) {
 	csp := h.Get("Content-Security-Policy")
-	csp = strings.Replace(csp, "script-src 'self'", "script-src 'self' "+stripeJS, 1)
-	csp = strings.Replace(csp, "connect-src 'self'", "connect-src 'self' "+stripeAPI, 1)
-	csp = strings.Replace(csp, "default-src 'none';", "default-src 'none'; frame-src "+stripeJS+" "+stripeHooks+";", 1)
+	if len(c.Script) > 0 {
+		csp = strings.Replace(csp, "script-src 'self'", "script-src 'self' "+strings.Join(c.Script, " "), 1)
+	}
+	if len(c.Connect) > 0 {
+		csp = strings.Replace(csp, "connect-src 'self'", "connect-src 'self' "+strings.Join(c.Connect, " "), 1)
+	}
+	if len(c.Frame) > 0 {
+		csp = strings.Replace(csp, "default-src 'none';", "default-src 'none'; frame-src "+strings.Join(c.Frame, " ")+";", 1)
+	}
 	h.Set("Content-Security-Policy", csp)
 }
 
@@ -244,7 +273,8 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	}
 	formTargets := []string{origin(o.MerchantRedirectURL)}
 	var current *rampway.FiatPayment
-	starting := false // no payment is open: the page offers to start one
+	var widget *pageWidget // the provider's own form, when the payment mounts one
+	starting := false      // no payment is open: the page offers to start one
 	switch {
 	case identityErr != nil:
 		d.Step = "identity"
@@ -333,10 +363,19 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 				d.Step = "redirect"
 			case "bank_transfer":
 				d.Step = "bank"
-			case "stripe_element":
-				d.Step = "stripe"
-				d.Stripe = &StripeElement{ClientSecret: p.Next.Meta["client_secret"], PublishableKey: p.Next.Meta["publishable_key"],
-					ReturnURL: h.fiat.GatewayURL(o.ID)}
+			default:
+				if wd := h.widgets[p.Next.Kind]; wd != nil {
+					var buf bytes.Buffer
+					err := wd.tmpl.ExecuteTemplate(&buf, "widget", provider.WidgetData{Meta: p.Next.Meta, Amount: d.Amount,
+						ReturnURL: h.fiat.GatewayURL(o.ID), ScriptURL: widgetScript(p.Next.Kind)})
+					if err != nil {
+						h.log.Error("checkout page: render widget", "order_id", o.ID, "kind", p.Next.Kind, "error", err)
+						h.unavailable(w, r, false)
+						return
+					}
+					d.Step, d.Widget, widget = "widget", template.HTML(buf.String()), wd
+					d.WidgetScripts = append(slices.Clone(wd.Scripts), widgetScript(p.Next.Kind))
+				}
 			}
 		}
 	}
@@ -386,8 +425,8 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		return
 	}
 	securityHeaders(w, strings.Join(formTargets, " "), d.Header.images()...)
-	if d.Step == "stripe" {
-		allowStripe(w.Header())
+	if widget != nil {
+		allowWidget(w.Header(), widget.CSP)
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	switch {

@@ -97,6 +97,8 @@ type Handler struct {
 	fiat   FiatCheckout
 	fiatPg *template.Template
 	qrs    qrCache
+	// widgets are the payment provider modules' widgets, by next-action kind.
+	widgets map[string]*pageWidget
 	// refunds shows area A's refunds and takes their addresses (WithRefunds); nil: none.
 	refunds Refunds
 }
@@ -123,6 +125,7 @@ func New(cfg Config, store Store, hash Checkout, chains Chains, log *slog.Logger
 	if f, ok := hash.(FiatCheckout); ok {
 		h.fiat, h.fiatPg = f, fiatTemplate(funcs)
 	}
+	h.widgets = parseWidgets(funcs)
 	sub, _ := fs.Sub(assetFS, "assets")
 	files := http.StripPrefix("/checkout/assets/", http.FileServerFS(sub))
 	h.assets = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -153,6 +156,7 @@ var actions = []struct {
 	{"POST /checkout/pay", (*Handler).handleStartPayment},
 	{"POST /checkout/method", (*Handler).handleMethod},
 	{"POST /checkout/refund-address", (*Handler).handleRefundAddress},
+	{"GET /checkout/widgets/{file}", (*Handler).handleWidgetScript},
 }
 
 // assetRoute prefixes each asset file's name in its route.

@@ -42,12 +42,6 @@ const (
 	// EnvDepositXPrv is the extended private key of the deposit addresses (the sweeper's); it
 	// is only ever read from the environment.
 	EnvDepositXPrv = "RAMPWAY_DEPOSIT_XPRV"
-	// The Stripe provider's keys (fiat.provider stripe): only ever from the environment.
-	EnvStripeSecretKey      = "RAMPWAY_STRIPE_SECRET_KEY"
-	EnvStripePublishableKey = "RAMPWAY_STRIPE_PUBLISHABLE_KEY"
-	EnvStripeWebhookSecret  = "RAMPWAY_STRIPE_WEBHOOK_SECRET"
-	// EnvStripeAPIURL points the Stripe provider at stripe-mock (dev mode only, for tests).
-	EnvStripeAPIURL = "RAMPWAY_STRIPE_API_URL"
 )
 
 // Config is the whole configuration.
@@ -197,10 +191,6 @@ type Secrets struct {
 	HotWalletPassphrase string `yaml:"-"`
 	// DepositXPrv is the deposit addresses' extended private key: env RAMPWAY_DEPOSIT_XPRV only.
 	DepositXPrv string `yaml:"-"`
-	// The Stripe keys (fiat.provider stripe): env only.
-	StripeSecretKey      string `yaml:"-"`
-	StripePublishableKey string `yaml:"-"`
-	StripeWebhookSecret  string `yaml:"-"`
 }
 
 // Log configures logging.
@@ -272,23 +262,20 @@ func Parse(r io.Reader, getenv func(string) string) (Config, error) {
 // ApplyEnv overrides secrets and the DSN with the environment variables that are set.
 func (c *Config) ApplyEnv(getenv func(string) string) {
 	for env, dst := range map[string]*string{
-		EnvAdminToken:           &c.Admin.Token,
-		EnvHashSecret:           &c.Secrets.HashSecret,
-		EnvEncryptionKey:        &c.Secrets.EncryptionKey,
-		EnvDatabaseDSN:          &c.Database.DSN,
-		EnvDepositXPub:          &c.Checkout.DepositXPub,
-		EnvHotWalletKey:         &c.Secrets.HotWalletKey,
-		EnvHotWalletPassphrase:  &c.Secrets.HotWalletPassphrase,
-		EnvDepositXPrv:          &c.Secrets.DepositXPrv,
-		EnvStripeSecretKey:      &c.Secrets.StripeSecretKey,
-		EnvStripePublishableKey: &c.Secrets.StripePublishableKey,
-		EnvStripeWebhookSecret:  &c.Secrets.StripeWebhookSecret,
-		EnvStripeAPIURL:         &c.Fiat.StripeAPIURL,
+		EnvAdminToken:          &c.Admin.Token,
+		EnvHashSecret:          &c.Secrets.HashSecret,
+		EnvEncryptionKey:       &c.Secrets.EncryptionKey,
+		EnvDatabaseDSN:         &c.Database.DSN,
+		EnvDepositXPub:         &c.Checkout.DepositXPub,
+		EnvHotWalletKey:        &c.Secrets.HotWalletKey,
+		EnvHotWalletPassphrase: &c.Secrets.HotWalletPassphrase,
+		EnvDepositXPrv:         &c.Secrets.DepositXPrv,
 	} {
 		if v := getenv(env); v != "" {
 			*dst = v
 		}
 	}
+	c.Fiat.getenv = getenv // the providers' secrets (provider.Settings.Env)
 }
 
 // FieldError is a configuration error naming its field, e.g. "database.driver".

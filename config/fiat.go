@@ -1,28 +1,31 @@
 package config
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/provider"
 )
 
-// Fiat configures the fiat areas (B and C): the payment provider, the spread, and the
+// Fiat configures the fiat areas (B and C): the payment providers, the spread, and the
 // currencies with their payment methods, limits and fees.
 type Fiat struct {
-	// Providers are the fiat payment providers, at most one per mode: "sandbox" (built in, test
-	// mode only: test data, never real money) and "stripe" (the mode of its keys: sk_test_ test,
-	// sk_live_ live). A mode without one offers no fiat methods (B2 and C2 list none for its
-	// keys). Default: sandbox in dev mode, none in production.
-	Providers []string `yaml:"providers"`
-	// Provider is the older form of Providers: one provider.
+	// Providers are the payment providers: any number, each an instance of a provider module
+	// (provider.Names) under a name of its own, with the methods and currencies it takes. A
+	// payment starts with the first provider in this list that serves the order's mode and
+	// takes its currency and method; every later action and notification of the payment goes
+	// to and comes from that provider. A mode without one offers no fiat methods. Default: the
+	// dev default module in dev mode, none in production.
+	Providers []ProviderConfig `yaml:"providers"`
+	// Provider is the older form of Providers: one provider, by module name.
 	Provider string `yaml:"provider"`
-	// StripeAPIURL points the Stripe provider at another API (stripe-mock), from env
-	// RAMPWAY_STRIPE_API_URL, in dev mode only: tests run journeys against it.
-	StripeAPIURL string `yaml:"-"`
 	// ActionGiveUpAfter is how long a capture, void or refund the provider refuses (or that
 	// cannot reach it) is tried before it needs an operator (listed by `rampway admin
 	// fiat-actions list`, counted in /metrics); default 24h.
@@ -31,6 +34,41 @@ type Fiat struct {
 	SpreadBPS int64 `yaml:"spread_bps"`
 	// Currencies replace the defaults when given.
 	Currencies []FiatCurrency `yaml:"currencies"`
+
+	// getenv reads the providers' secrets (set by ApplyEnv).
+	getenv func(string) string
+}
+
+// ProviderConfig configures one payment provider. In the file it is a mapping, or just the
+// module's name ("- sandbox").
+type ProviderConfig struct {
+	// Name is the provider's own name: unique, the {name} of its routes
+	// (/providers/{name}/webhook), of its environment variables (RAMPWAY_<NAME>_...) and
+	// recorded on every payment it holds. Default: the module's name.
+	Name string `yaml:"name"`
+	// Module is the provider module (provider.Names). Default: the name.
+	Module string `yaml:"module"`
+	// Methods are the payment methods it takes: default all of its module's.
+	Methods []string `yaml:"methods"`
+	// Currencies are the currencies it takes: default all configured.
+	Currencies []string `yaml:"currencies"`
+	// Options are the module's settings that are not secrets.
+	Options map[string]string `yaml:"options"`
+}
+
+// UnmarshalYAML takes a mapping or a module's name.
+func (p *ProviderConfig) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*p = ProviderConfig{Name: n.Value, Module: n.Value}
+		return nil
+	}
+	type plain ProviderConfig
+	var v plain
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*p = ProviderConfig(v)
+	return nil
 }
 
 // FiatCurrency configures a currency.
@@ -57,19 +95,6 @@ type PaymentMethod struct {
 	FeeFixed string `yaml:"fee_fixed"`
 }
 
-// FiatProviders are the fiat payment providers this build has.
-var FiatProviders = []string{"sandbox", "stripe"}
-
-// ProviderMethods are the payment methods each provider takes: a currency's other methods are
-// not offered with it.
-var ProviderMethods = map[string][]string{
-	"sandbox": {"credit_debit_card", "apple_pay", "google_pay", "sepa_bank_transfer", "gbp_bank_transfer", "pm_open_banking",
-		"pm_cash_app", "pm_jwire"},
-	// Stripe: cards, and Apple Pay and Google Pay (card wallets), authorised and captured;
-	// SEPA Direct Debit, credited when the money arrives.
-	"stripe": {"credit_debit_card", "apple_pay", "google_pay", "sepa_debit"},
-}
-
 // defaultFiat is DESIGN's: EUR, GBP and USD, every method from 20 to 10,000.
 func defaultFiat() Fiat {
 	m := func(id, name string, feeBPS int64, fixed string) PaymentMethod {
@@ -81,7 +106,7 @@ func defaultFiat() Fiat {
 	return Fiat{SpreadBPS: 100, ActionGiveUpAfter: 24 * time.Hour, Currencies: []FiatCurrency{
 		{Symbol: "EUR", Name: "Euro", Countries: []string{"AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "LU", "NL", "PT"},
 			Methods: []PaymentMethod{card, apple, google, m("sepa_bank_transfer", "SEPA bank transfer", 0, "0"), openBanking,
-				m("sepa_debit", "SEPA Direct Debit", 80, "0")}}, // Stripe's; the sandbox does not take it
+				m("sepa_debit", "SEPA Direct Debit", 80, "0")}}, // offered where a provider takes it
 		{Symbol: "GBP", Name: "Pound sterling", Countries: []string{"GB"},
 			Methods: []PaymentMethod{card, m("gbp_bank_transfer", "Bank transfer (Faster Payments)", 0, "0"), openBanking}},
 		{Symbol: "USD", Name: "US dollar", Countries: []string{"US"},
@@ -94,69 +119,140 @@ var (
 	methodID       = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 )
 
-// Provider names.
-const (
-	ProviderSandbox = "sandbox"
-	ProviderStripe  = "stripe"
-)
-
-// FiatProviderNames are the configured payment providers (fiat.providers, or fiat.provider):
-// by default the sandbox in dev mode and none in production.
-func (c *Config) FiatProviderNames() []string {
+// FiatProviders are the configured payment providers, names and modules filled in
+// (fiat.providers, or fiat.provider): by default the dev default module in dev mode and none in
+// production.
+func (c *Config) FiatProviders() []ProviderConfig {
+	var out []ProviderConfig
 	switch {
 	case len(c.Fiat.Providers) > 0:
-		return c.Fiat.Providers
+		out = slices.Clone(c.Fiat.Providers)
 	case c.Fiat.Provider != "":
-		return []string{c.Fiat.Provider}
+		out = []ProviderConfig{{Name: c.Fiat.Provider, Module: c.Fiat.Provider}}
 	case c.Mode == ModeDev:
-		return []string{ProviderSandbox}
+		for _, m := range provider.Modules() {
+			if m.DevDefault {
+				out = append(out, ProviderConfig{Name: m.Name, Module: m.Name})
+			}
+		}
 	}
-	return nil
+	for i, p := range out {
+		if p.Module == "" {
+			out[i].Module = p.Name
+		}
+		if p.Name == "" {
+			out[i].Name = out[i].Module
+		}
+	}
+	return out
 }
 
-// ProviderLivemode is the mode a provider serves: the sandbox test only, Stripe the mode of its
-// secret key.
+// FiatProviderNames are the configured payment providers' names.
+func (c *Config) FiatProviderNames() []string {
+	var out []string
+	for _, p := range c.FiatProviders() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// ProviderSettings are a provider's settings for its module.
+func (c *Config) ProviderSettings(p ProviderConfig) provider.Settings {
+	m := hmac.New(sha256.New, []byte(c.Secrets.HashSecret))
+	m.Write([]byte("payment provider " + p.Name))
+	return provider.Settings{Name: p.Name, Module: p.Module, Options: p.Options, PublicURL: c.HTTP.PublicURL,
+		Dev: c.Mode == ModeDev, Secret: m.Sum(nil), Getenv: c.Fiat.getenv}
+}
+
+// ProviderLivemode is the mode a configured provider serves (false for an unknown one).
 func (c *Config) ProviderLivemode(name string) bool {
-	if name == ProviderStripe {
-		k := c.Secrets.StripeSecretKey
-		return strings.HasPrefix(k, "sk_live_") || strings.HasPrefix(k, "rk_live_")
+	for _, p := range c.FiatProviders() {
+		if p.Name == name {
+			m, ok := provider.Lookup(p.Module)
+			return ok && m.LivemodeOf(c.ProviderSettings(p))
+		}
 	}
 	return false
 }
 
-// ModeProvider is the payment provider of a mode ("" for none).
-func (c *Config) ModeProvider(livemode bool) string {
-	for _, p := range c.FiatProviderNames() {
-		if c.ProviderLivemode(p) == livemode {
-			return p
+// ModeProviders are the names of the providers of a mode, in the configuration's order.
+func (c *Config) ModeProviders(livemode bool) []string {
+	var out []string
+	for _, p := range c.FiatProviders() {
+		if c.ProviderLivemode(p.Name) == livemode {
+			out = append(out, p.Name)
 		}
 	}
-	return ""
+	return out
+}
+
+// ProviderTakes are the methods a provider takes, by currency: its module's methods, or the
+// configured subset, in the configured currencies it takes.
+func (c *Config) ProviderTakes(p ProviderConfig) map[string][]string {
+	m, ok := provider.Lookup(p.Module)
+	if !ok {
+		return nil
+	}
+	methods := m.Methods
+	if len(p.Methods) > 0 {
+		methods = p.Methods
+	}
+	out := map[string][]string{}
+	for _, cur := range c.Fiat.Currencies {
+		if len(p.Currencies) > 0 && !slices.Contains(p.Currencies, cur.Symbol) {
+			continue
+		}
+		for _, pm := range cur.Methods {
+			if slices.Contains(methods, pm.ID) {
+				out[cur.Symbol] = append(out[cur.Symbol], pm.ID)
+			}
+		}
+	}
+	return out
 }
 
 // validateFiat checks the fiat section; bad reports each problem.
 func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 	f := c.Fiat
-	field := "fiat.providers"
-	if len(f.Providers) == 0 {
-		field = "fiat.provider"
-	}
 	if len(f.Providers) > 0 && f.Provider != "" {
 		bad("fiat.provider", "and fiat.providers are both set: keep providers")
 	}
-	byMode := map[bool]string{}
-	for _, p := range c.FiatProviderNames() {
-		if !slices.Contains(FiatProviders, p) {
-			bad(field, "must be among %v, not %q", FiatProviders, p)
+	symbols := map[string]bool{}
+	for _, cur := range f.Currencies {
+		symbols[cur.Symbol] = true
+	}
+	names := map[string]bool{}
+	for i, p := range c.FiatProviders() {
+		field := fmt.Sprintf("fiat.providers[%d]", i)
+		if len(f.Providers) == 0 {
+			field = "fiat.provider"
+		}
+		m, ok := provider.Lookup(p.Module)
+		if !ok {
+			bad(field, "must be among %v, not %q", provider.Names(), p.Module)
 			continue
 		}
-		live := c.ProviderLivemode(p)
-		if other, ok := byMode[live]; ok {
-			bad(field, "%s and %s both serve %s mode: one provider per mode", other, p, rampway.ModeName(live))
+		switch {
+		case !provider.ValidName(p.Name):
+			bad(field+".name", "must be lowercase letters, digits, - and _ (at most 32), not %q", p.Name)
+		case names[p.Name]:
+			bad(field+".name", "%s is used twice: give each provider a name of its own", p.Name)
 		}
-		byMode[live] = p
-		if p == ProviderStripe {
-			c.validateStripe(bad)
+		names[p.Name] = true
+		for j, id := range p.Methods {
+			if !slices.Contains(m.Methods, id) {
+				bad(fmt.Sprintf("%s.methods[%d]", field, j), "%s does not take %q: it takes %v", p.Module, id, m.Methods)
+			}
+		}
+		for j, sym := range p.Currencies {
+			if !symbols[sym] {
+				bad(fmt.Sprintf("%s.currencies[%d]", field, j), "%q is not among fiat.currencies", sym)
+			}
+		}
+		if m.Check != nil {
+			m.Check(c.ProviderSettings(p), func(setting, format string, args ...any) {
+				bad(field+" ("+setting+")", format, args...)
+			})
 		}
 	}
 	if f.ActionGiveUpAfter < time.Minute || f.ActionGiveUpAfter > 30*24*time.Hour {
@@ -165,7 +261,7 @@ func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 	if f.SpreadBPS < 0 || f.SpreadBPS > 10_000 {
 		bad("fiat.spread_bps", "must be between 0 and 10000 (basis points), not %d", f.SpreadBPS)
 	}
-	symbols := map[string]bool{}
+	symbols = map[string]bool{}
 	for i, cur := range f.Currencies {
 		p := fmt.Sprintf("fiat.currencies[%d]", i)
 		if !currencySymbol.MatchString(cur.Symbol) {
@@ -227,15 +323,23 @@ func (c FiatCurrency) decimals() int {
 }
 
 // FiatCurrencies are the configured currencies of a mode as the domain names them, each with
-// only the methods the mode's provider takes (a currency left with none is not offered; a mode
+// only the methods the mode's providers take (a currency left with none is not offered; a mode
 // without a provider offers none).
 func (c *Config) FiatCurrencies(livemode bool) []rampway.FiatCurrency {
-	takes := ProviderMethods[c.ModeProvider(livemode)]
+	takes := map[string][]string{}
+	for _, p := range c.FiatProviders() {
+		if c.ProviderLivemode(p.Name) != livemode {
+			continue
+		}
+		for sym, ms := range c.ProviderTakes(p) {
+			takes[sym] = append(takes[sym], ms...)
+		}
+	}
 	var out []rampway.FiatCurrency
 	for _, cur := range c.Fiat.Currencies {
 		d := rampway.FiatCurrency{Symbol: cur.Symbol, Name: cur.Name, Decimals: uint8(cur.decimals()), Countries: slices.Clone(cur.Countries)}
 		for _, m := range cur.Methods {
-			if !slices.Contains(takes, m.ID) {
+			if !slices.Contains(takes[cur.Symbol], m.ID) {
 				continue
 			}
 			fixed := int64(0)
@@ -251,43 +355,4 @@ func (c *Config) FiatCurrencies(livemode bool) []rampway.FiatCurrency {
 		}
 	}
 	return out
-}
-
-// validateStripe checks the Stripe keys, which come from the environment only: each present,
-// of its kind, and all of one mode (test or live).
-func (c *Config) validateStripe(bad func(field, format string, args ...any)) {
-	sec := c.Secrets
-	modes := map[string]bool{}
-	for _, k := range []struct{ field, env, v string }{
-		{"secrets.stripe_secret_key", EnvStripeSecretKey, sec.StripeSecretKey},
-		{"secrets.stripe_publishable_key", EnvStripePublishableKey, sec.StripePublishableKey},
-	} {
-		prefixes := []string{"sk_", "rk_"}
-		if strings.HasSuffix(k.field, "publishable_key") {
-			prefixes = []string{"pk_"}
-		}
-		ok := false
-		for _, pre := range prefixes {
-			for _, mode := range []string{"test", "live"} {
-				if strings.HasPrefix(k.v, pre+mode+"_") {
-					ok, modes[mode] = true, true
-				}
-			}
-		}
-		switch {
-		case k.v == "":
-			bad(k.field, "is required with fiat.provider stripe: set %s (never in the file)", k.env)
-		case !ok:
-			bad(k.field, "%s must start with %s_test_ or %s_live_", k.env, prefixes[0][:2], prefixes[0][:2])
-		}
-	}
-	if len(modes) > 1 {
-		bad("secrets.stripe_publishable_key", "%s and %s must both be test keys or both live keys", EnvStripeSecretKey, EnvStripePublishableKey)
-	}
-	switch {
-	case sec.StripeWebhookSecret == "":
-		bad("secrets.stripe_webhook_secret", "is required with fiat.provider stripe: set %s, the signing secret of the webhook endpoint (never in the file)", EnvStripeWebhookSecret)
-	case !strings.HasPrefix(sec.StripeWebhookSecret, "whsec_"):
-		bad("secrets.stripe_webhook_secret", "%s must start with whsec_", EnvStripeWebhookSecret)
-	}
 }

@@ -3,14 +3,17 @@ package config
 import (
 	"strings"
 	"testing"
+
+	_ "github.com/rampway/rampway/provider/all" // the provider modules the configuration names
 )
 
 // Payment providers are per mode: the sandbox serves test mode only, Stripe the mode of its
-// keys; one provider a mode; production has none unless configured (never the sandbox by
-// default), and a mode without one offers no fiat methods.
+// keys; a mode may have several (a payment takes the first that takes its currency and method);
+// production has none unless configured (never the sandbox by default), and a mode without one
+// offers no fiat methods.
 func TestProviderModes(t *testing.T) {
 	stripeEnv := func(mode string) map[string]string {
-		return map[string]string{EnvStripeSecretKey: "sk_" + mode + "_abc", EnvStripePublishableKey: "pk_" + mode + "_abc", EnvStripeWebhookSecret: "whsec_abc"}
+		return map[string]string{"RAMPWAY_STRIPE_SECRET_KEY": "sk_" + mode + "_abc", "RAMPWAY_STRIPE_PUBLISHABLE_KEY": "pk_" + mode + "_abc", "RAMPWAY_STRIPE_WEBHOOK_SECRET": "whsec_abc"}
 	}
 	for _, c := range []struct {
 		name       string
@@ -25,10 +28,13 @@ func TestProviderModes(t *testing.T) {
 		{"stripe live keys: live mode", "production", "fiat: {provider: stripe}", stripeEnv("live"), "", "stripe", ""},
 		{"stripe test keys: test mode", "production", "fiat: {provider: stripe}", stripeEnv("test"), "stripe", "", ""},
 		{"sandbox for test, stripe for live", "production", "fiat: {providers: [sandbox, stripe]}", stripeEnv("live"), "sandbox", "stripe", ""},
-		{"two test providers", "production", "fiat: {providers: [sandbox, stripe]}", stripeEnv("test"), "", "",
-			"fiat.providers: sandbox and stripe both serve test mode: one provider per mode"},
+		{"two test providers", "production", "fiat: {providers: [sandbox, stripe]}", stripeEnv("test"), "sandbox,stripe", "", ""},
+		{"the sandbox under two names", "dev", "fiat: {providers: [sandbox, {name: sandbox-eu, module: sandbox, currencies: [EUR]}]}", nil, "sandbox,sandbox-eu", "", ""},
+		{"one name twice", "dev", "fiat: {providers: [sandbox, {name: sandbox, module: sandbox}]}", nil, "", "", "fiat.providers[1].name: sandbox is used twice"},
+		{"a method the module does not take", "dev", "fiat: {providers: [{name: sb, module: sandbox, methods: [sepa_debit]}]}", nil, "", "", `fiat.providers[0].methods[0]: sandbox does not take "sepa_debit"`},
+		{"a currency not configured", "dev", "fiat: {providers: [{name: sb, module: sandbox, currencies: [JPY]}]}", nil, "", "", `fiat.providers[0].currencies[0]: "JPY" is not among fiat.currencies`},
 		{"both forms", "production", "fiat: {provider: sandbox, providers: [sandbox]}", nil, "", "", "fiat.provider: and fiat.providers are both set"},
-		{"unknown", "production", "fiat: {providers: [adyen]}", nil, "", "", `fiat.providers: must be among [sandbox stripe], not "adyen"`},
+		{"unknown", "production", "fiat: {providers: [adyen]}", nil, "", "", `fiat.providers[0]: must be among [sandbox stripe], not "adyen"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc := "mode: " + c.mode + "\nhttp: {public_url: \"https://pay.example.com\"}\nadmin: {token: 0123456789abcdef0123456789abcdef-admin}\n" +
@@ -46,15 +52,15 @@ func TestProviderModes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := cfg.ModeProvider(false); got != c.test {
-				t.Fatalf("test mode's provider %q, want %q", got, c.test)
+			if got := strings.Join(cfg.ModeProviders(false), ","); got != c.test {
+				t.Fatalf("test mode's providers %q, want %q", got, c.test)
 			}
-			if got := cfg.ModeProvider(true); got != c.live {
-				t.Fatalf("live mode's provider %q, want %q", got, c.live)
+			if got := strings.Join(cfg.ModeProviders(true), ","); got != c.live {
+				t.Fatalf("live mode's providers %q, want %q", got, c.live)
 			}
 			for _, live := range []bool{false, true} {
-				if n := len(cfg.FiatCurrencies(live)); (n > 0) != (cfg.ModeProvider(live) != "") {
-					t.Fatalf("live %v: %d currencies with provider %q", live, n, cfg.ModeProvider(live))
+				if n := len(cfg.FiatCurrencies(live)); (n > 0) != (len(cfg.ModeProviders(live)) > 0) {
+					t.Fatalf("live %v: %d currencies with providers %v", live, n, cfg.ModeProviders(live))
 				}
 			}
 		})

@@ -52,12 +52,12 @@ func newDepositEnv(t *testing.T) *depositEnv {
 	t.Helper()
 	e := &depositEnv{fiatEnv: &fiatEnv{mintEnv: newMintEnv(t)}}
 	srv := httptest.NewUnstartedServer(nil)
-	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, e.store, nil)
-	if err := e.checkout.AddFiatProvider(e.sandbox); err != nil {
+	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)
+	if err := e.checkout.AddFiatProvider(checkout.FiatRoute{Provider: e.sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	srv.Config.Handler = New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
-		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: e.sandbox,
+		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{e.sandbox},
 		DepositAddresses: newDepositAddresses(t, e.env)})
 	srv.Start()
 	t.Cleanup(srv.Close)

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
+	"strconv"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/provider"
 )
 
 // userBody is the user_* fields B1 and C1 take (embedded: encoding/json reads them as the
@@ -211,38 +214,41 @@ func (s *Server) handleProviderWebhook(w http.ResponseWriter, r *http.Request) e
 	return nil
 }
 
-// bankTransferBody is POST {admin}/sandbox/bank-transfers: a bank transfer arrived at the
-// sandbox for the payment with this reference (amount in major units).
-type bankTransferBody struct {
-	Reference *string `json:"reference"`
-	Amount    *string `json:"amount"`
-	Currency  *string `json:"currency"`
-}
-
-// BankTransferView answers it.
-type BankTransferView struct {
-	Credit    string `json:"credit_id"`
-	Reference string `json:"reference"`
-	Amount    string `json:"amount"`
-	Currency  string `json:"currency"`
-}
-
-func (s *Server) handleSandboxBankTransfer(w http.ResponseWriter, r *http.Request) error {
-	var b bankTransferBody
-	if err := decodeJSON(r, &b, decodeOptions{strict: true}); err != nil {
-		return err
-	}
-	for name, v := range map[string]*string{"reference": b.Reference, "amount": b.Amount, "currency": b.Currency} {
-		if v == nil || *v == "" {
-			return rampway.FieldErrorf(name, "%s is required", name)
+// adminOp serves a payment provider's operation (provider.AdminOp): a JSON body of its
+// fields, each a required string (read as every body is: unknown fields and wrong types
+// refused with the same messages), answered 201 with the operation's answer.
+func adminOp(op provider.AdminOp) handlerFunc {
+	typ := opBody(op)
+	return func(w http.ResponseWriter, r *http.Request) error {
+		body := reflect.New(typ)
+		if err := decodeJSON(r, body.Interface(), decodeOptions{strict: true}); err != nil {
+			return err
 		}
+		fields := map[string]string{}
+		for i, name := range op.Fields {
+			v, _ := body.Elem().Field(i).Interface().(*string)
+			if v == nil || *v == "" {
+				return rampway.FieldErrorf(name, "%s is required", name)
+			}
+			fields[name] = *v
+		}
+		out, err := op.Do(r.Context(), fields)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusCreated, out)
+		return nil
 	}
-	credit, err := s.sandbox.BankTransfer(r.Context(), *b.Reference, *b.Amount, *b.Currency)
-	if err != nil {
-		return err
+}
+
+// opBody is the body of a provider's operation: a struct of its fields, each a *string.
+func opBody(op provider.AdminOp) reflect.Type {
+	var fields []reflect.StructField
+	for _, f := range op.Fields {
+		fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: reflect.TypeFor[*string](),
+			Tag: reflect.StructTag(`json:"` + f + `"`)})
 	}
-	writeJSON(w, http.StatusCreated, BankTransferView{Credit: credit, Reference: *b.Reference, Amount: *b.Amount, Currency: *b.Currency})
-	return nil
+	return reflect.StructOf(fields)
 }
 
 // depositOrderBody is C1's body.

@@ -47,12 +47,12 @@ func newFiatEnv(t *testing.T) *fiatEnv {
 	e := &fiatEnv{mintEnv: newMintEnv(t)}
 	// Listening before it is built, so that the sandbox knows where to send.
 	srv := httptest.NewUnstartedServer(nil)
-	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, e.store, nil)
-	if err := e.checkout.AddFiatProvider(e.sandbox); err != nil {
+	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)
+	if err := e.checkout.AddFiatProvider(checkout.FiatRoute{Provider: e.sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	srv.Config.Handler = New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
-		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: e.sandbox})
+		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{e.sandbox}})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	e.srv = srv // newEnv's server, without the provider, is asked nothing more
@@ -609,13 +609,13 @@ func TestFiatOrderPaidByBankTransfer(t *testing.T) {
 	}
 	wantEnvelope(t, e.do(http.MethodPost, bt, map[string]any{"reference": started.Reference, "amount": o.OrderFiatAmount, "currency": "EUR"},
 		map[string]string{"X-API-KEY": e.key}), 401, 401, bt, "Unauthorized")
-	if evs, _ := e.store.SandboxDueEvents(t.Context(), time.Now().Add(time.Hour), 10); len(evs) != 0 {
+	if evs, _ := sandbox.NewBooks(e.store, sandbox.Name).SandboxDueEvents(t.Context(), time.Now().Add(time.Hour), 10); len(evs) != 0 {
 		t.Fatalf("refused transfers sent %d notifications", len(evs))
 	}
 
 	// The transfer arrives.
 	r := e.admin(http.MethodPost, "/sandbox/bank-transfers", map[string]any{"reference": started.Reference, "amount": o.OrderFiatAmount, "currency": "EUR"})
-	credit := decode[BankTransferView](t, r, 201)
+	credit := decode[sandbox.BankTransferView](t, r, 201)
 	if !strings.HasPrefix(credit.Credit, "sbc_") || credit.Reference != started.Reference || credit.Amount != o.OrderFiatAmount || credit.Currency != "EUR" {
 		t.Fatalf("bank transfer %s", r.body)
 	}
@@ -628,7 +628,7 @@ func TestFiatOrderPaidByBankTransfer(t *testing.T) {
 	}
 
 	// The sandbox's notification, as it sends it: signed, to the webhook route.
-	evs, err := e.store.SandboxDueEvents(t.Context(), time.Now().Add(time.Hour), 10)
+	evs, err := sandbox.NewBooks(e.store, sandbox.Name).SandboxDueEvents(t.Context(), time.Now().Add(time.Hour), 10)
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("%d notifications due (%v), want the credit", len(evs), err)
 	}

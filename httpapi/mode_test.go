@@ -67,19 +67,19 @@ func newModeEnv(t *testing.T, liveNetwork, withLiveProvider bool) *modeEnv {
 		cfg.LiveFiat = onlyMethods(defaultFiat(), e.live.Methods())
 	}
 	d.checkout = checkout.New(cfg, d.store, d.functions, d.chains, d.prices, d.deriver, nil)
-	if err := d.checkout.AddFiatProvider(d.sandbox); err != nil {
+	if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: d.sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	if e.live != nil {
-		if err := d.checkout.AddFiatProvider(e.live); err != nil {
+		if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: e.live}); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.checkout.AddFiatProvider(&liveProvider{}); err == nil {
-			t.Fatal("a second live provider was taken")
+		if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: &liveProvider{}}); err == nil {
+			t.Fatal("a second provider of the same name was taken")
 		}
 	}
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: d.svc, Functions: d.functions, Checkout: d.checkout, Idempotency: d.store,
-		DB: d.ping, Log: slog.New(slog.NewJSONHandler(d.logs, nil)), Metrics: prometheus.NewRegistry(), Sandbox: d.sandbox,
+		DB: d.ping, Log: slog.New(slog.NewJSONHandler(d.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{d.sandbox},
 		DepositAddresses: newDepositAddresses(t, d.env), Events: d.store}))
 	t.Cleanup(srv.Close)
 	d.srv = srv

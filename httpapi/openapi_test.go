@@ -328,26 +328,7 @@ func sourceRoutes(t *testing.T) (routes []string, page bool) {
 		}
 		return "", false
 	}
-	// sandboxPages: labelled(s.sandbox.Handler()), the sandbox provider's pages.
-	sandboxPages := func(e ast.Expr) bool {
-		c, ok := e.(*ast.CallExpr)
-		if !ok || len(c.Args) != 1 {
-			return false
-		}
-		if f, ok := c.Fun.(*ast.Ident); !ok || f.Name != "labelled" {
-			return false
-		}
-		h, ok := c.Args[0].(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		sel, ok := h.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Handler" {
-			return false
-		}
-		inner, ok := sel.X.(*ast.SelectorExpr)
-		return ok && inner.Sel.Name == "sandbox"
-	}
+
 	isField := func(e ast.Expr, name string) bool {
 		if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
 			if f, ok := c.Fun.(*ast.Ident); ok && f.Name == "labelled" {
@@ -389,11 +370,6 @@ func sourceRoutes(t *testing.T) (routes []string, page bool) {
 				return true
 			case isField(call.Args[1], "home"):
 				return true // the dev server's demo store: not part of the API
-			case sandboxPages(call.Args[1]):
-				// The sandbox provider's own pages (its card form's target, 3-D Secure, wallet
-				// sheets, approvals): HTML for people, as a provider hosts them, not the API.
-				// Its admin route (adm) is the API, and documented.
-				return true
 			}
 		default:
 			return true
@@ -411,6 +387,11 @@ func sourceRoutes(t *testing.T) (routes []string, page bool) {
 		routes = append(routes, pattern)
 		return true
 	})
+	// The payment providers' operations (providerRoutes): those of dev mode's provider, under
+	// its module's name, are documented. Their own pages are HTML for people, not the API.
+	for _, op := range sandbox.New(sandbox.Config{}, nil, nil).AdminOps() {
+		routes = append(routes, "POST "+openAPIBasePaths.Admin+"/"+sandbox.Name+"/"+op.Path)
+	}
 	return routes, page
 }
 
@@ -522,7 +503,7 @@ func newOpenAPIServer(t *testing.T, e *env, bp BasePaths) *httptest.Server {
 	h := New(Config{BasePaths: bp, MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
 		Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store, DB: e.ping, Log: log,
 			Metrics: prometheus.NewRegistry(), Page: checkoutpage.New(checkoutpage.Config{}, e.store, e.checkout, openAPIChains{}, log, nil),
-			Sandbox:          sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil),
+			Providers:        []rampway.FiatProvider{sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)},
 			DepositAddresses: newDepositAddresses(t, e), Refunds: newRefunds(t, e), Orders: e.store})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -763,7 +744,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[DepositOrderView]():               "DepositOrder",
 		reflect.TypeFor[FiatPaymentView]():                "FiatPayment",
 		reflect.TypeFor[FiatMovementView]():               "FiatMovement",
-		reflect.TypeFor[BankTransferView]():               "BankTransfer",
+		reflect.TypeFor[sandbox.BankTransferView]():       "BankTransfer",
 		reflect.TypeFor[DepositAddressView]():             "DepositAddress",
 		reflect.TypeFor[ListView[DepositAddressView]]():   "DepositAddressList",
 		reflect.TypeFor[RefundAdminView]():                "AdminRefund",
@@ -775,7 +756,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[fiatQuoteBody]():                                "FiatQuoteRequest",
 		reflect.TypeFor[fiatOrderBody]():                                "FiatOrderRequest",
 		reflect.TypeFor[depositOrderBody]():                             "DepositOrderRequest",
-		reflect.TypeFor[bankTransferBody]():                             "BankTransferRequest",
+		opBody(sandbox.New(sandbox.Config{}, nil, nil).AdminOps()[0]):   "BankTransferRequest",
 		reflect.TypeFor[depositAddressBody]():                           "DepositAddressRequest",
 		reflect.TypeFor[refundAddressBody]():                            "RefundAddressRequest",
 		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
@@ -921,7 +902,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	// With the sandbox provider, for its admin route's body.
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(),
-		Sandbox:          sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, e.store, nil),
+		Providers:        []rampway.FiatProvider{sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)},
 		DepositAddresses: merchant.NewDepositAddresses(e.store, noDepositChains{}, common.Address{}, nil)}))
 	t.Cleanup(srv.Close)
 	e.srv = srv

@@ -6,7 +6,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkoutpage"
-	"github.com/rampway/rampway/provider/sandbox"
+	"github.com/rampway/rampway/provider"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -100,14 +100,8 @@ func (s *Server) routes() {
 
 	// Payment providers' notifications (signed by the provider, no merchant key).
 	m.Handle("POST /providers/{provider}/webhook", s.handle(s.handleProviderWebhook))
-	if s.sandbox != nil {
-		// The sandbox provider's own pages (3-D Secure, wallet sheets, approvals), and the
-		// admin route that tells it a bank transfer arrived.
-		for _, p := range sandbox.Routes {
-			m.Handle(p, labelled(s.sandbox.Handler()))
-		}
-		adm("POST "+admin+"/sandbox/bank-transfers", s.handleSandboxBankTransfer)
-	}
+	// The providers' own pages and operations (providerRoutes).
+	s.providerRoutes(m, adm)
 
 	// The hosted checkout page (gateway_url), on its own routes only: any other /checkout
 	// request gets the envelope's 404 or 405 below; the page answers HTML.
@@ -134,4 +128,23 @@ func (s *Server) routes() {
 
 	// Everything else: 404 or 405 in the envelope.
 	m.Handle("/", s.handle(s.handleUnmatched))
+}
+
+// providerRoutes mounts the payment providers' own pages (an in-process provider's 3-D Secure,
+// wallet sheets, approvals: HTML for people, as a provider hosts them) and their operators'
+// operations, POST {admin}/{name}/{path}.
+func (s *Server) providerRoutes(m *http.ServeMux, adm func(pattern string, h handlerFunc)) {
+	for _, p := range s.providers {
+		if r, ok := p.(provider.Router); ok {
+			h := labelled(r.Handler())
+			for _, pattern := range r.Routes() {
+				m.Handle(pattern, h)
+			}
+		}
+		if ops, ok := p.(provider.AdminOps); ok {
+			for _, op := range ops.AdminOps() {
+				adm("POST "+s.cfg.BasePaths.Admin+"/"+p.Name()+"/"+op.Path, adminOp(op))
+			}
+		}
+	}
 }

@@ -115,9 +115,9 @@ type Deps struct {
 	Page http.Handler
 	// Home, when set, serves GET / and /demo/* (the dev server's demo store).
 	Home http.Handler
-	// Sandbox is the sandbox payment provider, when it is the configured one: its pages are
-	// served, and the admin API tells it bank transfers arrived.
-	Sandbox Sandbox
+	// Providers are the payment providers: their own pages (provider.Router) and operators'
+	// operations (provider.AdminOps) are served.
+	Providers []rampway.FiatProvider
 	// DepositAddresses onboards merchants' deposit addresses (area C).
 	DepositAddresses DepositAddresses
 	// Refunds are area A's refund use cases (checkout.Refunds), and Orders reads the order of
@@ -127,12 +127,6 @@ type Deps struct {
 	// Events is the merchants' stream of their webhook deliveries (`rampway listen`); nil
 	// answers 503.
 	Events EventStream
-}
-
-// Sandbox is what the server asks of the sandbox payment provider (sandbox.Provider).
-type Sandbox interface {
-	Handler() http.Handler
-	BankTransfer(ctx context.Context, reference, amount, currency string) (string, error)
 }
 
 // Server is the rampway HTTP handler.
@@ -149,7 +143,7 @@ type Server struct {
 	registry  *prometheus.Registry
 	page      http.Handler
 	home      http.Handler
-	sandbox   Sandbox
+	providers []rampway.FiatProvider
 	deposits  DepositAddresses
 	refunds   Refunds
 	orders    OrderReader
@@ -162,7 +156,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, sandbox: d.Sandbox, deposits: d.DepositAddresses,
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, providers: d.Providers, deposits: d.DepositAddresses,
 		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux()}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -24,8 +25,9 @@ import (
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
-	"github.com/rampway/rampway/provider/sandbox"
+	"github.com/rampway/rampway/provider"
 )
 
 const adminUsage = `Usage: rampway admin (--config FILE | --data-dir DIR) COMMAND [ARGS]
@@ -97,10 +99,10 @@ Commands:
   fiat-actions resolve ACTION_ID --note TEXT
                                         records one that needs an operator as done by hand
                                         at the provider (the note says what was done)
-  sandbox bank-transfer --reference REF --amount AMOUNT --currency CUR
-                                        tells the sandbox payment provider that a bank
-                                        transfer arrived (any amount, any number of times);
-                                        the running server notifies itself within a second
+  PROVIDER OPERATION --FIELD VALUE ...  a payment provider's own operation, PROVIDER its
+                                        name in fiat.providers (docs/providers.md lists
+                                        them: a test provider's bank transfer arriving, say);
+                                        the running server acts on it within a second
 `
 
 // runAdmin runs an admin command: its JSON goes to stdout, warnings (a merchant that gets no
@@ -192,13 +194,12 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		return checkout.NewRefunds(store, nets, hot, nil), nets.Close, nil
 	}
 	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
-	var bank bankTransfer
-	if slices.Contains(cfg.FiatProviderNames(), sandbox.Name) {
-		// The sandbox's books are in the store: the transfer is recorded with its notification,
-		// which the running server's sandbox sends.
-		bank = sandbox.New(sandbox.Config{}, store, nil).BankTransfer
+	var out any
+	if slices.Contains(cfg.FiatProviderNames(), rest[0]) {
+		out, err = providerCommand(ctx, cfg, store, rest)
+	} else {
+		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, hooks, rest)
 	}
-	out, err := adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, hooks, bank, rest)
 	if err != nil {
 		return err
 	}
@@ -254,7 +255,7 @@ type refundCases struct {
 
 // adminCommand runs one command and returns what to print.
 func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
-	deposits func(online bool) (*merchant.DepositAddresses, func(), error), refunds refundCases, hooks *checkout.Service, bank bankTransfer,
+	deposits func(online bool) (*merchant.DepositAddresses, func(), error), refunds refundCases, hooks *checkout.Service,
 	args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
@@ -281,9 +282,6 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	logoURL := fset.String("logo-url", "", "the merchant's logo on the checkout page")
 	displayName := fset.String("display-name", "", "what the checkout page says is bought")
 	imageURL := fset.String("image-url", "", "the image the checkout page shows of it")
-	reference := fset.String("reference", "", "a bank transfer's reference")
-	amount := fset.String("amount", "", "an amount in major units, such as 25.50")
-	currency := fset.String("currency", "", "an ISO 4217 currency, such as EUR")
 	by := fset.String("by", "", "who approves (default admin)")
 	// Positional arguments come first, flags after them.
 	var pos []string
@@ -464,23 +462,6 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return httpapi.NewContractFunctionView(f), nil
-	case "sandbox bank-transfer":
-		if err := need(0, "no positional arguments"); err != nil {
-			return nil, err
-		}
-		if bank == nil {
-			return nil, errors.New("admin: the sandbox payment provider is not configured (fiat.providers)")
-		}
-		for _, f := range []struct{ name, v string }{{"reference", *reference}, {"amount", *amount}, {"currency", *currency}} {
-			if f.v == "" {
-				return nil, fmt.Errorf("admin sandbox bank-transfer: --%s is required", f.name)
-			}
-		}
-		credit, err := bank(ctx, *reference, *amount, *currency)
-		if err != nil {
-			return nil, err
-		}
-		return httpapi.BankTransferView{Credit: credit, Reference: *reference, Amount: *amount, Currency: *currency}, nil
 	case "deposit-addresses set":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -627,8 +608,59 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	return nil, fmt.Errorf("admin: unknown command %q (rampway admin help)", group+" "+verb)
 }
 
-// bankTransfer tells the sandbox provider a bank transfer arrived (sandbox.Provider's).
-type bankTransfer func(ctx context.Context, reference, amount, currency string) (string, error)
+// providerCommand runs a payment provider's operation (provider.AdminOps): `PROVIDER OPERATION
+// --FIELD VALUE ...`, PROVIDER a name of fiat.providers. The provider is built over the store
+// (its books are there): what it records, the running server's provider acts on.
+func providerCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, args []string) (any, error) {
+	if len(args) < 2 {
+		return nil, fmt.Errorf("admin: %q needs an operation (rampway admin help)", args[0])
+	}
+	var pc config.ProviderConfig
+	for _, p := range cfg.FiatProviders() {
+		if p.Name == args[0] {
+			pc = p
+		}
+	}
+	m, _ := provider.Lookup(pc.Module)
+	inst, err := m.New(ctx, cfg.ProviderSettings(pc), provider.Deps{Books: store, Now: time.Now})
+	if err != nil {
+		return nil, fmt.Errorf("admin %s: %w", pc.Name, err)
+	}
+	var ops []provider.AdminOp
+	if o, ok := inst.(provider.AdminOps); ok {
+		ops = o.AdminOps()
+	}
+	for _, op := range ops {
+		if op.CLI != args[1] {
+			continue
+		}
+		fset := flag.NewFlagSet(args[0]+" "+args[1], flag.ContinueOnError)
+		fset.SetOutput(io.Discard)
+		vals := map[string]*string{}
+		for _, f := range op.Fields {
+			vals[f] = fset.String(f, "", f)
+		}
+		if err := fset.Parse(args[2:]); err != nil {
+			return nil, fmt.Errorf("admin %s %s: %w", args[0], args[1], err)
+		}
+		if fset.NArg() > 0 {
+			return nil, fmt.Errorf("admin %s %s: no positional arguments, not %q", args[0], args[1], fset.Arg(0))
+		}
+		fields := map[string]string{}
+		for _, f := range op.Fields {
+			if *vals[f] == "" {
+				return nil, fmt.Errorf("admin %s %s: --%s is required", args[0], args[1], f)
+			}
+			fields[f] = *vals[f]
+		}
+		return op.Do(ctx, fields)
+	}
+	var names []string
+	for _, op := range ops {
+		names = append(names, op.CLI)
+	}
+	return nil, fmt.Errorf("admin: payment provider %s has no operation %q (it has %v)", args[0], args[1], names)
+}
 
 // offline stands for the networks where a command does not need them.
 type offline struct{}

@@ -59,27 +59,40 @@ var listening = regexp.MustCompile(`"msg":"listening","addr":"([^"]+)"`)
 // returns its base URL once it listens, and its output.
 func serveInProcess(t *testing.T, cfgPath string, getenv func(string) string) (string, *lockedBuffer) {
 	t.Helper()
+	base, out, stop := startServe(t, cfgPath, getenv)
+	t.Cleanup(func() {
+		if err := stop(); err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return base, out
+}
+
+// startServe runs `rampway serve` in this process until stop, which returns how it ended.
+func startServe(t *testing.T, cfgPath string, getenv func(string) string) (string, *lockedBuffer, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &lockedBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"serve", "--config", cfgPath}, getenv, out) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	var once sync.Once
+	var ended error
+	stop := func() error {
+		once.Do(func() { cancel(); ended = <-done })
+		return ended
+	}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		select {
 		case err := <-done:
-			done <- err // for the cleanup
+			cancel()
 			t.Fatalf("serve ended: %v\n%s", err, out)
 		default:
 		}
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			return "http://" + m[1], out
+			return "http://" + m[1], out, stop
 		}
 		if time.Now().After(deadline) {
+			stop()
 			t.Fatalf("serve not listening after 30s\n%s", out)
 		}
 	}

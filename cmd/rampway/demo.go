@@ -133,7 +133,7 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
 <main>
   <h1>Demo Store</h1>
   <p class="merchant">A shop on rampway's dev server: it sells demo NFTs, paid in crypto on the embedded chain or in euros
-    through the sandbox payment provider, and tops up your account with crypto bought in euros.</p>
+    through the test payment provider, and tops up your account with crypto bought in euros.</p>
   {{if .Return}}
   <section aria-labelledby="ret">
     <h2 id="ret">Your order</h2>
@@ -149,7 +149,7 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
   <p class="note">Pay from any wallet pointed at <code>{{.RPC}}</code> (chain id {{.ChainID}}), or with the payer key in dev.json.</p>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="card">
     <p><button id="buy-card" type="submit" class="primary">Mint a demo NFT (pay in EUR by card)</button></p></form>
-  <p class="note">The sandbox provider's test cards are in dev.json: {{.Card}} succeeds.</p>
+  <p class="note">The test payment provider's cards are in dev.json: {{.Card}} succeeds.</p>
   <h2>Top up</h2>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="topup">
     <p><button id="top-up" type="submit" class="primary">Top up 50 EUR in ETH (on-ramp to the shop's deposit address)</button></p></form>

@@ -32,6 +32,7 @@ import (
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/provider"
 )
 
 // Files in the dev data directory.
@@ -83,10 +84,11 @@ type devJSON struct {
 	Fiat                   devFiat       `json:"fiat"`
 }
 
-// devFiat is the dev-mode contract's fiat part: the test cards of the sandbox payment provider
-// (provider/sandbox), which takes area B's card payments on the checkout page's card form:
-// success is authorised, decline is declined, three_ds asks for a 3-D Secure challenge on the
-// sandbox's page. docs/fiat.md lists the sandbox's other test data.
+// devFiat is the dev-mode contract's fiat part: the test cards of the payment provider dev mode
+// configures (the module registered as provider.Module.DevDefault), which takes area B's card
+// payments on the checkout page's card form: success is authorised, decline is declined,
+// three_ds asks for a 3-D Secure challenge on the provider's page. docs/fiat.md lists the
+// provider's other test data.
 type devFiat struct {
 	TestCards devTestCards `json:"test_cards"`
 }
@@ -97,8 +99,16 @@ type devTestCards struct {
 	ThreeDS string `json:"three_ds"`
 }
 
-// devCards are the usual test card numbers (Luhn-valid, of no real account).
-var devCards = devTestCards{Success: "4242424242424242", Decline: "4000000000000002", ThreeDS: "4000000000003220"}
+// devCards are the test cards of dev mode's payment provider (provider.Module.Dev).
+func devCards() devTestCards {
+	for _, m := range provider.Modules() {
+		if m.DevDefault && m.Dev != nil {
+			c := m.Dev.TestCards
+			return devTestCards{Success: c["success"], Decline: c["decline"], ThreeDS: c["three_ds"]}
+		}
+	}
+	return devTestCards{}
+}
 
 type devChainInfo struct {
 	Network         string `json:"network"`
@@ -432,7 +442,7 @@ func prepareDev(ctx context.Context, merchants *merchant.Service, functions *con
 		},
 		Contracts:              devContracts{NFT: c.NFT.Hex(), Token: c.Token.Hex(), PriceFeed: c.PriceFeed.Hex(), Multicall3: c.Multicall.Hex()},
 		SmartContractFunctions: fns,
-		Fiat:                   devFiat{TestCards: devCards},
+		Fiat:                   devFiat{TestCards: devCards()},
 	}, nil
 }
 

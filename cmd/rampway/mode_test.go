@@ -49,7 +49,7 @@ func TestServeTestAndLiveMode(t *testing.T) {
 	// What each mode runs on, said at start.
 	for _, want := range []string{`"msg":"test mode","networks":"devnet (chain 1337)","payment_provider":"sandbox"`,
 		`"msg":"live mode is off: no live network and no live payment provider`,
-		`the sandbox payment provider is configured: it takes test cards for test-mode orders only, never real money`} {
+		`"msg":"a test-only payment provider is configured: it takes test data for test-mode orders only, never real money","provider":"sandbox"`} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("the start does not say %s:\n%s", want, out)
 		}

@@ -6,8 +6,6 @@ package app
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -39,8 +37,8 @@ import (
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/pricing"
-	"github.com/rampway/rampway/provider/sandbox"
-	"github.com/rampway/rampway/provider/stripe"
+	"github.com/rampway/rampway/provider"
+	_ "github.com/rampway/rampway/provider/all" // the payment provider modules of this build
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/webhook"
 )
@@ -86,7 +84,7 @@ const cacheTTL = 2 * time.Second
 const expiryInterval = 5 * time.Second
 
 // fiatPoll is how often the fiat worker looks for captures, voids and refunds to do, and the
-// sandbox provider for notifications to send (it sends a new one at once).
+// in-process providers for notifications to send (it sends a new one at once).
 const fiatPoll = time.Second
 
 // watchPoll is how often each network's deposit watcher looks for new blocks.
@@ -194,8 +192,8 @@ type App struct {
 	watchers []*chainwork.Watcher
 	srv      *http.Server
 	ln       net.Listener
-	// sandbox is the sandbox payment provider, when configured.
-	sandbox *sandbox.Provider
+	// providers are the payment providers, in the configuration's order.
+	providers []rampway.FiatProvider
 	// prices are the configured price sources (a token refund's network fee is converted).
 	prices pricing.Source
 	// leases run the chain workers on one instance at a time (internal/lease).
@@ -209,23 +207,6 @@ type nodesPinger struct {
 }
 
 func (p nodesPinger) Ping(context.Context) error { return p.nets.Ping(p.name) }
-
-// stripeAPIURL is Stripe's API URL: "" (Stripe's own) unless dev mode names another
-// (config.EnvStripeAPIURL: stripe-mock, for tests).
-func stripeAPIURL(cfg config.Config) string {
-	if cfg.Mode != config.ModeDev {
-		return ""
-	}
-	return cfg.Fiat.StripeAPIURL
-}
-
-// sandboxSecret keys the sandbox provider's notifications: derived from the hash secret (the
-// sandbox runs in this process; nothing outside needs it).
-func sandboxSecret(cfg config.Config) []byte {
-	m := hmac.New(sha256.New, []byte(cfg.Secrets.HashSecret))
-	m.Write([]byte("sandbox provider webhook"))
-	return m.Sum(nil)
-}
 
 // Start opens the store, dials the networks, builds the services and the server, and listens;
 // Serve starts answering and working. Everything comes from cfg and opt, at construction.
@@ -281,32 +262,25 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// through the API applies to the next order at once.
 	deposits := NewDepositAddresses(cfg, a.Store, a.Networks).CachePayouts(cacheTTL)
 	a.Checkout.SetPayouts(deposits.Payout)
-	var sandboxAPI httpapi.Sandbox
-	for _, name := range cfg.FiatProviderNames() {
-		var p rampway.FiatProvider
-		switch name {
-		case stripe.Name:
-			sp, err := stripe.New(stripe.Config{SecretKey: cfg.Secrets.StripeSecretKey, PublishableKey: cfg.Secrets.StripePublishableKey,
-				WebhookSecret: cfg.Secrets.StripeWebhookSecret, APIURL: stripeAPIURL(cfg)})
-			if err != nil {
-				return nil, err
-			}
-			checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			err = sp.Check(checkCtx)
-			cancel()
-			if err != nil {
-				return nil, err
-			}
-			p = sp
-		case sandbox.Name:
-			a.sandbox = sandbox.New(sandbox.Config{BaseURL: cfg.HTTP.PublicURL, Secret: sandboxSecret(cfg)}, a.Store, nil)
-			sandboxAPI, p = a.sandbox, a.sandbox
-		default:
-			return nil, fmt.Errorf("fiat.providers: no payment provider %q in this build", name)
+	// The payment providers, each an instance of a registered module (provider/all), in the
+	// configuration's order: a new payment starts with the first of its order's mode that takes
+	// its currency and method.
+	for _, pc := range cfg.FiatProviders() {
+		m, ok := provider.Lookup(pc.Module)
+		if !ok {
+			return nil, fmt.Errorf("fiat.providers: no payment provider module %q in this build (it has %v)", pc.Module, provider.Names())
 		}
-		if err := a.Checkout.AddFiatProvider(p); err != nil {
+		inst, err := m.New(ctx, cfg.ProviderSettings(pc), provider.Deps{Books: a.Store, Log: log.With("provider", pc.Name), Now: time.Now})
+		if err != nil {
+			return nil, fmt.Errorf("fiat.providers: %s: %w", pc.Name, err)
+		}
+		if inst.Name() != pc.Name || inst.Livemode() != m.LivemodeOf(cfg.ProviderSettings(pc)) {
+			return nil, fmt.Errorf("fiat.providers: %s: the module %s built a provider named %s of %s mode", pc.Name, pc.Module, inst.Name(), rampway.ModeName(inst.Livemode()))
+		}
+		if err := a.Checkout.AddFiatProvider(checkout.FiatRoute{Provider: inst, Takes: cfg.ProviderTakes(pc)}); err != nil {
 			return nil, fmt.Errorf("fiat.providers: %w", err)
 		}
+		a.providers = append(a.providers, inst)
 	}
 	// A provider that still holds open payments cannot be taken out of the configuration: its
 	// notifications would answer 404 and its captures, voids and refunds go nowhere.
@@ -370,7 +344,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
-		Home: opt.Home, Sandbox: sandboxAPI, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
+		Home: opt.Home, Providers: a.providers, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -485,10 +459,12 @@ func (a *App) Serve(ctx context.Context) error {
 		fw := fiatwork.New(a.Store, ps, fiatwork.Config{GiveUpAfter: a.Cfg.Fiat.ActionGiveUpAfter}, a.Log.With("worker", "fiat"), nil)
 		workers.Go(func() { fw.Run(wctx, fiatPoll) })
 	}
-	if a.sandbox != nil {
-		workers.Go(func() {
-			a.sandbox.Run(wctx, fiatPoll, func(err error) { a.Log.Error("sandbox notifications", "error", err) })
-		})
+	for _, p := range a.providers {
+		if r, ok := p.(provider.Runner); ok { // an in-process provider's own work (its notifications)
+			workers.Go(func() {
+				r.Run(wctx, fiatPoll, func(err error) { a.Log.Error("payment provider", "provider", p.Name(), "error", err) })
+			})
+		}
 	}
 	wh := a.Cfg.Webhooks
 	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
@@ -540,7 +516,7 @@ func (a *App) Close() error {
 
 // logModes says at start what each mode runs on: which networks and which payment provider
 // take test money, which real money. A mode without a provider offers no fiat methods; a live
-// mode with neither is off. The sandbox in production is said loudly: it is test data only.
+// mode with neither is off. A test-only provider in production is said loudly: test data only.
 func logModes(log *slog.Logger, cfg config.Config, nets []*rampway.Network, c *checkout.Service) {
 	for _, live := range []bool{false, true} {
 		var names []string
@@ -549,21 +525,24 @@ func logModes(log *slog.Logger, cfg config.Config, nets []*rampway.Network, c *c
 				names = append(names, n.Name+" (chain "+n.ChainID.String()+")")
 			}
 		}
-		provider := "none: no fiat methods"
-		if p := c.FiatProvider(live); p != nil {
-			provider = p.Name()
+		providers := "none: no fiat methods"
+		if ps := c.ModeProviders(live); len(ps) > 0 {
+			providers = strings.Join(ps, ", ")
 		}
 		mode := rampway.ModeName(live)
 		switch {
-		case live && len(names) == 0 && c.FiatProvider(live) == nil:
+		case live && len(names) == 0 && len(c.ModeProviders(live)) == 0:
 			log.Info("live mode is off: no live network and no live payment provider; live keys (rw_live_) can create nothing")
 		default:
-			log.Info(mode+" mode", "networks", strings.Join(names, ", "), "payment_provider", provider,
+			log.Info(mode+" mode", "networks", strings.Join(names, ", "), "payment_provider", providers,
 				"keys", rampway.APIKeyPrefix(live)+"…", "money", map[bool]string{false: "test money only", true: "REAL money"}[live])
 		}
 	}
-	if cfg.Mode == config.ModeProduction && slices.Contains(cfg.FiatProviderNames(), sandbox.Name) {
-		log.Warn("the sandbox payment provider is configured: it takes test cards for test-mode orders only, never real money")
+	for _, p := range cfg.FiatProviders() {
+		if m, ok := provider.Lookup(p.Module); ok && m.TestOnly && cfg.Mode == config.ModeProduction {
+			log.Warn("a test-only payment provider is configured: it takes test data for test-mode orders only, never real money",
+				"provider", p.Name, "module", p.Module)
+		}
 	}
 }
 

@@ -293,3 +293,38 @@ func limit(n int) int {
 	}
 	return n
 }
+
+// The store as a payment provider's books (provider.Books): a provider module that keeps its
+// own tables in rampway's database (its migrations are rampway's) writes its queries with $1
+// placeholders and times as the dialect stores them.
+
+// WriteTx runs fn in a transaction, in the writer's turn on a one-writer dialect.
+func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error { return s.tx(ctx, fn) }
+
+// Write runs one write statement (through the group commit on a one-writer dialect).
+func (s *Store) Write(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return s.exec(ctx, query, args...)
+}
+
+// Q rewrites a query's placeholders for the dialect.
+func (s *Store) Q(query string) string { return s.q(query) }
+
+// Time is a time as the dialect stores it.
+func (s *Store) Time(t time.Time) any { return s.t(t) }
+
+// ScanTime scans a stored time into t.
+func (s *Store) ScanTime(t *time.Time) sql.Scanner { return &timeInto{t: t} }
+
+// IsUniqueViolation reports whether err is a unique constraint's refusal.
+func (s *Store) IsUniqueViolation(err error) bool { return s.d.IsUniqueViolation(err) }
+
+type timeInto struct{ t *time.Time }
+
+func (x *timeInto) Scan(v any) error {
+	var d dbTime
+	if err := d.Scan(v); err != nil {
+		return err
+	}
+	*x.t = d.T
+	return nil
+}

@@ -14,11 +14,10 @@ import (
 // action sends the user back to the payment's return URL (the checkout page). Every page says
 // first, in a banner, that it is the sandbox: test data only, no real money moves.
 
-// Routes are the patterns Handler serves.
-var Routes = []string{
-	"POST /providers/sandbox/pay/{id}/card",
-	"GET /providers/sandbox/pay/{id}/{step}",
-	"POST /providers/sandbox/pay/{id}/{step}",
+// Routes are the patterns Handler serves (provider.Router).
+func (p *Provider) Routes() []string {
+	base := "/providers/" + p.cfg.Name + "/pay/{id}/"
+	return []string{"POST " + base + "card", "GET " + base + "{step}", "POST " + base + "{step}"}
 }
 
 var page = template.Must(template.New("page").Parse(`<!doctype html>
@@ -56,9 +55,10 @@ type view struct {
 // Handler serves the sandbox's pages.
 func (p *Provider) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc(Routes[0], p.handleCard)
-	mux.HandleFunc(Routes[1], p.handleStep)
-	mux.HandleFunc(Routes[2], p.handleStep)
+	routes := p.Routes()
+	mux.HandleFunc(routes[0], p.handleCard)
+	mux.HandleFunc(routes[1], p.handleStep)
+	mux.HandleFunc(routes[2], p.handleStep)
 	return secured(mux)
 }
 

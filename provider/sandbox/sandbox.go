@@ -25,7 +25,7 @@ import (
 	"github.com/rampway/rampway"
 )
 
-// Name is the provider's config name.
+// Name is the module's name (and an instance's, unless the configuration names it).
 const Name = "sandbox"
 
 // SignatureHeader carries a notification's signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
@@ -103,9 +103,11 @@ type Store interface {
 
 // Config configures the sandbox.
 type Config struct {
-	// BaseURL is rampway's public URL: the sandbox's pages are under BaseURL/providers/sandbox/.
+	// Name is the instance's name (default Name): its pages are under BaseURL/providers/{name}/.
+	Name string
+	// BaseURL is rampway's public URL.
 	BaseURL string
-	// WebhookURL receives its notifications (default BaseURL/providers/sandbox/webhook).
+	// WebhookURL receives its notifications (default BaseURL/providers/{name}/webhook).
 	WebhookURL string
 	// Secret signs them.
 	Secret []byte
@@ -125,8 +127,11 @@ var _ rampway.FiatProvider = (*Provider)(nil)
 // New returns the sandbox. now is the clock (time.Now when nil).
 func New(cfg Config, store Store, now func() time.Time) *Provider {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.Name == "" {
+		cfg.Name = Name
+	}
 	if cfg.WebhookURL == "" {
-		cfg.WebhookURL = cfg.BaseURL + "/providers/sandbox/webhook"
+		cfg.WebhookURL = cfg.BaseURL + "/providers/" + cfg.Name + "/webhook"
 	}
 	if now == nil {
 		now = time.Now
@@ -134,10 +139,13 @@ func New(cfg Config, store Store, now func() time.Time) *Provider {
 	return &Provider{cfg: cfg, store: store, now: now, client: &http.Client{Timeout: 10 * time.Second}, wake: make(chan struct{}, 1)}
 }
 
+// pages is the URL the instance's pages are under.
+func (p *Provider) pages() string { return p.cfg.BaseURL + "/providers/" + p.cfg.Name }
+
 func (p *Provider) at() time.Time { return p.now().UTC().Truncate(time.Microsecond) }
 
 // Name implements rampway.FiatProvider.
-func (p *Provider) Name() string { return Name }
+func (p *Provider) Name() string { return p.cfg.Name }
 
 // Methods implements rampway.FiatProvider.
 func (p *Provider) Methods() []string { return Methods }
@@ -184,7 +192,7 @@ func (p *Provider) Start(ctx context.Context, s rampway.StartFiatPayment) (*ramp
 
 // next is what a payment asks of the user.
 func (p *Provider) next(pay *Payment) *rampway.NextAction {
-	base := p.cfg.BaseURL + "/providers/sandbox/pay/" + pay.ID
+	base := p.pages() + "/pay/" + pay.ID
 	switch pay.Method {
 	case rampway.MethodCard:
 		return &rampway.NextAction{Kind: "card_form", URL: base + "/card"}
@@ -219,7 +227,7 @@ func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPa
 
 // challengeURL is a card payment's 3-D Secure page.
 func (p *Provider) challengeURL(pay *Payment) string {
-	return p.cfg.BaseURL + "/providers/sandbox/pay/" + pay.ID + "/3ds"
+	return p.pages() + "/pay/" + pay.ID + "/3ds"
 }
 
 // eventBody is a notification as the sandbox sends it.

@@ -22,7 +22,7 @@ var secret = []byte("test secret")
 // newSandbox is a sandbox over a fresh SQLite store whose notifications go to hook.
 func newSandbox(t *testing.T, hook string) *sandbox.Provider {
 	s := storetest.OpenSQLite(t)
-	return sandbox.New(sandbox.Config{BaseURL: "https://pay.example", WebhookURL: hook, Secret: secret}, s, nil)
+	return sandbox.New(sandbox.Config{BaseURL: "https://pay.example", WebhookURL: hook, Secret: secret}, sandbox.NewBooks(s, sandbox.Name), nil)
 }
 
 func start(t *testing.T, p *sandbox.Provider, id, method string) *rampway.ProviderPayment {

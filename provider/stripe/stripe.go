@@ -38,6 +38,8 @@ const NextKind = "stripe_element"
 
 // Config is the provider's keys (from the environment only) and, for tests, another API URL.
 type Config struct {
+	// Name is the instance's name (default Name): the {name} of its webhook route.
+	Name           string
 	SecretKey      string
 	PublishableKey string
 	WebhookSecret  string
@@ -72,7 +74,12 @@ func New(cfg Config) (*Provider, error) {
 }
 
 // Name implements rampway.FiatProvider.
-func (p *Provider) Name() string { return Name }
+func (p *Provider) Name() string {
+	if p.cfg.Name == "" {
+		return Name
+	}
+	return p.cfg.Name
+}
 
 // Methods implements rampway.FiatProvider.
 func (p *Provider) Methods() []string { return Methods }
