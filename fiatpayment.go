@@ -50,8 +50,8 @@ const (
 	MethodOpenBanking      = "pm_open_banking"
 	MethodCashApp          = "pm_cash_app"
 	MethodJWire            = "pm_jwire"
-	// MethodSEPADebit is a SEPA Direct Debit the user mandates on the page (Stripe's
-	// sepa_debit): pushed like a transfer, the money arriving days later.
+	// MethodSEPADebit is a SEPA Direct Debit the user mandates on the page (a
+	// provider's direct debit): pushed like a transfer, the money arriving days later.
 	MethodSEPADebit = "sepa_debit"
 )
 
@@ -72,7 +72,7 @@ type FiatPaymentStatus string
 
 // Fiat payment states, in the order they happen. Voided and refunded end one; failed ends an
 // attempt, and may be followed by another attempt on the same payment that is authorised or
-// succeeds (a Stripe PaymentIntent confirmed again after a decline).
+// succeeds (a card payment confirmed again after a decline).
 const (
 	// FiatPending: started; the provider waits for the user (card form, bank transfer, approval).
 	FiatPending FiatPaymentStatus = "pending"
@@ -308,8 +308,8 @@ var ErrEventNotRead = errors.New("a notification of a kind the provider does not
 type FiatProvider interface {
 	// Name is the provider's config name and the {name} of /providers/{name}/webhook.
 	Name() string
-	// Livemode is the mode the provider serves: false for test data only (the sandbox, Stripe's
-	// test keys), true for real money. It serves orders of its mode and no others.
+	// Livemode is the mode the provider serves: false for test data only (a test-only provider, a
+	// provider's test keys), true for real money. It serves orders of its mode and no others.
 	Livemode() bool
 	// Methods are the payment method ids it takes.
 	Methods() []string
@@ -329,8 +329,8 @@ type FiatProvider interface {
 	ParseWebhook(h http.Header, body []byte, now time.Time) (*ProviderEvent, error)
 }
 
-// FormFirst is implemented by a provider whose form for a method is a page of rampway's own (the
-// sandbox's card form): the checkout page shows the form before the payment exists, and its post
+// FormFirst is implemented by a provider whose form for a method is a page of rampway's own (an
+// in-process provider's card form): the checkout page shows the form before the payment exists, and its post
 // starts the payment and is handed on to the provider's form (a 307, which the browser posts
 // again), so that a GET of the page starts nothing while the form is there at once.
 type FormFirst interface {

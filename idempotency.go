@@ -7,7 +7,7 @@ import (
 )
 
 // IdempotencyScope is the key a request's Idempotency-Key is stored under: keys are per mode,
-// as Stripe's are, so that a test key's request never replays a live one's answer or the
+// as a payment API's usually are, so that a test key's request never replays a live one's answer or the
 // reverse. A live request's key is stored as given (as every key was before modes: those of
 // production's live keys), a test request's under "test:".
 func IdempotencyScope(key string, livemode bool) string {
@@ -49,7 +49,7 @@ type IdempotentReply struct {
 	Body   []byte
 }
 
-// IdempotencyStore remembers POST responses by Idempotency-Key (Stripe's semantics).
+// IdempotencyStore remembers POST responses by Idempotency-Key (the usual semantics of payment APIs).
 type IdempotencyStore interface {
 	// BeginIdempotent claims (merchantID, key) for a request. When the key is new, or its
 	// claim was abandoned (not done and older than staleBefore), it stores a fresh in-flight

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Test and live mode, Stripe's model: every merchant has test keys (rw_test_) and live keys
+// Test and live mode, as payment APIs commonly have them: every merchant has test keys (rw_test_) and live keys
 // (rw_live_), and the key decides the mode of every order, lookup, webhook and refund it
 // touches. Networks are configured test or live, and each payment provider serves one mode.
 // Test money never reaches a live network, hot wallet or provider: the mode is checked where an

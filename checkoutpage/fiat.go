@@ -33,8 +33,8 @@ type FiatCheckout interface {
 	// OpenFiatPayment returns the order's payment waiting for the user, or nil: it starts
 	// nothing (a GET of the page calls it). ECONFLICT when the order takes no payment.
 	OpenFiatPayment(ctx context.Context, o *rampway.Order) (*rampway.FiatPayment, error)
-	// FormFirst reports whether the order's payment starts from the provider's form (the
-	// sandbox's card form), shown before the payment exists; its post starts the payment.
+	// FormFirst reports whether the order's payment starts from the provider's form (an
+	// in-process provider's card form), shown before the payment exists; its post starts the payment.
 	FormFirst(o *rampway.Order) bool
 	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
 	// SetIdentity stores the identity step's fields; EINVALID naming a field.

@@ -40,7 +40,7 @@ type Fiat struct {
 }
 
 // ProviderConfig configures one payment provider. In the file it is a mapping, or just the
-// module's name ("- sandbox").
+// module's name ("- mymodule").
 type ProviderConfig struct {
 	// Name is the provider's own name: unique, the {name} of its routes
 	// (/providers/{name}/webhook), of its environment variables (RAMPWAY_<NAME>_...) and

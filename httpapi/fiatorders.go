@@ -136,7 +136,7 @@ type FiatPaymentView struct {
 	Amount    string `json:"amount"`
 	Currency  string `json:"currency"`
 	Reference string `json:"reference"`
-	// ProviderRef is the provider's id of the payment (Stripe's PaymentIntent id), for
+	// ProviderRef is the provider's id of the payment (a card provider's payment intent id), for
 	// reconciliation with its dashboard; "" until the provider has one.
 	ProviderRef string `json:"provider_ref"`
 	CardBrand   string `json:"card_brand,omitempty"`

@@ -21,9 +21,9 @@ import (
 // values or resend deliveries, which a second run repeats harmlessly.
 const idempotencyStale = 15 * time.Second
 
-// idempotent gives merchant POSTs Stripe's Idempotency-Key semantics: the same key with the
+// idempotent gives merchant POSTs the usual Idempotency-Key semantics of payment APIs: the same key with the
 // same request replays the first answer; with another request it is 422; while the first is
-// still running, 409. Only successful answers are remembered: as at Stripe, a request refused
+// still running, 409. Only successful answers are remembered: as at payment APIs, a request refused
 // before anything was done (4xx: every refusal here comes before an order exists) or a server
 // error (5xx) leaves no result, so the request may be corrected, or retried, under its key.
 func (s *Server) idempotent(next http.Handler) http.Handler {
