@@ -54,10 +54,10 @@ type DepositStore interface {
 	// PendingTransfers returns a network's transfers still waiting for confirmations.
 	PendingTransfers(ctx context.Context, network string) ([]*InboundTransfer, error)
 	// ConfirmTransfer marks a seen transfer confirmed and credits its order, in one
-	// transaction: it records what the order does not need for refund (Excess), adds the
-	// amount to CryptoReceived, and then either moves the order as AfterCredit says (a
-	// transition, with its event) or, when the order's status stays (a closed order, one paid
-	// in full already, one still short), records an order.deposit.success that is no
+	// transaction, as Apply decides for a PaymentConfirmed: it records what the order does not
+	// need for refund (Excess), adds the amount to CryptoReceived, and then either moves the
+	// order (a transition, with its event) or, when the order's status stays (a closed order,
+	// one paid in full already, one still short), records an order.deposit.success that is no
 	// transition: its From and To are the order's status, and it has its webhook delivery as
 	// a transition's event does. Every confirmed transfer thus has one event. A transfer that
 	// is not "seen" is left alone, so a transfer is never credited, refunded or announced

@@ -229,7 +229,7 @@ func balanceCreditHash(addr common.Address, block common.Hash) common.Hash {
 // exceeds what arrived. What leaves an address (the sweeper moves its deposits on) is not
 // counted, so the credit is the smaller, never the larger: in the block that sweeps an
 // address, or at the first check of an address swept earlier, its balance is below what was
-// recorded and an internal payment in that one block is not seen (docs: README, networks).
+// recorded and an internal payment in that one block is not seen (docs/chain.md).
 func (s *internalSource) balanceCredits(ctx context.Context, store rampway.DepositStore, net string, b *types.Block,
 	byAddr map[common.Address]rampway.WatchedDeposit) ([]*rampway.InboundTransfer, error) {
 	type open struct {

@@ -46,7 +46,7 @@ import (
 // logged as "setup"), and every size checks that the store's WatchedDeposits returns exactly
 // that many. Payments are 1 wei or 1 DUSD unit, so paid orders stay UNDERPAID and watched.
 //
-//	go test -run='^$' -bench=WatcherRPC -benchtime=20x ./checkout
+//	go test -run='^$' -bench=WatcherRPC -benchtime=20x ./chainwork
 //
 // Metrics: rpc/block counts the HTTP requests reaching the node (every JSON-RPC call of the
 // watcher's client); ns/op is the Step time per block (payments and mining are not timed).

@@ -573,7 +573,7 @@ func TestCallPaths(t *testing.T) {
 }
 
 // pagedServer is a fake list of n orders, newest (ord_n) first, that honours limit and
-// starting_after as rampway does; failAt makes the page starting after that order fail.
+// starting_after as rampway does; failAfter makes the page starting after that order fail.
 func pagedServer(t *testing.T, n int, failAfter string) *fake {
 	ids := make([]string, n)
 	for i := range ids {

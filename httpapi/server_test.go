@@ -506,7 +506,7 @@ func TestRoutingErrors(t *testing.T) {
 
 // TestCheckoutRoutingErrors: the hosted checkout page's paths answer a wrong method or an
 // unknown path in the envelope, as every other route does; only an unknown order or a wrong
-// hash on the page's own routes gets its HTML 404 page (README).
+// hash on the page's own routes gets its HTML 404 page (docs/checkout-page.md).
 func TestCheckoutRoutingErrors(t *testing.T) {
 	e := newMintEnv(t)
 	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)

@@ -10,7 +10,7 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 )
 
-// The README's free-mint example is quoted allowed at any time: also once the dev chain has
+// The free-mint example (docs/api.md) is quoted allowed at any time: also once the dev chain has
 // idled long enough for its base fee to decay to EIP-1559's floor (which a fresh chain, at
 // 1 gwei, is far above). The idle hour is mined on the dev directory's own chain between two
 // runs of `rampway dev`, as fast as blocks can be sealed.
