@@ -3,19 +3,14 @@ package main
 import (
 	"database/sql"
 	"fmt"
-	"math/big"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/rampway/rampway/chain/devchain"
-	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/internal/devtest"
 )
 
@@ -25,18 +20,7 @@ import (
 // provider's (the other's books do not know its reference). A provider that still holds an open
 // payment cannot be removed from the configuration: the start is refused, naming it.
 func TestServeTwoProviders(t *testing.T) {
-	e := &refundEnv{t: t}
-	e.hotKey, _ = crypto.GenerateKey()
-	e.payerKey, _ = crypto.GenerateKey()
-	e.payer = crypto.PubkeyToAddress(e.payerKey.PublicKey)
-	ether := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
-	e.ch, e.owner = devchaintest.StartOwned(t, devchain.Funding{Address: crypto.PubkeyToAddress(e.hotKey.PublicKey), Wei: ether})
-	var err error
-	if e.c, err = ethclient.Dial(e.ch.RPCURL()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.c.Close)
-	e.dbPath = filepath.Join(t.TempDir(), "rampway.db")
+	e := newChainEnv(t)
 	// The sandbox's notifications come back to the public URL: a port of its own.
 	port := devtest.FreePort(t)
 	both := "fiat:\n  providers:\n    - {name: sandbox, module: sandbox, currencies: [USD]}\n    - {name: sandbox-eu, module: sandbox, currencies: [EUR]}\n"
@@ -50,8 +34,6 @@ func TestServeTwoProviders(t *testing.T) {
 	e.cfgPath = config(both)
 	var stop func() error
 	e.base, e.out, stop = startServe(t, e.cfgPath, getenv)
-	e.hooks = &receiver{events: map[string][]string{}}
-	e.hookURL = "https://hooks.example/x"
 	e.onboard()
 	e.mineEvery(100 * time.Millisecond)
 	if want := `"payment_provider":"sandbox, sandbox-eu"`; !strings.Contains(e.out.String(), want) {

@@ -61,6 +61,19 @@ const refundAdmin = "Bearer dev-admin-token-0123456789abcdef0123"
 // autoMax, dust below dust.
 func newRefundEnv(t *testing.T, autoMax, dust string) *refundEnv {
 	t.Helper()
+	e := newChainEnv(t)
+	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey), fmt.Sprintf(`webhooks: {timeout: 2s, retry_first: 1s}
+refunds:
+  assets:
+    - {network: devnet, symbol: ETH, auto_max: %q, dust: %q}
+`, autoMax, dust))
+	return e
+}
+
+// newChainEnv is what a refundEnv has before its configuration: the embedded chain, the hot
+// wallet and the payer funded on it, a client, a database path and a webhook receiver.
+func newChainEnv(t *testing.T) *refundEnv {
+	t.Helper()
 	e := &refundEnv{t: t}
 	e.hotKey, _ = crypto.GenerateKey()
 	e.payerKey, _ = crypto.GenerateKey()
@@ -74,11 +87,6 @@ func newRefundEnv(t *testing.T, autoMax, dust string) *refundEnv {
 	}
 	t.Cleanup(e.c.Close)
 	e.dbPath = filepath.Join(t.TempDir(), "rampway.db")
-	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey), fmt.Sprintf(`webhooks: {timeout: 2s, retry_first: 1s}
-refunds:
-  assets:
-    - {network: devnet, symbol: ETH, auto_max: %q, dust: %q}
-`, autoMax, dust))
 	e.hooks = &receiver{events: map[string][]string{}}
 	hookSrv := httptest.NewServer(e.hooks)
 	t.Cleanup(hookSrv.Close)

@@ -11,20 +11,17 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
-	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/provider/stripe/stripetest"
 )
@@ -40,27 +37,12 @@ type stripeEnv struct {
 func newStripeEnv(t *testing.T) *stripeEnv {
 	t.Helper()
 	mock := freshIntents(t, stripetest.StartMock(t))
-	e := &refundEnv{t: t}
-	e.hotKey, _ = crypto.GenerateKey()
-	e.payerKey, _ = crypto.GenerateKey()
-	e.payer = crypto.PubkeyToAddress(e.payerKey.PublicKey)
-	ether := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
-	e.ch, e.owner = devchaintest.StartOwned(t, devchain.Funding{Address: crypto.PubkeyToAddress(e.hotKey.PublicKey), Wei: ether})
-	var err error
-	if e.c, err = ethclient.Dial(e.ch.RPCURL()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.c.Close)
-	e.dbPath = filepath.Join(t.TempDir(), "rampway.db")
+	e := newChainEnv(t)
 	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey),
 		"fiat: {provider: stripe}\nwebhooks: {timeout: 2s, retry_first: 1s}\n")
 	env := map[string]string{"RAMPWAY_HOT_WALLET_KEY": hex.EncodeToString(crypto.FromECDSA(e.hotKey)),
 		"RAMPWAY_STRIPE_SECRET_KEY": "sk_test_rampway", "RAMPWAY_STRIPE_PUBLISHABLE_KEY": "pk_test_rampway",
 		"RAMPWAY_STRIPE_WEBHOOK_SECRET": stripeWebhookSecret, "RAMPWAY_STRIPE_API_URL": mock}
-	e.hooks = &receiver{events: map[string][]string{}}
-	hookSrv := httptest.NewServer(e.hooks)
-	t.Cleanup(hookSrv.Close)
-	e.hookURL = hookSrv.URL
 	e.base, e.out = serveInProcess(t, e.cfgPath, func(k string) string { return env[k] })
 	e.onboard()
 	e.mineEvery(200 * time.Millisecond)

@@ -1,13 +1,8 @@
 package app_test
 
 import (
-	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
-	"log/slog"
-	"math/big"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,19 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain/devchain"
-	"github.com/rampway/rampway/chain/hd"
-	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
-	"github.com/rampway/rampway/contract"
-	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/app/apptest"
 	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/pgtest"
-	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/provider/sandbox"
 )
 
@@ -37,64 +24,8 @@ import (
 // number: only the brand and the last four digits are kept.
 func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	dsn := pgtest.FreshDSN(t)
-	hot, _ := crypto.GenerateKey()
-	deployer, _ := crypto.GenerateKey()
-	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: deployer, // mining on its own, as rampway dev's
-		Fund: []devchain.Funding{{Address: crypto.PubkeyToAddress(hot.PublicKey), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	mnemonic, _ := hd.NewMnemonic()
-	seed, _ := hd.FromMnemonic(mnemonic, "")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	cfg := config.Default()
-	cfg.Mode = config.ModeDev
-	cfg.HTTP.PublicURL = base
-	cfg.Database = config.Database{Driver: "postgres", DSN: dsn}
-	cfg.Admin.Token, cfg.Secrets.HashSecret = "dev-admin-token-0123456789abcdef0123", "dev-hash-secret-0123456789abcdef0123"
-	cfg.Secrets.HotWalletKey = "0x" + common.Bytes2Hex(crypto.FromECDSA(hot))
-	cfg.Networks = []config.Network{{Name: "devnet", ChainID: devchain.ChainID, RPCURLs: []string{c.RPCURL()}, Confirmations: 1,
-		Native: config.Asset{Symbol: "ETH", MinAmount: "0.000001", MaxAmount: "100"}}}
-	cfg.Checkout.DepositXPub, _ = seed.XPub()
-	cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(hot.PublicKey).Hex()
-	cfg.Checkout.Prices = map[string]string{"ETH": "3000", "EUR": "1.08"}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	logs := &devtest.LockedBuffer{}
-	a, err := app.Start(t.Context(), cfg, slog.New(slog.NewJSONHandler(logs, nil)), app.Options{Listener: ln})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx) }()
-	t.Cleanup(func() { stop(); <-served; a.Close() })
-
-	m, err := a.Merchants.Create(t.Context(), merchant.CreateParams{Name: "Shop"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fragment, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
-	f, err := a.Functions.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: c.Contracts().NFT.Hex(),
-		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, _ := json.Marshal(map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"})
-	created, err := a.Checkout.CreateFiatOrder(t.Context(), m, checkout.FiatOrderParams{
-		Quote: checkout.FiatQuoteParams{FiatSymbol: "EUR", Method: rampway.MethodCard, Execution: checkout.ExecutionParams{FunctionID: f.ID,
-			FunctionArgs: args, NetworkName: "devnet", Payment: &checkout.PaymentParams{Symbol: "ETH", TotalValue: "0.01"}}},
-		Order: checkout.OrderParams{MerchantUserID: "u1", MerchantRedirectURL: "https://shop.example/done", User: map[string]string{
-			"user_first_name": "Ada", "user_last_name": "Lovelace", "user_email_id": "ada@example.com", "user_dob": "1990-12-10", "user_countryCode": "DE"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := apptest.Start(t, func(cfg *config.Config) { cfg.Database = config.Database{Driver: "postgres", DSN: dsn} })
+	a, created := e.App, e.CardMint(t)
 	id := created.Order.ID
 	action := regexp.MustCompile(`<form method="post" action="([^"]+)" id="card-form"`)
 	pay := func(number string) string {
@@ -182,7 +113,7 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	if !strings.Contains(dump.String(), `"card_last4":"4242"`) || len(names) < 10 {
 		t.Fatalf("the dump of %d tables does not hold the payment's last four digits: the scan would see nothing", len(names))
 	}
-	all := dump.String() + logs.String()
+	all := dump.String() + e.Logs.String()
 	for _, card := range []string{sandbox.CardSuccess, sandbox.CardDecline, sandbox.CardThreeDS} {
 		if strings.Contains(all, card) || strings.Contains(all, card[:4]+" "+card[4:8]) {
 			t.Errorf("card number %s found in the database or the logs", card)

@@ -1,32 +1,18 @@
 package testpay_test
 
 import (
-	"context"
-	"encoding/json"
 	"io"
-	"log/slog"
-	"math/big"
-	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
-
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain/devchain"
-	"github.com/rampway/rampway/chain/hd"
-	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
-	"github.com/rampway/rampway/contract"
-	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/app/apptest"
 	"github.com/rampway/rampway/internal/devtest"
-	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/provider/testpay"
 )
 
@@ -35,64 +21,9 @@ import (
 // its script and its origin in the page's CSP), its own page, its signed notification, the
 // mint, and the capture of the authorised amount.
 func TestAProviderIsOnePackage(t *testing.T) {
-	hot, _ := crypto.GenerateKey()
-	deployer, _ := crypto.GenerateKey()
-	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: deployer,
-		Fund: []devchain.Funding{{Address: crypto.PubkeyToAddress(hot.PublicKey), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	mnemonic, _ := hd.NewMnemonic()
-	seed, _ := hd.FromMnemonic(mnemonic, "")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	cfg := config.Default()
-	cfg.Mode = config.ModeDev
-	cfg.HTTP.PublicURL = base
-	cfg.Database.Path = filepath.Join(t.TempDir(), "rampway.db")
-	cfg.Admin.Token, cfg.Secrets.HashSecret = "dev-admin-token-0123456789abcdef0123", "dev-hash-secret-0123456789abcdef0123"
-	cfg.Secrets.HotWalletKey = "0x" + common.Bytes2Hex(crypto.FromECDSA(hot))
-	cfg.Networks = []config.Network{{Name: "devnet", ChainID: devchain.ChainID, RPCURLs: []string{c.RPCURL()}, Confirmations: 1,
-		Native: config.Asset{Symbol: "ETH", MinAmount: "0.000001", MaxAmount: "100"}}}
-	cfg.Checkout.DepositXPub, _ = seed.XPub()
-	cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(hot.PublicKey).Hex()
-	cfg.Checkout.Prices = map[string]string{"ETH": "3000", "EUR": "1.08"}
-	cfg.Fiat.Providers = []config.ProviderConfig{{Name: testpay.Name}}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Start(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{Listener: ln})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx) }()
-	t.Cleanup(func() { stop(); <-served; a.Close() })
-
-	m, err := a.Merchants.Create(t.Context(), merchant.CreateParams{Name: "Shop"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fragment, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
-	f, err := a.Functions.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: c.Contracts().NFT.Hex(),
-		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, _ := json.Marshal(map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"})
-	created, err := a.Checkout.CreateFiatOrder(t.Context(), m, checkout.FiatOrderParams{
-		Quote: checkout.FiatQuoteParams{FiatSymbol: "EUR", Method: rampway.MethodCard, Execution: checkout.ExecutionParams{FunctionID: f.ID,
-			FunctionArgs: args, NetworkName: "devnet", Payment: &checkout.PaymentParams{Symbol: "ETH", TotalValue: "0.01"}}},
-		Order: checkout.OrderParams{MerchantUserID: "u1", MerchantRedirectURL: "https://shop.example/done", User: map[string]string{
-			"user_first_name": "Ada", "user_last_name": "Lovelace", "user_email_id": "ada@example.com", "user_dob": "1990-12-10", "user_countryCode": "DE"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := apptest.Start(t, func(cfg *config.Config) { cfg.Fiat.Providers = []config.ProviderConfig{{Name: testpay.Name}} })
+	a, base := e.App, e.Base
+	created := e.CardMint(t)
 
 	// The page (after its start step) mounts the provider's widget: its HTML, its scripts, its
 	// origin in the CSP.
