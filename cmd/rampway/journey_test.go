@@ -352,8 +352,15 @@ func TestAdminCLIWebhooks(t *testing.T) {
 		}
 		return v
 	}
-	log := cli("webhooks", "list", dj.Merchant.MerchantID, id)["data"].([]any)
-	first := log[0].(map[string]any)
+	// The receiver has the event; the delivery's record follows its 200 (read until it does).
+	var log []any
+	var first map[string]any
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		log = cli("webhooks", "list", dj.Merchant.MerchantID, id)["data"].([]any)
+		if first = log[0].(map[string]any); first["status"] != "pending" || time.Now().After(deadline) {
+			break
+		}
+	}
 	attempts := first["attempts"].([]any)
 	if len(log) != 1 || first["event_name"] != "order.created" || first["status"] != "delivered" || len(attempts) != 1 ||
 		attempts[0].(map[string]any)["status_code"] != float64(200) {
