@@ -3,6 +3,7 @@ package rampway
 import (
 	"fmt"
 	"iter"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -47,10 +48,18 @@ import (
 //     executed price, refunds, voids and captures recorded) + held (an order waiting for
 //     payment, or paid and waiting for its execution);
 //  5. every event emitted is a documented one (order.go, lifecycle.go, refund.go), from the
-//     order's state before the cause to the state after it.
+//     order's state before the cause to the state after it;
+//  6. a refund never pays more than its amount: what it sends and its fee are at most its
+//     amount, and the chain pays it once (sent again only after its transaction failed);
+//  7. an area A order's state agrees with its refund records: none while it waits for or
+//     confirms a payment, or expired unpaid; one not settled while REFUND_PENDING; all settled
+//     when it becomes REFUNDED.
+//
+// Every fact (a payment, a receipt, a notification, a refund's progress) applied in a state
+// with no rule for it (a *RuleMissing: a gap in the rule table) breaks the exploration too.
 //
 // The states the search for a way forward reaches beyond the depth are checked for 1, 3, 4 and
-// 5 too, once the explored ones hold them (their sequence is then not the shortest).
+// 5 (and 6, 7) too, once the explored ones hold them (their sequence is then not the shortest).
 //
 // Figures on this machine (2 cores, go test -race -run TestExploreOrderMachine -v ., another
 // engineer's tests running, load about 2.5), as the run logs them:
@@ -158,6 +167,8 @@ type xWorld struct {
 	started   int  // ExecutionStarted taken
 	closed    bool // the order was SUCCESS or FAILED
 	txs       int  // transfers made (their numbers)
+	// refundsPaid is what the chain paid of each refund (by its cause), in all (copy on write).
+	refundsPaid map[string]int64
 
 	// What the step that made this world did and broke (not part of the state).
 	broke []string
@@ -262,6 +273,9 @@ func (w *xWorld) write(c Cause, out *Outcome) {
 	}
 	w.o = out.Order
 	w.refunds = append(w.refunds, out.Refunds...)
+	if to == StatusRefunded && from != StatusRefunded && w.o.Area == AreaMint && slices.ContainsFunc(w.refunds, func(r *Refund) bool { return !r.Settled() }) {
+		w.broke = append(w.broke, fmt.Sprintf("invariant 7: the order became REFUNDED (%s) with a refund not settled", c.Kind()))
+	}
 	if to == StatusSuccess || to == StatusFailed {
 		w.closed = true
 	}
@@ -379,6 +393,9 @@ func (x *explorer) local(w *xWorld) string {
 	}
 	if msg := x.money(w); msg != "" {
 		return "invariant 4 (money): " + msg
+	}
+	if msg := refundsAgree(w); msg != "" {
+		return "invariant 7 (refunds agree with the order): " + msg
 	}
 	for _, p := range w.pays {
 		if len(p.flight) > 0 || p.prov == FiatProcessing {
@@ -721,7 +738,7 @@ func (x *explorer) key(w *xWorld) string {
 	}
 	sorted(len(w.refunds), func(i int) string {
 		r := w.refunds[i]
-		return r.Cause + ":" + r.Amount.String() + ":" + r.Status + ";"
+		return r.Cause + ":" + r.Amount.String() + ":" + string(r.Status) + ":" + strconv.FormatInt(w.refundsPaid[r.Cause], 10) + ";"
 	})
 	sorted(len(w.actions), func(i int) string {
 		a := w.actions[i]
@@ -856,38 +873,104 @@ func (x *explorer) chainMoves(s *xSteps) {
 	}
 }
 
-// refundMoves are area A's refund records' lives: the refund worker sends a pending one (or
-// settles it as dust, or holds it for an address or an approval), the chain pays it or
-// reverts it, an operator (or the user, the merchant) gives it an address or approves it.
+// refundMoves are area A's refund records' lives, each applied as the store applies it: the
+// refund's cause through ApplyRefund, then the cause it brings to the order, both or neither (a
+// cause the refund or the order refuses is no step). The refund worker sends a pending one (or
+// settles it as dust, or holds it for an address or an approval), the chain pays it or reverts
+// it, an operator (or the user, the merchant) gives it an address or approves it.
 func (x *explorer) refundMoves(s *xSteps) {
-	set := func(n *xWorld, i int, st string) *Refund {
-		r := *n.refunds[i]
-		r.Status = st
-		n.refunds[i] = &r
-		c := r
-		return &c
-	}
 	for i, r := range s.w.refunds {
 		name := refundName(r) + " of " + r.Amount.String()
-		switch r.Status {
-		case RefundPending:
-			if r.Amount.Int64() <= x.plan.dust {
-				s.add(true, func(n *xWorld) bool { return n.apply(RefundNotPaid{Refund: set(n, i, RefundDust)}) },
-					"refund worker: refund %s is dust (refund_not_paid)", name)
-				continue
+		step := func(sys bool, c RefundCause, format string) {
+			if !s.want(sys) || !r.Takes(c.RefundKind()) {
+				return
 			}
-			s.add(true, func(n *xWorld) bool { return n.apply(RefundSentCause{Refund: set(n, i, RefundSent)}) },
-				"refund worker: refund %s sent (refund_sent)", name)
-			s.add(false, func(n *xWorld) bool { set(n, i, RefundAwaitingAddress); return true }, "refund worker: refund %s waits for an address", name)
-			s.add(false, func(n *xWorld) bool { set(n, i, RefundAwaitingApproval); return true }, "refund worker: refund %s waits for an approval", name)
-		case RefundSent:
-			s.add(true, func(n *xWorld) bool { return n.apply(RefundPaid{Refund: set(n, i, RefundDone)}) }, "chain: refund %s paid (refund_paid)", name)
-			s.add(true, func(n *xWorld) bool { return n.apply(RefundNotPaid{Refund: set(n, i, RefundFailed)}) },
-				"chain: refund %s reverted (refund_not_paid)", name)
-		case RefundAwaitingAddress, RefundAwaitingApproval, RefundFailed:
-			s.add(false, func(n *xWorld) bool { set(n, i, RefundPending); return true }, "operator: refund %s given an address or approved", name)
+			s.add(sys, func(n *xWorld) bool { return n.applyRefund(i, c) }, format, name)
+		}
+		fee := big.NewInt(1)
+		if r.Amount.Int64() <= x.plan.dust {
+			step(true, RefundIsDust{Fee: fee, Why: "dust"}, "refund worker: refund %s is dust (refund_is_dust)")
+		} else {
+			step(true, RefundSigned{TxHash: refundTx, To: r.To, Fee: fee, Sent: new(big.Int).Sub(r.Amount, fee)}, "refund worker: refund %s sent (refund_signed)")
+			step(false, RefundHeld{Status: RefundAwaitingAddress, Why: "a contract"}, "refund worker: refund %s waits for an address (refund_held)")
+			step(false, RefundHeld{Status: RefundAwaitingApproval, Why: "above the limit"}, "refund worker: refund %s waits for an approval (refund_held)")
+		}
+		step(true, RefundMined{TxHash: refundTx}, "chain: refund %s paid (refund_mined)")
+		step(true, RefundReverted{TxHash: refundTx, Why: "reverted"}, "chain: refund %s reverted (refund_reverted)")
+		step(false, RefundAddressGiven{To: payer, Source: RefundToUser}, "user: refund %s given an address (refund_address_given)")
+		step(false, RefundApproved{By: "operator"}, "operator: refund %s approved (refund_approved)")
+	}
+}
+
+// refundTx is the hash of every refund's transaction in the exploration.
+var refundTx = common.HexToHash("0x7ef0")
+
+// applyRefund applies refund cause c to refund i as a store does: ApplyRefund decides, then its
+// cause to the order is applied; a refusal of either changes nothing and is reported false. The
+// worker's dust threshold is the plan's: it holds no dust refund, nor sends one. Invariants 6
+// and 7 are checked here.
+func (w *xWorld) applyRefund(i int, c RefundCause) bool {
+	r := w.refunds[i]
+	n, oc, err := ApplyRefund(r, c, t0.Add(time.Minute))
+	if ErrorCode(err) == ECONFLICT {
+		return false
+	}
+	if err != nil {
+		w.broke = append(w.broke, fmt.Sprintf("ApplyRefund(%s) failed: %v", c.RefundKind(), err))
+		return true
+	}
+	if oc != nil {
+		out, err := Apply(w.o, Facts{Transfers: w.transfers, Refunds: slices.Concat(w.refunds[:i], []*Refund{n}, w.refunds[i+1:]), FiatActions: w.actions},
+			oc, t0.Add(time.Minute))
+		if ErrorCode(err) == ECONFLICT {
+			return false
+		}
+		if err != nil {
+			w.broke = append(w.broke, fmt.Sprintf("Apply(%s) of refund %s failed: %v", oc.Kind(), refundName(r), err))
+			return true
+		}
+		w.refunds[i] = n
+		w.write(oc, out)
+	} else {
+		w.refunds[i] = n
+	}
+	switch c.(type) {
+	case RefundSigned:
+		if r.TxHash != (common.Hash{}) && w.refundsPaid[r.Cause] > 0 {
+			w.broke = append(w.broke, fmt.Sprintf("invariant 6: refund %s sent again after it was paid", refundName(r)))
+		}
+	case RefundMined:
+		w.refundsPaid = maps.Clone(w.refundsPaid)
+		if w.refundsPaid == nil {
+			w.refundsPaid = map[string]int64{}
+		}
+		w.refundsPaid[r.Cause] += n.Sent.Int64()
+		if paid := w.refundsPaid[r.Cause]; paid > r.Amount.Int64() || paid != n.Sent.Int64() {
+			w.broke = append(w.broke, fmt.Sprintf("invariant 6: refund %s of %s paid %d in all (sent %s): more than its amount, or twice",
+				refundName(r), r.Amount, paid, n.Sent))
 		}
 	}
+	if n.Fee != nil && n.Sent != nil && new(big.Int).Add(n.Fee, n.Sent).Cmp(n.Amount) > 0 {
+		w.broke = append(w.broke, fmt.Sprintf("invariant 6: refund %s of %s sends %s with a fee of %s", refundName(r), n.Amount, n.Sent, n.Fee))
+	}
+	return true
+}
+
+// refundsAgree checks invariant 7 in a state: an area A order's state agrees with its refund
+// records. An order waiting for or confirming a payment, or expired with nothing received, owes
+// nothing; one REFUND_PENDING has a refund not yet settled. (That an order becomes REFUNDED
+// only with every refund settled is checked on the step, in write: a payment after it is
+// refunded, the order left REFUNDED.)
+func refundsAgree(w *xWorld) string {
+	o := w.o
+	unsettled := slices.ContainsFunc(w.refunds, func(r *Refund) bool { return !r.Settled() })
+	switch {
+	case len(w.refunds) > 0 && slices.Contains([]OrderStatus{StatusCreated, StatusDepositProcessing, StatusUnderpaid, StatusExpired}, o.Status):
+		return fmt.Sprintf("the order is %s with %d refund(s)", o.Status, len(w.refunds))
+	case o.Status == StatusRefundPending && !unsettled:
+		return "the order is REFUND_PENDING with every refund settled"
+	}
+	return ""
 }
 
 // fiatMoves are areas B and C's payments: the user acting at the provider, the provider

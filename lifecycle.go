@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -43,7 +44,41 @@ const (
 	CauseFiatDeclined      CauseKind = "fiat_declined"
 	CauseFiatReleased      CauseKind = "fiat_released"
 	CauseFiatMethodChosen  CauseKind = "fiat_method_chosen"
+	CauseWalletShort       CauseKind = "wallet_short"
 )
+
+// Requests and facts. A request is a cause a worker or a user asks for, having read the order:
+// its expiry, a cancel, an execution's start or refusal, a payment method's choice, the
+// executor's giving up on a fiat-paid order it cannot pay for. A state without a rule for a
+// request refuses it (an ECONFLICT error): the order moved on since it was read (a payment came
+// first), a race lost, quietly. Every other cause is a fact: a payment seen, confirmed or
+// dropped, an execution mined or reverted, a provider's notification, a refund's progress. It
+// happened, and every state an order can be in when it happens has a rule for it (one that may
+// change nothing): a state without one is a gap in the rule table, a *RuleMissing error, which
+// the stores report (Hooks.RuleMissing: logged and counted) rather than drop.
+var requests = []CauseKind{CauseExpired, CauseCancelled, CauseExecutionStarted, CauseExecutionRefused, CauseFiatMethodChosen, CauseWalletShort}
+
+// IsRequest reports whether causes of kind k are requests (a state refuses them without a
+// rule: ECONFLICT), not facts (a state without a rule is a gap: *RuleMissing).
+func IsRequest(k CauseKind) bool { return slices.Contains(requests, k) }
+
+// RuleMissing is Apply's error for a fact that an order's state has no rule for: a gap in the
+// rule table, a bug to fix, never a race. The order is not changed. Its code is EINTERNAL.
+type RuleMissing struct {
+	OrderID string
+	Area    Area
+	Status  OrderStatus
+	Cause   CauseKind
+	// To is the state the cause would have moved the order to (Status when it would stay).
+	To OrderStatus
+}
+
+func (e *RuleMissing) Error() string {
+	if e.To == e.Status {
+		return fmt.Sprintf("no rule: order %s in %s that is %s does not take %s", e.OrderID, e.Area, e.Status, e.Cause)
+	}
+	return fmt.Sprintf("no rule: order %s in %s cannot move from %s to %s (%s)", e.OrderID, e.Area, e.Status, e.To, e.Cause)
+}
 
 // PaymentSeen: a payment to the order's deposit address is in a block (not yet confirmed), or
 // one a reorganisation dropped is seen again.
@@ -161,6 +196,21 @@ func (Expired) Kind() CauseKind { return CauseExpired }
 // Kind implements Cause.
 func (Cancelled) Kind() CauseKind { return CauseCancelled }
 
+// WalletShort: the hot wallet cannot pay for a paid order's execution now. An order paid in
+// fiat (areas B and C) waits for funds up to Patience since it was paid, then fails and its
+// payment is given back (a card's authorisation does not last); an order paid in crypto waits
+// however long it takes (its state takes no WalletShort: refused).
+type WalletShort struct{ Patience time.Duration }
+
+// Kind implements Cause.
+func (WalletShort) Kind() CauseKind { return CauseWalletShort }
+
+// GivesUp reports whether order o fails on this cause at time at: its state takes it, and it
+// has waited longer than Patience (the executor asks it before anything is sent).
+func (c WalletShort) GivesUp(o *Order, at time.Time) bool {
+	return Takes(o, CauseWalletShort) && at.Sub(o.UpdatedAt) > c.Patience
+}
+
 // Rule is one step an order may take: a cause in state From moves it to To (To == From for a
 // cause that changes the order but not its state) and emits Events, in order.
 type Rule struct {
@@ -209,6 +259,7 @@ var rules = map[Area][]Rule{
 	AreaNFTRamp: append(fiatRules(), []Rule{
 		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
 		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []string{EventSmartContractFailure}},
 		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
 		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
 		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}}, // the voided or refunded payment
@@ -219,6 +270,7 @@ var rules = map[Area][]Rule{
 		{StatusCreated, CauseFiatMethodChosen, StatusCreated, nil},
 		{StatusOnrampSuccess, CauseExecutionStarted, StatusDepositProcessing, []string{EventDepositProcessing}},
 		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventDepositFailure}},
+		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []string{EventDepositFailure}},
 		{StatusDepositProcessing, CauseExecutionMined, StatusSuccess, []string{EventDepositSuccess, EventSuccess}},
 		{StatusDepositProcessing, CauseExecutionReverted, StatusFailed, []string{EventDepositFailure}},
 		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}},
@@ -301,6 +353,56 @@ func AwaitsPayment(area Area, s OrderStatus) bool {
 	return slices.Contains(StatusesTaking(area, CausePaymentSeen), s)
 }
 
+// WatchesDeposits are the states of an area A order whose deposit address the watcher watches
+// whatever the order's expiry: those a payment moves on (CREATED, UNDERPAID: payment_seen) and
+// those a payment in flight may move back (DEPOSIT_PROCESSING: payment_dropped). (The watcher
+// also watches the orders that expired a short while ago, for late payments to refund.)
+func WatchesDeposits() []OrderStatus {
+	out := StatusesTaking(AreaMint, CausePaymentSeen)
+	for _, s := range StatusesTaking(AreaMint, CausePaymentDropped) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TakesFiatPayment reports whether order o takes a fiat payment now: an area B or C order
+// waiting for its payment (CREATED, or ONRAMP_PROCESSING after an attempt), in which an
+// authorisation moves it on. One paid, closed, or of area A takes none.
+func TakesFiatPayment(o *Order) bool {
+	return slices.Contains(StatusesTaking(o.Area, CauseFiatAuthorised), o.Status)
+}
+
+// decided are the states from which no rule of any area leads to SUCCESS, and SUCCESS.
+var decided = func() map[OrderStatus]bool {
+	reach := map[OrderStatus]bool{StatusSuccess: true} // the states SUCCESS is reached from
+	for grew := true; grew; {
+		grew = false
+		for _, rs := range rules {
+			for _, r := range rs {
+				if reach[r.To] && !reach[r.From] {
+					reach[r.From], grew = true, true
+				}
+			}
+		}
+	}
+	out := map[OrderStatus]bool{StatusSuccess: true}
+	for _, s := range OrderStatuses {
+		if !reach[s] {
+			out[s] = true
+		}
+	}
+	return out
+}()
+
+// Decided reports whether an order's outcome is decided in state s: it succeeded, or no step
+// of the rule table leads it to SUCCESS any more (FAILED, REFUND_PENDING, REFUNDED, EXPIRED,
+// CANCELLED). The user has nothing more to do for it (a late payment to an expired order is
+// refunded, not used): the checkout page sends them back to the merchant. Unlike Terminal, it
+// holds while refunds are still on their way.
+func (s OrderStatus) Decided() bool { return decided[s] }
+
 // Facts is what Apply reads of an order besides the order itself, as stored with the cause's
 // own record already made (a payment seen is among Transfers, a dropped one has its status
 // "dropped"): its payments, oldest first (block, transaction, log index), and its refund
@@ -331,9 +433,10 @@ type RenderedEvent struct {
 }
 
 // Apply decides what cause does to order o, given its facts, at time at. It changes nothing it
-// is given: the order in the Outcome is a copy. A cause that does not apply to the order's
+// is given: the order in the Outcome is a copy. A request that does not apply to the order's
 // state (an expiry of an order paid meanwhile, a cancel of a paid one) is an ECONFLICT error;
-// a cause that applies but changes nothing (a payment seen for an order being executed) is an
+// a fact the order's state has no rule for is a *RuleMissing error (a gap in the table); a
+// cause that applies but changes nothing (a payment seen for an order being executed) is an
 // empty Outcome.
 func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 	n := o.clone()
@@ -408,6 +511,14 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case Cancelled:
 		to = StatusCancelled
+	case WalletShort:
+		if Takes(o, CauseWalletShort) {
+			if !c.GivesUp(o, at) {
+				return out, nil // waits on for the wallet's funds
+			}
+			to = StatusFailed
+			n.FailureReason = "the service's wallet could not pay for it within " + shortDuration(c.Patience)
+		}
 	case RefundSentCause, RefundPaid, RefundNotPaid:
 		to = applyRefund(o, f, c)
 	case FiatProcessingCause, FiatAuthorised, FiatCredited, FiatDeclined, FiatReleased:
@@ -420,10 +531,13 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		return nil, fmt.Errorf("apply: unknown cause %T", c)
 	}
 	r, ok := rule(o.Area, o.Status, c.Kind(), to)
-	if !ok {
-		if to == o.Status {
-			return nil, Errorf(ECONFLICT, "an order in %s that is %s does not take %s", o.Area, o.Status, c.Kind())
-		}
+	switch {
+	case ok:
+	case !IsRequest(c.Kind()):
+		return nil, &RuleMissing{OrderID: o.ID, Area: o.Area, Status: o.Status, Cause: c.Kind(), To: to}
+	case to == o.Status:
+		return nil, Errorf(ECONFLICT, "an order in %s that is %s does not take %s", o.Area, o.Status, c.Kind())
+	default:
 		return nil, Errorf(ECONFLICT, "an order in %s cannot move from %s to %s (%s)", o.Area, o.Status, to, c.Kind())
 	}
 	n.Status = to
@@ -503,6 +617,12 @@ func sortedTransfers(ts []*InboundTransfer) []*InboundTransfer {
 		return cmp.Or(cmp.Compare(a.BlockNumber, b.BlockNumber), cmp.Compare(a.TxHash.Hex(), b.TxHash.Hex()), cmp.Compare(a.LogIndex, b.LogIndex))
 	})
 	return out
+}
+
+// shortDuration writes d as time.Duration does, without its zero minutes and seconds ("1h",
+// "1h30m", "1m30s").
+func shortDuration(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m")
 }
 
 // clone is a copy of o whose amounts and maps can be changed without changing o's.

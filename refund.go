@@ -2,6 +2,7 @@ package rampway
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"slices"
 	"time"
@@ -20,19 +21,25 @@ import (
 // operator approves). A refund whose amount does not cover its network fee and the asset's
 // dust threshold is dust: nothing is sent.
 
+// RefundStatus is where a refund record is in its life; the values are the API's.
+type RefundStatus string
+
 // Refund statuses.
 const (
-	RefundPending          = "pending"
-	RefundAwaitingAddress  = "awaiting_address"
-	RefundAwaitingApproval = "awaiting_approval"
-	RefundSent             = "sent"
-	RefundDone             = "done"
-	RefundFailed           = "failed"
-	RefundDust             = "dust"
+	RefundPending          RefundStatus = "pending"
+	RefundAwaitingAddress  RefundStatus = "awaiting_address"
+	RefundAwaitingApproval RefundStatus = "awaiting_approval"
+	RefundSent             RefundStatus = "sent"
+	RefundDone             RefundStatus = "done"
+	RefundFailed           RefundStatus = "failed"
+	RefundDust             RefundStatus = "dust"
 )
 
+// Valid reports whether s is one of the refund statuses.
+func (s RefundStatus) Valid() bool { return slices.Contains(RefundStatuses, s) }
+
 // RefundStatuses are every refund status, in the order of a refund's life.
-var RefundStatuses = []string{RefundPending, RefundAwaitingAddress, RefundAwaitingApproval, RefundSent, RefundDone, RefundFailed, RefundDust}
+var RefundStatuses = []RefundStatus{RefundPending, RefundAwaitingAddress, RefundAwaitingApproval, RefundSent, RefundDone, RefundFailed, RefundDust}
 
 // Where a refund's address came from.
 const (
@@ -61,7 +68,7 @@ type Refund struct {
 	Amount, Fee, Sent *big.Int
 	// Reason says why it is owed; StatusReason why it waits, or why it was not paid.
 	Reason       string
-	Status       string
+	Status       RefundStatus
 	StatusReason string
 	// TxHash is the transaction that pays it (the one mined, once it is).
 	TxHash common.Hash
@@ -104,7 +111,7 @@ func (p RefundPolicy) IsDust(sent *big.Int) bool {
 
 // RefundFilter selects refunds in a listing: by status ("" any) and network ("" any).
 type RefundFilter struct {
-	Status  string
+	Status  RefundStatus
 	Network string
 	Limit   int
 }
@@ -121,7 +128,7 @@ type RefundStore interface {
 	ListRefunds(ctx context.Context, f RefundFilter) ([]*Refund, error)
 	// HoldRefund moves a pending refund to status (awaiting_address or awaiting_approval)
 	// with why. ECONFLICT when it is no longer pending.
-	HoldRefund(ctx context.Context, id, status, why string, at time.Time) (*Refund, error)
+	HoldRefund(ctx context.Context, id string, status RefundStatus, why string, at time.Time) (*Refund, error)
 	// SetRefundAddress gives a refund waiting for an address (or one that failed) its
 	// address, from source: it is pending again. ECONFLICT in any other status.
 	SetRefundAddress(ctx context.Context, id string, to common.Address, source string, at time.Time) (*Refund, error)
@@ -142,6 +149,182 @@ type RefundStore interface {
 	// failed with why; its order takes a RefundPaid or a RefundNotPaid. A refund not sent is
 	// left alone.
 	FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error
+}
+
+// A RefundCause is what happens to a refund record: held for an address or an approval, given
+// an address, approved, found to be dust, sent, mined or reverted. ApplyRefund decides what it
+// does; the stores only commit that.
+type RefundCause interface {
+	// RefundKind names the cause in the refund steps and errors ("refund_approved").
+	RefundKind() RefundCauseKind
+}
+
+// RefundCauseKind names a kind of RefundCause.
+type RefundCauseKind string
+
+// The kinds of refund causes.
+const (
+	CauseRefundHeld         RefundCauseKind = "refund_held"
+	CauseRefundAddressGiven RefundCauseKind = "refund_address_given"
+	CauseRefundApproved     RefundCauseKind = "refund_approved"
+	CauseRefundIsDust       RefundCauseKind = "refund_is_dust"
+	CauseRefundSigned       RefundCauseKind = "refund_signed"
+	CauseRefundMined        RefundCauseKind = "refund_mined"
+	CauseRefundReverted     RefundCauseKind = "refund_reverted"
+)
+
+// RefundHeld: a pending refund cannot be sent as it is: it waits in Status (awaiting_address
+// or awaiting_approval), Why says for what.
+type RefundHeld struct {
+	Status RefundStatus
+	Why    string
+}
+
+// RefundAddressGiven: the address a refund waiting for one (or one that failed) is paid to,
+// given by Source (RefundToUser, RefundToMerchant, RefundToAdmin).
+type RefundAddressGiven struct {
+	To     common.Address
+	Source string
+}
+
+// RefundApproved: an operator (By) approved a refund above the automatic limit, or sending
+// one that failed again.
+type RefundApproved struct{ By string }
+
+// RefundIsDust: a pending refund does not cover the network fee of sending it (Fee) and the
+// dust threshold: nothing is sent, Why says so.
+type RefundIsDust struct {
+	Fee *big.Int
+	Why string
+}
+
+// RefundSigned: a pending refund's transaction (TxHash, paying To: Sent, after the network
+// fee Fee) is signed and stored, on its way.
+type RefundSigned struct {
+	TxHash    common.Hash
+	To        common.Address
+	Fee, Sent *big.Int
+}
+
+// RefundMined: a sent refund's transaction (TxHash, the one mined) is successful and deep
+// enough.
+type RefundMined struct{ TxHash common.Hash }
+
+// RefundReverted: a sent refund's transaction was mined and reverted, Why says how.
+type RefundReverted struct {
+	TxHash common.Hash
+	Why    string
+}
+
+// RefundKind implements RefundCause.
+func (RefundHeld) RefundKind() RefundCauseKind { return CauseRefundHeld }
+
+// RefundKind implements RefundCause.
+func (RefundAddressGiven) RefundKind() RefundCauseKind { return CauseRefundAddressGiven }
+
+// RefundKind implements RefundCause.
+func (RefundApproved) RefundKind() RefundCauseKind { return CauseRefundApproved }
+
+// RefundKind implements RefundCause.
+func (RefundIsDust) RefundKind() RefundCauseKind { return CauseRefundIsDust }
+
+// RefundKind implements RefundCause.
+func (RefundSigned) RefundKind() RefundCauseKind { return CauseRefundSigned }
+
+// RefundKind implements RefundCause.
+func (RefundMined) RefundKind() RefundCauseKind { return CauseRefundMined }
+
+// RefundKind implements RefundCause.
+func (RefundReverted) RefundKind() RefundCauseKind { return CauseRefundReverted }
+
+// RefundStep is one step a refund record may take: in status From, a cause of kind Cause
+// moves it to To.
+type RefundStep struct {
+	From  RefundStatus
+	Cause RefundCauseKind
+	To    RefundStatus
+}
+
+// refundSteps are every step of a refund record. Nothing else happens to one. Sent is reached
+// once from pending, and left only by its transaction's receipt: a refund is sent at most once
+// at a time, and again only after it failed and an operator gave it an address or approved it.
+var refundSteps = []RefundStep{
+	{RefundPending, CauseRefundHeld, RefundAwaitingAddress},
+	{RefundPending, CauseRefundHeld, RefundAwaitingApproval},
+	{RefundAwaitingAddress, CauseRefundAddressGiven, RefundPending},
+	{RefundFailed, CauseRefundAddressGiven, RefundPending}, // sent again, to the new address
+	{RefundAwaitingApproval, CauseRefundApproved, RefundPending},
+	{RefundFailed, CauseRefundApproved, RefundPending}, // sent again
+	{RefundPending, CauseRefundIsDust, RefundDust},
+	{RefundPending, CauseRefundSigned, RefundSent},
+	{RefundSent, CauseRefundMined, RefundDone},
+	{RefundSent, CauseRefundReverted, RefundFailed},
+}
+
+// RefundSteps returns every step of a refund record (for docs and tests).
+func RefundSteps() []RefundStep { return slices.Clone(refundSteps) }
+
+// Takes reports whether the refund in its status takes a cause of kind k at all (a store asks
+// it before work that only such a cause can conclude, like signing its transaction).
+func (r *Refund) Takes(k RefundCauseKind) bool {
+	return slices.ContainsFunc(refundSteps, func(s RefundStep) bool { return s.From == r.Status && s.Cause == k })
+}
+
+// ApplyRefund decides what cause c does to refund r at time at, as a pure function: the refund
+// as it is after it (a copy: r is not changed) and the cause it brings to the refund's order
+// (RefundSentCause, RefundPaid or RefundNotPaid; nil for none: a refund waiting, or pending
+// again, changes nothing its merchant hears of). A cause the refund's status does not take is
+// an ECONFLICT error (another instance, or an operator, changed it first); nothing changes.
+func ApplyRefund(r *Refund, c RefundCause, at time.Time) (*Refund, Cause, error) {
+	n := *r
+	n.Amount, n.Fee, n.Sent = cloneOptional(r.Amount), cloneOptional(r.Fee), cloneOptional(r.Sent)
+	n.UpdatedAt = at
+	to := r.Status
+	var order Cause
+	switch c := c.(type) {
+	case RefundHeld:
+		if c.Status != RefundAwaitingAddress && c.Status != RefundAwaitingApproval {
+			return nil, nil, fmt.Errorf("hold refund: %q is not a status a refund waits in", c.Status)
+		}
+		to, n.StatusReason = c.Status, c.Why
+	case RefundAddressGiven:
+		to, n.StatusReason, n.To, n.ToSource = RefundPending, "", c.To, c.Source
+	case RefundApproved:
+		to, n.StatusReason, n.ApprovedBy, n.ApprovedAt = RefundPending, "", c.By, at
+	case RefundIsDust:
+		to, n.StatusReason, n.Fee, n.Sent = RefundDust, c.Why, cloneBig(c.Fee), new(big.Int)
+		order = RefundNotPaid{Refund: &n}
+	case RefundSigned:
+		if c.To != r.To {
+			return nil, nil, Errorf(ECONFLICT, "refund %s is paid to %s now, not %s", r.ID, r.To.Hex(), c.To.Hex())
+		}
+		if c.Fee == nil || c.Sent == nil || c.Fee.Sign() < 0 || c.Sent.Sign() <= 0 || new(big.Int).Add(c.Fee, c.Sent).Cmp(r.Amount) > 0 {
+			return nil, nil, fmt.Errorf("refund %s of %s: cannot send %v with a fee of %v", r.ID, r.Amount, c.Sent, c.Fee)
+		}
+		to, n.StatusReason, n.Fee, n.Sent, n.TxHash = RefundSent, "", cloneBig(c.Fee), cloneBig(c.Sent), c.TxHash
+		order = RefundSentCause{Refund: &n}
+	case RefundMined:
+		to, n.TxHash = RefundDone, c.TxHash
+		order = RefundPaid{Refund: &n}
+	case RefundReverted:
+		to, n.StatusReason, n.TxHash = RefundFailed, c.Why, c.TxHash
+		order = RefundNotPaid{Refund: &n}
+	default:
+		return nil, nil, fmt.Errorf("apply refund: unknown cause %T", c)
+	}
+	if !slices.Contains(refundSteps, RefundStep{r.Status, c.RefundKind(), to}) {
+		return nil, nil, Errorf(ECONFLICT, "refund %s is %s: it does not take %s", r.ID, r.Status, c.RefundKind())
+	}
+	n.Status = to
+	return &n, order, nil
+}
+
+// cloneOptional copies an amount that may be nil (not known yet).
+func cloneOptional(v *big.Int) *big.Int {
+	if v == nil {
+		return nil
+	}
+	return new(big.Int).Set(v)
 }
 
 // RefundSentCause: a refund's transaction is signed, stored and on its way.

@@ -141,16 +141,16 @@ type EventContext struct {
 // amount_sent are "" until it is sent (amount_sent = amount - network_fee); tx_hash is "" until
 // then; to_address "" while the address is not known.
 type EventRefund struct {
-	RefundID     string `json:"refund_id"`
-	Amount       string `json:"amount"`
-	NetworkFee   string `json:"network_fee"`
-	AmountSent   string `json:"amount_sent"`
-	Reason       string `json:"reason"`
-	Status       string `json:"status"`
-	StatusReason string `json:"status_reason"`
-	ToAddress    string `json:"to_address"`
-	TxHash       string `json:"tx_hash"`
-	CreatedAt    string `json:"created_at"`
+	RefundID     string       `json:"refund_id"`
+	Amount       string       `json:"amount"`
+	NetworkFee   string       `json:"network_fee"`
+	AmountSent   string       `json:"amount_sent"`
+	Reason       string       `json:"reason"`
+	Status       RefundStatus `json:"status"`
+	StatusReason string       `json:"status_reason"`
+	ToAddress    string       `json:"to_address"`
+	TxHash       string       `json:"tx_hash"`
+	CreatedAt    string       `json:"created_at"`
 }
 
 // EventRefunds are refund records as events and the order API show them, amounts in whole

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -338,7 +337,7 @@ func (x *Executor) prepare(ctx context.Context, orders []*rampway.Order, w *wall
 			short = have.Cmp(p.tokenNeed) < 0
 		}
 		if short {
-			if x.givesUp(o) {
+			if x.short().GivesUp(o, x.at()) {
 				continue // fails without a pre-flight
 			}
 			break
@@ -359,9 +358,10 @@ func (x *Executor) prepare(ctx context.Context, orders []*rampway.Order, w *wall
 	return preps
 }
 
-// givesUp reports whether a fiat-paid order has waited long enough for the hot wallet's funds.
-func (x *Executor) givesUp(o *rampway.Order) bool {
-	return o.FiatSymbol != "" && x.at().Sub(o.UpdatedAt) > x.cfg.FiatGiveUpAfter
+// short is the cause of an order the hot wallet cannot pay for: the domain decides whether it
+// waits on (area A, or a fiat-paid order within FiatGiveUpAfter) or fails.
+func (x *Executor) short() rampway.WalletShort {
+	return rampway.WalletShort{Patience: x.cfg.FiatGiveUpAfter}
 }
 
 // cost is what the plan's calls can cost the hot wallet in the native coin: the value sent and
@@ -397,9 +397,9 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		}
 		short = have.Cmp(p.tokenNeed) < 0
 	}
-	if short && x.givesUp(o) {
+	if short && x.short().GivesUp(o, x.at()) {
 		// The user's fiat cannot wait for ever: the order fails, its payment is given back.
-		return false, x.fail(ctx, o, "the service's wallet could not pay for it within "+strings.TrimSuffix(strings.TrimSuffix(x.cfg.FiatGiveUpAfter.String(), "0s"), "0m"))
+		return false, x.refuse(ctx, o, x.short())
 	}
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),
@@ -482,14 +482,23 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 
 // fail ends a paid order that cannot be executed: FAILED, with its refund record.
 func (x *Executor) fail(ctx context.Context, o *rampway.Order, reason string) error {
-	_, err := x.store.Apply(ctx, o.ID, rampway.ExecutionRefused{Reason: reason}, x.at())
+	return x.refuse(ctx, o, rampway.ExecutionRefused{Reason: reason})
+}
+
+// refuse applies a request that ends a paid order (ExecutionRefused, WalletShort): FAILED, its
+// payment given back. An order that moved on meanwhile (another instance executed it) is left
+// as it is: a race, not an error.
+func (x *Executor) refuse(ctx context.Context, o *rampway.Order, c rampway.Cause) error {
+	n, err := x.store.Apply(ctx, o.ID, c, x.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("fail order %s: %w", o.ID, err)
+		return fmt.Errorf("fail order %s (%s): %w", o.ID, c.Kind(), err)
 	}
-	x.log.Warn("order cannot be executed", "order_id", o.ID, "reason", reason)
+	if n.Status == rampway.StatusFailed {
+		x.log.Warn("order cannot be executed", "order_id", o.ID, "reason", n.FailureReason)
+	}
 	return nil
 }
 

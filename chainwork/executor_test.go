@@ -226,7 +226,7 @@ func (e *execEnv) wantRefund(o *rampway.Order, amount *big.Int, reason string) {
 	}
 	// The executor pays it back in its next steps (the same step, even): pending, or on its way.
 	if len(rs) != 1 || rs[0].Amount.Cmp(amount) != 0 || !strings.Contains(rs[0].Reason, reason) ||
-		!slices.Contains([]string{rampway.RefundPending, rampway.RefundSent, rampway.RefundDone}, rs[0].Status) {
+		!slices.Contains([]rampway.RefundStatus{rampway.RefundPending, rampway.RefundSent, rampway.RefundDone}, rs[0].Status) {
 		e.t.Fatalf("refunds of %s: %+v, want one of %s for %q, pending or paid", o.ID, rs, amount, reason)
 	}
 }

@@ -81,7 +81,7 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 		log.Error("refund of a token no longer configured: left pending", "token", r.Token.Hex())
 		return false, nil
 	}
-	hold := func(status, why string) (bool, error) {
+	hold := func(status rampway.RefundStatus, why string) (bool, error) {
 		if _, err := x.store.HoldRefund(ctx, r.ID, status, why, x.at()); err != nil && rampway.ErrorCode(err) != rampway.ECONFLICT {
 			return false, fmt.Errorf("hold refund %s: %w", r.ID, err)
 		}

@@ -114,7 +114,7 @@ func TestExecutorHoldsRefunds(t *testing.T) {
 	e.step(x)
 	for _, c := range []struct {
 		o    *rampway.Order
-		want string
+		want rampway.RefundStatus
 	}{{fromContract, rampway.RefundAwaitingAddress}, {big1, rampway.RefundAwaitingApproval}} {
 		rs := e.refunds(c.o)
 		if len(rs) != 1 || rs[0].Status != c.want || rs[0].StatusReason == "" || rs[0].TxHash != (common.Hash{}) {

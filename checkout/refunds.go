@@ -55,19 +55,10 @@ func refundNotFound(id string) error {
 
 // List returns refunds by status and network, oldest first. EINVALID for an unknown status.
 func (r *Refunds) List(ctx context.Context, f rampway.RefundFilter) ([]*rampway.Refund, error) {
-	if f.Status != "" && !validRefundStatus(f.Status) {
-		return nil, rampway.FieldErrorf("status", "status %q is not a refund status (%v)", rampway.Echo(f.Status), rampway.RefundStatuses)
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, rampway.FieldErrorf("status", "status %q is not a refund status (%v)", rampway.Echo(string(f.Status)), rampway.RefundStatuses)
 	}
 	return r.store.ListRefunds(ctx, f)
-}
-
-func validRefundStatus(s string) bool {
-	for _, v := range rampway.RefundStatuses {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // SetAddress gives refund id of order orderID ("" for any order: an operator) the address it

@@ -100,7 +100,7 @@ func (h *Handler) refundLines(ctx context.Context, o *rampway.Order, posted *Ref
 		}
 		fill := strings.NewReplacer("{amount}", e.Amount, "{symbol}", o.Asset.Symbol, "{reason}", reason, "{to}", e.ToAddress,
 			"{sent}", e.AmountSent, "{fee}", e.NetworkFee, "{why}", why, "{network}", o.Network)
-		l := RefundLine{ID: r.ID, Status: r.Status}
+		l := RefundLine{ID: r.ID, Status: string(r.Status)}
 		switch r.Status {
 		case rampway.RefundAwaitingAddress:
 			l.Ask = true

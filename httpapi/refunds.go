@@ -32,23 +32,23 @@ var _ Refunds = (*checkout.Refunds)(nil)
 // order, the network and asset, where the address came from (to_source: payer, user,
 // merchant or admin; "" while none is known) and the approval.
 type RefundAdminView struct {
-	RefundID     string  `json:"refund_id"`
-	OrderID      string  `json:"order_id"`
-	Network      string  `json:"network"`
-	Symbol       string  `json:"symbol"`
-	Amount       string  `json:"amount"`
-	NetworkFee   string  `json:"network_fee"`
-	AmountSent   string  `json:"amount_sent"`
-	Reason       string  `json:"reason"`
-	Status       string  `json:"status"`
-	StatusReason string  `json:"status_reason"`
-	ToAddress    string  `json:"to_address"`
-	ToSource     string  `json:"to_source"`
-	TxHash       string  `json:"tx_hash"`
-	ApprovedBy   string  `json:"approved_by"`
-	ApprovedAt   *string `json:"approved_at"`
-	CreatedAt    string  `json:"created_at"`
-	UpdatedAt    string  `json:"updated_at"`
+	RefundID     string               `json:"refund_id"`
+	OrderID      string               `json:"order_id"`
+	Network      string               `json:"network"`
+	Symbol       string               `json:"symbol"`
+	Amount       string               `json:"amount"`
+	NetworkFee   string               `json:"network_fee"`
+	AmountSent   string               `json:"amount_sent"`
+	Reason       string               `json:"reason"`
+	Status       rampway.RefundStatus `json:"status"`
+	StatusReason string               `json:"status_reason"`
+	ToAddress    string               `json:"to_address"`
+	ToSource     string               `json:"to_source"`
+	TxHash       string               `json:"tx_hash"`
+	ApprovedBy   string               `json:"approved_by"`
+	ApprovedAt   *string              `json:"approved_at"`
+	CreatedAt    string               `json:"created_at"`
+	UpdatedAt    string               `json:"updated_at"`
 }
 
 // NewRefundAdminView returns r's admin view; asset is its order's (the asset it is paid in).
@@ -180,7 +180,7 @@ func (s *Server) handleListRefunds(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	q := r.URL.Query()
-	f := rampway.RefundFilter{Status: q.Get("status"), Network: q.Get("network"), Limit: 100}
+	f := rampway.RefundFilter{Status: rampway.RefundStatus(q.Get("status")), Network: q.Get("network"), Limit: 100}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1000 {

@@ -53,7 +53,7 @@ func newRefundEnv(t *testing.T, refunds Refunds) *refundEnv {
 
 // failedOrder creates an area A order paid in full whose execution was refused: FAILED, with
 // one refund of what was paid (to storetest.Payer); hold, when given, holds it in that status.
-func (e *refundEnv) failedOrder(t *testing.T, hold string) (*rampway.Order, *rampway.Refund) {
+func (e *refundEnv) failedOrder(t *testing.T, hold rampway.RefundStatus) (*rampway.Order, *rampway.Refund) {
 	t.Helper()
 	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
 	stored := storetest.Drive(t, e.store, o.OrderID, rampway.StatusFailed)

@@ -273,7 +273,7 @@ func testCreditWithoutTransition(t *testing.T, open Opener) {
 				t.Fatalf("body %s: %d refunds, want the order's %d", d.Body, len(c.Refunds), len(refunds))
 			}
 			if r := c.Refunds[len(c.Refunds)-1]; r.Amount != rampway.FormatUnits(tr.Amount, o.Asset.Decimals) || r.Reason != tc.reason ||
-				r.Status != rampway.RefundPending || r.ToAddress != payer.Hex() {
+				r.Status != string(rampway.RefundPending) || r.ToAddress != payer.Hex() {
 				t.Fatalf("body %s: the last refund is %+v, want %s to %s for %q", d.Body, r, tr.Amount, payer.Hex(), tc.reason)
 			}
 		})

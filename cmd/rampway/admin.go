@@ -543,7 +543,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, errors.New("admin: --limit must be between 1 and 1000")
 		}
 		rf, _, _ := refunds.open(false)
-		rs, err := rf.List(ctx, rampway.RefundFilter{Status: *status, Network: *network, Limit: *limit + 1}) // one more: has_more
+		rs, err := rf.List(ctx, rampway.RefundFilter{Status: rampway.RefundStatus(*status), Network: *network, Limit: *limit + 1}) // one more: has_more
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,7 @@ type heldRefund struct {
 // then, in its database, has each order paid in full and its execution refused (FAILED, with
 // one refund of what was paid, to storetest.Payer) and holds the refund in that status ("":
 // left pending).
-func failedWithRefunds(t *testing.T, dir string, holds ...string) []heldRefund {
+func failedWithRefunds(t *testing.T, dir string, holds ...rampway.RefundStatus) []heldRefund {
 	t.Helper()
 	dj, stop := startDev(t, dir)
 	j := newJourney(t, dj)

@@ -169,16 +169,16 @@ func (e *refundEnv) pay(o map[string]any, amount *big.Int) *types.Receipt {
 }
 
 // waitRefunds waits until the order is in status and its refunds' statuses are want.
-func (e *refundEnv) waitRefunds(id string, status string, want ...string) map[string]any {
+func (e *refundEnv) waitRefunds(id string, status string, want ...rampway.RefundStatus) map[string]any {
 	e.t.Helper()
 	deadline := time.Now().Add(40 * time.Second)
 	for {
 		v := e.get(id)
-		var got []string
+		var got []rampway.RefundStatus
 		for _, r := range v["refunds"].([]any) {
-			got = append(got, r.(map[string]any)["status"].(string))
+			got = append(got, rampway.RefundStatus(r.(map[string]any)["status"].(string)))
 		}
-		if v["status"] == status && strings.Join(got, ",") == strings.Join(want, ",") {
+		if v["status"] == status && slices.Equal(got, want) {
 			return v
 		}
 		if time.Now().After(deadline) {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
-	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -30,7 +29,7 @@ func (s *Store) insertRefund(ctx context.Context, tx *sql.Tx, r *rampway.Refund)
 	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO refunds (id, order_id, cause, network, token, to_address, to_source, amount, reason, status,
 		created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
 		ON CONFLICT (order_id, cause) DO NOTHING`),
-		r.ID, r.OrderID, r.Cause, r.Network, token, to, source, bigText(r.Amount), r.Reason, r.Status, s.t(r.CreatedAt))
+		r.ID, r.OrderID, r.Cause, r.Network, token, to, source, bigText(r.Amount), r.Reason, string(r.Status), s.t(r.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert refund: %w", err)
 	}
@@ -118,7 +117,7 @@ func (s *Store) Refund(ctx context.Context, id string) (*rampway.Refund, error) 
 // ListRefunds implements rampway.RefundStore.
 func (s *Store) ListRefunds(ctx context.Context, f rampway.RefundFilter) ([]*rampway.Refund, error) {
 	return collect(ctx, s.db, "list refunds", s.q(`SELECT `+refundColumns+` FROM refunds
-		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR network = $2) ORDER BY created_at, id LIMIT $3`), scanRefund, f.Status, f.Network, limit(f.Limit))
+		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR network = $2) ORDER BY created_at, id LIMIT $3`), scanRefund, string(f.Status), f.Network, limit(f.Limit))
 }
 
 // lockRefund reads a refund inside tx, locked until tx ends.
@@ -130,11 +129,10 @@ func (s *Store) lockRefund(ctx context.Context, tx *sql.Tx, id string) (*rampway
 	return r, nil
 }
 
-// changeRefund runs change on refund id, locked, if its status is one of from (ECONFLICT
-// otherwise), writes what it changed and, when change returns a cause, applies it to the
-// refund's order, all in one transaction.
-func (s *Store) changeRefund(ctx context.Context, id string, from []string, at time.Time,
-	change func(tx *sql.Tx, r *rampway.Refund) (rampway.Cause, error)) (*rampway.Refund, error) {
+// refundCause applies cause c to refund id in one transaction: the refund's order and the
+// refund locked, ApplyRefund decides, and the refund and what it brings to its order are written
+// (applyRefundTx). settle, when not nil, runs in the same transaction once the cause is taken.
+func (s *Store) refundCause(ctx context.Context, id string, c rampway.RefundCause, at time.Time, settle func(tx *sql.Tx, r *rampway.Refund) error) (*rampway.Refund, error) {
 	var out *rampway.Refund
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		// The order first, as every other writer of an order's rows locks it: no deadlock with
@@ -150,75 +148,68 @@ func (s *Store) changeRefund(ctx context.Context, id string, from []string, at t
 		if r, err = s.lockRefund(ctx, tx, id); err != nil {
 			return err
 		}
-		if !slices.Contains(from, r.Status) {
-			return rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, r.Status)
-		}
-		c, err := change(tx, r)
-		if err != nil {
+		if out, err = s.applyRefundTx(ctx, tx, o, r, c, at); err != nil {
 			return err
 		}
-		r.UpdatedAt = at
-		to, source := "", ""
-		if r.To != (common.Address{}) {
-			to, source = r.To.Hex(), r.ToSource
+		if settle != nil {
+			return settle(tx, out)
 		}
-		hash := ""
-		if r.TxHash != (common.Hash{}) {
-			hash = r.TxHash.Hex()
-		}
-		var approved *time.Time
-		if !r.ApprovedAt.IsZero() {
-			approved = &r.ApprovedAt
-		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET to_address = $1, to_source = $2, fee = $3, sent = $4, status = $5,
-			status_reason = $6, tx_hash = $7, approved_by = $8, approved_at = $9, updated_at = $10 WHERE id = $11`),
-			to, source, optionalBigText(r.Fee), optionalBigText(r.Sent), r.Status, r.StatusReason, hash, r.ApprovedBy, s.tp(approved), s.t(at), id); err != nil {
-			return fmt.Errorf("update refund: %w", err)
-		}
-		if c != nil {
-			if _, err := s.applyTx(ctx, tx, o, c, at); err != nil {
-				return err
-			}
-		}
-		out = r
 		return nil
 	})
 	return out, err
 }
 
-// HoldRefund implements rampway.RefundStore.
-func (s *Store) HoldRefund(ctx context.Context, id, status, why string, at time.Time) (*rampway.Refund, error) {
-	if status != rampway.RefundAwaitingAddress && status != rampway.RefundAwaitingApproval {
-		return nil, fmt.Errorf("hold refund: %q is not a status a refund waits in", status)
+// applyRefundTx applies cause c to refund r of order o, both locked in tx: it asks the domain
+// what the cause does (rampway.ApplyRefund) and writes that: the refund, and the cause it
+// brings to its order (applyTx). It decides nothing itself.
+func (s *Store) applyRefundTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, r *rampway.Refund, c rampway.RefundCause, at time.Time) (*rampway.Refund, error) {
+	n, cause, err := rampway.ApplyRefund(r, c, at)
+	if err != nil {
+		return nil, err
 	}
-	return s.changeRefund(ctx, id, []string{rampway.RefundPending}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
-		r.Status, r.StatusReason = status, why
-		return nil, nil
-	})
+	to, source := "", ""
+	if n.To != (common.Address{}) {
+		to, source = n.To.Hex(), n.ToSource
+	}
+	hash := ""
+	if n.TxHash != (common.Hash{}) {
+		hash = n.TxHash.Hex()
+	}
+	var approved *time.Time
+	if !n.ApprovedAt.IsZero() {
+		approved = &n.ApprovedAt
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET to_address = $1, to_source = $2, fee = $3, sent = $4, status = $5,
+		status_reason = $6, tx_hash = $7, approved_by = $8, approved_at = $9, updated_at = $10 WHERE id = $11`),
+		to, source, optionalBigText(n.Fee), optionalBigText(n.Sent), string(n.Status), n.StatusReason, hash, n.ApprovedBy, s.tp(approved), s.t(n.UpdatedAt), n.ID); err != nil {
+		return nil, fmt.Errorf("update refund: %w", err)
+	}
+	if cause != nil {
+		if _, err := s.applyTx(ctx, tx, o, cause, at); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// HoldRefund implements rampway.RefundStore.
+func (s *Store) HoldRefund(ctx context.Context, id string, status rampway.RefundStatus, why string, at time.Time) (*rampway.Refund, error) {
+	return s.refundCause(ctx, id, rampway.RefundHeld{Status: status, Why: why}, at, nil)
 }
 
 // SetRefundAddress implements rampway.RefundStore.
 func (s *Store) SetRefundAddress(ctx context.Context, id string, to common.Address, source string, at time.Time) (*rampway.Refund, error) {
-	return s.changeRefund(ctx, id, []string{rampway.RefundAwaitingAddress, rampway.RefundFailed}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
-		r.To, r.ToSource, r.Status, r.StatusReason = to, source, rampway.RefundPending, ""
-		return nil, nil
-	})
+	return s.refundCause(ctx, id, rampway.RefundAddressGiven{To: to, Source: source}, at, nil)
 }
 
 // ApproveRefund implements rampway.RefundStore.
 func (s *Store) ApproveRefund(ctx context.Context, id, by string, at time.Time) (*rampway.Refund, error) {
-	return s.changeRefund(ctx, id, []string{rampway.RefundAwaitingApproval, rampway.RefundFailed}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
-		r.Status, r.StatusReason, r.ApprovedBy, r.ApprovedAt = rampway.RefundPending, "", by, at
-		return nil, nil
-	})
+	return s.refundCause(ctx, id, rampway.RefundApproved{By: by}, at, nil)
 }
 
 // DustRefund implements rampway.RefundStore.
 func (s *Store) DustRefund(ctx context.Context, id string, fee *big.Int, why string, at time.Time) error {
-	_, err := s.changeRefund(ctx, id, []string{rampway.RefundPending}, at, func(_ *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
-		r.Status, r.StatusReason, r.Fee, r.Sent = rampway.RefundDust, why, new(big.Int).Set(fee), new(big.Int)
-		return rampway.RefundNotPaid{Refund: r}, nil
-	})
+	_, err := s.refundCause(ctx, id, rampway.RefundIsDust{Fee: fee, Why: why}, at, nil)
 	return err
 }
 
@@ -230,7 +221,7 @@ func (s *Store) StartRefund(ctx context.Context, id string, wallet common.Addres
 	if err != nil {
 		return nil, err
 	}
-	if r.Status != rampway.RefundPending {
+	if !r.Takes(rampway.CauseRefundSigned) {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, r.Status)
 	}
 	var (
@@ -255,19 +246,15 @@ func (s *Store) StartRefund(ctx context.Context, id string, wallet common.Addres
 		if err != nil {
 			return err
 		}
-		if cur.Status != rampway.RefundPending || cur.To != r.To {
+		if !cur.Takes(rampway.CauseRefundSigned) || cur.To != r.To {
+			// Nothing is stored of a transaction signed for a refund that changed meanwhile.
 			return rampway.Errorf(rampway.ECONFLICT, "refund %s is %s", id, cur.Status)
 		}
 		signed.Kind, signed.Ref, signed.Status, signed.CreatedAt = rampway.TxRefund, id, rampway.TxPending, at
 		if err := s.insertChainTx(ctx, tx, signed); err != nil {
 			return err
 		}
-		cur.Status, cur.StatusReason, cur.Fee, cur.Sent, cur.TxHash, cur.UpdatedAt = rampway.RefundSent, "", new(big.Int).Set(fee), new(big.Int).Set(sent), signed.Hash, at
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET fee = $1, sent = $2, status = $3, status_reason = '', tx_hash = $4, updated_at = $5 WHERE id = $6`),
-			cur.Fee.String(), cur.Sent.String(), cur.Status, cur.TxHash.Hex(), s.t(at), id); err != nil {
-			return fmt.Errorf("start refund: %w", err)
-		}
-		if _, err := s.applyTx(ctx, tx, o, rampway.RefundSentCause{Refund: cur}, at); err != nil {
+		if cur, err = s.applyRefundTx(ctx, tx, o, cur, rampway.RefundSigned{TxHash: signed.Hash, To: r.To, Fee: fee, Sent: sent}, at); err != nil {
 			return err
 		}
 		out = cur
@@ -278,17 +265,12 @@ func (s *Store) StartRefund(ctx context.Context, id string, wallet common.Addres
 
 // FinishRefund implements rampway.RefundStore.
 func (s *Store) FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error {
-	_, err := s.changeRefund(ctx, id, []string{rampway.RefundSent}, at, func(tx *sql.Tx, r *rampway.Refund) (rampway.Cause, error) {
-		if err := s.settleTx(ctx, tx, r.Network, hash, at); err != nil {
-			return nil, err
-		}
-		r.TxHash = hash
-		if ok {
-			r.Status = rampway.RefundDone
-			return rampway.RefundPaid{Refund: r}, nil
-		}
-		r.Status, r.StatusReason = rampway.RefundFailed, why
-		return rampway.RefundNotPaid{Refund: r}, nil
+	var c rampway.RefundCause = rampway.RefundMined{TxHash: hash}
+	if !ok {
+		c = rampway.RefundReverted{TxHash: hash, Why: why}
+	}
+	_, err := s.refundCause(ctx, id, c, at, func(tx *sql.Tx, r *rampway.Refund) error {
+		return s.settleTx(ctx, tx, r.Network, hash, at)
 	})
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil // finished before (by another instance, or before a crash)
