@@ -223,7 +223,7 @@ func (s *Service) OpenFiatPayment(ctx context.Context, o *rampway.Order) (*rampw
 // openFiatPayment is OpenFiatPayment, with the order as it is after the provider's state of
 // its payment was applied.
 func (s *Service) openFiatPayment(ctx context.Context, o *rampway.Order) (*rampway.Order, *rampway.FiatPayment, error) {
-	if o.FiatSymbol == "" || (o.Status != rampway.StatusCreated && o.Status != rampway.StatusOnrampProcessing) {
+	if !rampway.TakesFiatPayment(o) {
 		return nil, nil, rampway.Errorf(rampway.ECONFLICT, "order %s takes no payment in %s", o.ID, o.Status)
 	}
 	p, err := s.openPayment(ctx, o)

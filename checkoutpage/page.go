@@ -643,16 +643,6 @@ type Payment struct {
 	Confirmed bool   `json:"confirmed"`
 }
 
-// final statuses end the page: the user goes back to the merchant.
-func final(s rampway.OrderStatus) bool {
-	switch s {
-	case rampway.StatusSuccess, rampway.StatusFailed, rampway.StatusRefundPending, rampway.StatusRefunded,
-		rampway.StatusExpired, rampway.StatusCancelled:
-		return true
-	}
-	return false
-}
-
 func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error) {
 	d := o.Asset.Decimals
 	received := o.CryptoReceived
@@ -664,7 +654,7 @@ func (h *Handler) status(ctx context.Context, o *rampway.Order) (*Status, error)
 		missing.SetInt64(0)
 	}
 	st := &Status{Status: string(o.Status), Received: rampway.FormatUnits(received, d), Missing: rampway.FormatUnits(missing, d),
-		MissingUnits: missing.String(), Final: final(o.Status), Cancellable: rampway.Takes(o, rampway.CauseCancelled), ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
+		MissingUnits: missing.String(), Final: o.Status.Decided(), Cancellable: rampway.Takes(o, rampway.CauseCancelled), ReturnURL: returnURL(o.MerchantRedirectURL, o.ID, o.Status)}
 	net, _ := h.chains.Network(o.Network)
 	if net != nil {
 		st.Required = max(net.Confirmations, 1)

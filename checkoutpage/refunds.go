@@ -143,7 +143,7 @@ func (h *Handler) refundLines(ctx context.Context, o *rampway.Order, posted *Ref
 // address. Only an order at a final status is asked (refunds are settled there; the page's
 // live updates end with it).
 func (h *Handler) awaitsRefundAddress(ctx context.Context, o *rampway.Order) (bool, error) {
-	if h.refunds == nil || o.Area != rampway.AreaMint || o.FiatSymbol != "" || !final(o.Status) {
+	if h.refunds == nil || o.Area != rampway.AreaMint || o.FiatSymbol != "" || !o.Status.Decided() {
 		return false, nil
 	}
 	rs, err := h.refunds.OrderRefunds(ctx, o.ID)

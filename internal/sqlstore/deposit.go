@@ -168,10 +168,14 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 	})
 }
 
+// watching are the states of an order whose deposit address is watched whatever its expiry
+// (rampway.WatchesDeposits: CREATED, UNDERPAID, DEPOSIT_PROCESSING), as SQL.
+var watching = sqlStatuses(rampway.WatchesDeposits())
+
 // WatchedDeposits implements rampway.DepositStore.
 func (s *Store) WatchedDeposits(ctx context.Context, network string, expiredSince time.Time) ([]rampway.WatchedDeposit, error) {
 	return collect(ctx, s.db, "watched deposits", s.q(`SELECT id, deposit_address, asset_contract FROM orders WHERE network = $1
-		AND deposit_address IS NOT NULL AND (status IN ('CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID') OR expires_at >= $2)`),
+		AND deposit_address IS NOT NULL AND (status IN (`+watching+`) OR expires_at >= $2)`),
 		scanWatchedDeposit, network, s.t(expiredSince))
 }
 

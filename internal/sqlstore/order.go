@@ -611,13 +611,17 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 
 // awaitingExecution are the states in which an order's execution may start (rampway.Rules:
 // DEPOSIT_SUCCESS, ONRAMP_SUCCESS), as the partial index orders_network_paid names them.
-var awaitingExecution = func() string {
-	var q []string
-	for _, st := range rampway.StatusesTakingAny(rampway.CauseExecutionStarted) {
-		q = append(q, "'"+string(st)+"'")
+var awaitingExecution = sqlStatuses(rampway.StatusesTakingAny(rampway.CauseExecutionStarted))
+
+// sqlStatuses writes order states as a list of SQL literals, for an IN (...) written in the
+// query (the states come from the rule table, never from a request).
+func sqlStatuses(ss []rampway.OrderStatus) string {
+	q := make([]string, len(ss))
+	for i, st := range ss {
+		q[i] = "'" + string(st) + "'"
 	}
 	return strings.Join(q, ", ")
-}()
+}
 
 // PaidOrders implements rampway.OrderStore.
 func (s *Store) PaidOrders(ctx context.Context, network string, n int) ([]*rampway.Order, error) {
