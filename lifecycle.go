@@ -426,6 +426,26 @@ type Outcome struct {
 	FiatActions []*FiatAction
 }
 
+// Hooks are what a store tells of the causes it applies, so that the workers hear of new work
+// at once (the executor of a paid order) and a gap in the rule table is seen (logged and
+// counted). internal/app connects them, in one place. Each must be quick and must not block:
+// a store calls them in the goroutine of the method that applied the cause.
+type Hooks struct {
+	// Applied is called with the order as a cause left it and the cause's outcome, once the
+	// transaction that wrote them has committed (never for one rolled back); not for a cause
+	// that changed nothing.
+	Applied func(o *Order, out *Outcome)
+	// RuleMissing is called when Apply found no rule for a fact (the store's method then
+	// returns the error, or goes on without the cause where it says so).
+	RuleMissing func(err *RuleMissing)
+}
+
+// Listener is a store that tells Hooks of the causes it applies.
+type Listener interface {
+	// Listen has h told of the causes applied from now on, until stop is called.
+	Listen(h Hooks) (stop func())
+}
+
 // RenderedEvent is an event with the body its webhook deliveries carry.
 type RenderedEvent struct {
 	*OrderEvent

@@ -72,6 +72,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ProviderEvents", testProviderEvents},
 		{"LateTransfer", testLateTransfer},
 		{"Leases", testLeases},
+		{"Hooks", testHooks},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -198,6 +198,8 @@ type App struct {
 	prices pricing.Source
 	// leases run the chain workers on one instance at a time (internal/lease).
 	leases *lease.Runner
+	// rulesMissing counts the causes the rule table had no rule for (storeHooks).
+	rulesMissing *prometheus.CounterVec
 }
 
 // nodesPinger makes /readyz fail while none of a network's nodes is usable.
@@ -329,8 +331,9 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		a.leases = lease.Solo(log.With("worker", "leases")) // one process: nothing to share
 	}
 	reg := prometheus.NewRegistry()
+	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
-		newLeaseCollector(a.leases))
+		newLeaseCollector(a.leases), a.rulesMissing)
 	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
 	// every active request, and a stream would hold it for its whole life (minutes).
 	streams, endStreams := context.WithCancel(context.Background())
@@ -425,6 +428,7 @@ func (a *App) Serve(ctx context.Context) error {
 		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
 	leases := a.leases
+	wakes := map[string]func(){} // each network's executor, woken by the store's hooks
 	for i, n := range a.Networks.List() {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
@@ -439,6 +443,7 @@ func (a *App) Serve(ctx context.Context) error {
 				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, xcl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
+			wakes[n.Name] = x.Wake
 			workers.Go(func() {
 				leases.Run(wctx, "executor/"+n.Name+"/"+a.signer.Address().Hex(), func(ctx context.Context) { x.Run(ctx, watchPoll) })
 			})
@@ -466,6 +471,7 @@ func (a *App) Serve(ctx context.Context) error {
 			})
 		}
 	}
+	stopHooks := a.Store.Listen(storeHooks(a.Log, a.rulesMissing, wakes))
 	wh := a.Cfg.Webhooks
 	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
 		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
@@ -475,6 +481,7 @@ func (a *App) Serve(ctx context.Context) error {
 	stopWorkers := func() {
 		stopWork()
 		workers.Wait()
+		stopHooks()
 	}
 	a.Log.Info("listening", "addr", a.Addr(), "version", a.version)
 	select {

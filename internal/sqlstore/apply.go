@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"slices"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -33,6 +35,9 @@ func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c ram
 		return nil, err
 	}
 	out, err := rampway.Apply(o, f, c, at)
+	if missing, ok := errors.AsType[*rampway.RuleMissing](err); ok {
+		s.ruleMissing(missing)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +63,71 @@ func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c ram
 			return nil, err
 		}
 	}
+	s.afterCommit(tx, out)
 	return out.Order, nil
+}
+
+// Listen has h told of the causes the store applies from now on (rampway.Hooks), until stop
+// is called.
+func (s *Store) Listen(h rampway.Hooks) (stop func()) {
+	l := &h
+	s.hooksMu.Lock()
+	s.hooks = append(slices.Clip(s.hooks), l)
+	s.hooksMu.Unlock()
+	return func() {
+		s.hooksMu.Lock()
+		s.hooks = slices.DeleteFunc(slices.Clone(s.hooks), func(o *rampway.Hooks) bool { return o == l })
+		s.hooksMu.Unlock()
+	}
+}
+
+// listeners are the hooks listening now.
+func (s *Store) listeners() []*rampway.Hooks {
+	s.hooksMu.RLock()
+	defer s.hooksMu.RUnlock()
+	return s.hooks
+}
+
+// ruleMissing tells the listeners of a fact Apply has no rule for.
+func (s *Store) ruleMissing(err *rampway.RuleMissing) {
+	for _, h := range s.listeners() {
+		if h.RuleMissing != nil {
+			h.RuleMissing(err)
+		}
+	}
+}
+
+// afterCommit keeps an outcome written in tx, to be told to the listeners once tx commits
+// (committed) or forgotten when it rolls back.
+func (s *Store) afterCommit(tx *sql.Tx, out *rampway.Outcome) {
+	if len(s.listeners()) == 0 {
+		return
+	}
+	s.outcomesMu.Lock()
+	defer s.outcomesMu.Unlock()
+	if s.outcomes == nil {
+		s.outcomes = map[*sql.Tx][]*rampway.Outcome{}
+	}
+	s.outcomes[tx] = append(s.outcomes[tx], out)
+}
+
+// committed tells the listeners what the causes applied in tx did, tx having committed (ok) or
+// rolled back (!ok: nothing is told).
+func (s *Store) committed(tx *sql.Tx, ok bool) {
+	s.outcomesMu.Lock()
+	outs := s.outcomes[tx]
+	delete(s.outcomes, tx)
+	s.outcomesMu.Unlock()
+	if !ok {
+		return
+	}
+	for _, out := range outs {
+		for _, h := range s.listeners() {
+			if h.Applied != nil {
+				h.Applied(out.Order, out)
+			}
+		}
+	}
 }
 
 // facts reads, inside tx, what rampway.Apply needs of an order besides its row.

@@ -133,9 +133,9 @@ func (s *Store) ApplyProviderEvent(ctx context.Context, provider string, ev *ram
 			return nil
 		}
 		_, err = s.applyTx(ctx, tx, o, cause, at)
-		if rampway.ErrorCode(err) == rampway.ECONFLICT {
-			// The order's state does not take it (a decline of an order paid meanwhile): the
-			// payment is recorded, the order unchanged.
+		if _, ok := errors.AsType[*rampway.RuleMissing](err); ok {
+			// A gap in the rule table (told to the listeners: logged and counted): the payment
+			// is recorded, the order unchanged, the notification not asked again.
 			return nil
 		}
 		return err

@@ -87,12 +87,22 @@ type Store struct {
 	batches       atomic.Int64
 	batchedWrites atomic.Int64
 
+	// Listeners of the causes applied (Listen), and the outcomes of each transaction not yet
+	// committed, told to them once it is.
+	hooksMu    sync.RWMutex
+	hooks      []*rampway.Hooks
+	outcomesMu sync.Mutex
+	outcomes   map[*sql.Tx][]*rampway.Outcome
+
 	stopMaintain context.CancelFunc
 	maintained   sync.WaitGroup
 	maintainErr  atomic.Pointer[error] // the last round's error, nil when it went well
 }
 
-var _ rampway.Store = (*Store)(nil)
+var (
+	_ rampway.Store    = (*Store)(nil)
+	_ rampway.Listener = (*Store)(nil)
+)
 
 // New returns a Store over db. box seals webhook secrets at rest; nil keeps them in clear.
 func New(db *sql.DB, d Dialect, box *secretbox.Box) *Store {
@@ -226,11 +236,14 @@ func (s *Store) txNow(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
+		s.committed(tx, false)
 		return err
 	}
 	if err := tx.Commit(); err != nil {
+		s.committed(tx, false)
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.committed(tx, true)
 	return nil
 }
 
