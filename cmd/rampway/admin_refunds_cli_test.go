@@ -98,7 +98,7 @@ func TestAdminCLIRefunds(t *testing.T) {
 	}
 	first := all["data"].([]any)[0].(map[string]any)
 	if len(first) != 17 || first["order_id"] != waiting.orderID || first["symbol"] != "ETH" || first["network"] != "devnet" ||
-		first["status"] != rampway.RefundAwaitingAddress || first["to_source"] != rampway.RefundToPayer || first["approved_at"] != nil {
+		first["status"] != string(rampway.RefundAwaitingAddress) || first["to_source"] != rampway.RefundToPayer || first["approved_at"] != nil {
 		t.Fatalf("listed %v", first)
 	}
 	for _, c := range []struct {
@@ -117,10 +117,10 @@ func TestAdminCLIRefunds(t *testing.T) {
 	if v, err := cli("list", "--limit", "1"); err != nil || len(ids(v)) != 1 || v["has_more"] != true {
 		t.Fatalf("list --limit 1: %v %v", v, err)
 	}
-	if v, err := cli("show", big.refundID); err != nil || v["status"] != rampway.RefundAwaitingApproval || v["refund_id"] != big.refundID {
+	if v, err := cli("show", big.refundID); err != nil || v["status"] != string(rampway.RefundAwaitingApproval) || v["refund_id"] != big.refundID {
 		t.Fatalf("show: %v %v", v, err)
 	}
-	if v, err := cli("approve", big.refundID, "--by", "alice"); err != nil || v["status"] != rampway.RefundPending || v["approved_by"] != "alice" ||
+	if v, err := cli("approve", big.refundID, "--by", "alice"); err != nil || v["status"] != string(rampway.RefundPending) || v["approved_by"] != "alice" ||
 		v["approved_at"] == nil {
 		t.Fatalf("approve: %v %v", v, err)
 	}
@@ -149,7 +149,7 @@ func TestAdminCLIRefunds(t *testing.T) {
 		t.Fatalf("set-address of a bad address: %v", err)
 	}
 	v, err := cli("set-address", waiting.refundID, "0x2222222222222222222222222222222222222222")
-	if err != nil || v["status"] != rampway.RefundPending || v["to_address"] != "0x2222222222222222222222222222222222222222" || v["to_source"] != rampway.RefundToAdmin {
+	if err != nil || v["status"] != string(rampway.RefundPending) || v["to_address"] != "0x2222222222222222222222222222222222222222" || v["to_source"] != rampway.RefundToAdmin {
 		t.Fatalf("set-address: %v %v", v, err)
 	}
 	if _, err := cli("set-address", waiting.refundID, "0x2222222222222222222222222222222222222222"); err == nil ||
@@ -230,7 +230,7 @@ func TestBrowserRefundAddress(t *testing.T) {
 		t.Fatalf("admin refund: %d %v", res.StatusCode, err)
 	}
 	if v["to_source"] != rampway.RefundToUser || v["to_address"] != to ||
-		(v["status"] != rampway.RefundPending && v["status"] != rampway.RefundSent && v["status"] != rampway.RefundDone) {
+		(v["status"] != string(rampway.RefundPending) && v["status"] != string(rampway.RefundSent) && v["status"] != string(rampway.RefundDone)) {
 		t.Fatalf("refund after the page: %v", v)
 	}
 }

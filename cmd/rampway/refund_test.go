@@ -403,7 +403,7 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 	var sent map[string]any
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		v := e.get(id)
-		if rs := v["refunds"].([]any); len(rs) == 1 && rs[0].(map[string]any)["status"] == rampway.RefundSent {
+		if rs := v["refunds"].([]any); len(rs) == 1 && rs[0].(map[string]any)["status"] == string(rampway.RefundSent) {
 			sent = rs[0].(map[string]any)
 			break
 		}
@@ -433,7 +433,7 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		mine()
 		v = e.get(id)
-		if v["status"] == "SUCCESS" && refundOf(t, v)["status"] == rampway.RefundDone {
+		if v["status"] == "SUCCESS" && refundOf(t, v)["status"] == string(rampway.RefundDone) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -476,7 +476,7 @@ func TestRefundPolicy(t *testing.T) {
 		t.Fatalf("held refund %v", r)
 	}
 	time.Sleep(time.Second) // a few executor steps: it stays held
-	if got := refundOf(t, e.get(id)); got["status"] != rampway.RefundAwaitingApproval {
+	if got := refundOf(t, e.get(id)); got["status"] != string(rampway.RefundAwaitingApproval) {
 		t.Fatalf("refund %v sent without approval", got)
 	}
 	listed := call(t, "GET", e.base+"/admin/refunds?status=awaiting_approval", refundAdmin, nil)
@@ -534,7 +534,7 @@ func TestRefundToContractSenderAsksTheUser(t *testing.T) {
 	}
 	v := waitOrder(func(v map[string]any) bool {
 		rs := v["refunds"].([]any)
-		return v["status"] == "SUCCESS" && len(rs) == 1 && rs[0].(map[string]any)["status"] == rampway.RefundAwaitingAddress
+		return v["status"] == "SUCCESS" && len(rs) == 1 && rs[0].(map[string]any)["status"] == string(rampway.RefundAwaitingAddress)
 	}, "SUCCESS with its refund awaiting an address")
 	r := refundOf(t, v)
 	if !strings.Contains(r["status_reason"].(string), dj.Contracts.Multicall3) || r["to_address"] != dj.Contracts.Multicall3 {
@@ -573,7 +573,7 @@ func TestRefundToContractSenderAsksTheUser(t *testing.T) {
 	if code, _ := answer(to.Hex()); code != http.StatusSeeOther {
 		t.Fatalf("an account as the refund's address: %d", code)
 	}
-	v = waitOrder(func(v map[string]any) bool { return refundOf(t, v)["status"] == rampway.RefundDone }, "its refund paid")
+	v = waitOrder(func(v map[string]any) bool { return refundOf(t, v)["status"] == string(rampway.RefundDone) }, "its refund paid")
 	r = refundOf(t, v)
 	sent, _ := rampway.ParseUnits(r["amount_sent"].(string), 18)
 	fee, _ := rampway.ParseUnits(r["network_fee"].(string), 18)
