@@ -185,7 +185,7 @@ type xPay struct {
 	flight                       []xEvent // sent, not yet delivered
 	past                         []xEvent // sent, not credits (a duplicate may be sent again)
 	syncs                        []string // ids of the states read from the provider and applied
-	heard                        bool     // an authorisation of it was heard (a FiatAuthorised)
+	heard                        bool     // an authorisation of it was heard (a FiatAuthorizedCause)
 }
 
 // xEvent is a notification the provider sent, with what the payment had received then.
@@ -1055,7 +1055,7 @@ func (x *explorer) fiatMoves(s *xSteps) {
 				if c == nil {
 					return true
 				}
-				if _, ok := c.(FiatAuthorised); ok {
+				if _, ok := c.(FiatAuthorizedCause); ok {
 					q.heard = true
 				}
 				n.apply(c) // refused: the payment is recorded, the order unchanged

@@ -45,16 +45,16 @@ func TestApplyFiat(t *testing.T) {
 		{name: "card submitted, 3-D Secure", order: fiatOrder(StatusCreated, card, ""), cause: FiatProcessingCause{p1},
 			to: StatusOnrampProcessing, events: []string{EventOnrampProcessing}},
 		{name: "processing again", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatProcessingCause{p1}},
-		{name: "card authorised", order: fiatOrder(StatusCreated, card, ""), cause: FiatAuthorised{p1},
+		{name: "card authorised", order: fiatOrder(StatusCreated, card, ""), cause: FiatAuthorizedCause{p1},
 			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
-		{name: "authorised after 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatAuthorised{p1},
+		{name: "authorised after 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatAuthorizedCause{p1},
 			to: StatusOnrampSuccess, events: []string{EventOnrampSuccess}, wake: true},
-		{name: "authorised again", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: FiatAuthorised{p1}},
-		{name: "a second card authorised", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatAuthorised{p1},
+		{name: "authorised again", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: FiatAuthorizedCause{p1}},
+		{name: "a second card authorised", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatAuthorizedCause{p1},
 			actions: []string{"void 2500 void:fpy_1"}},
-		{name: "authorised after expiry", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorised{p1},
+		{name: "authorised after expiry", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorizedCause{p1},
 			actions: []string{"void 2500 void:fpy_1"}},
-		{name: "void asked once", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorised{p1},
+		{name: "void asked once", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorizedCause{p1},
 			facts: Facts{FiatActions: []*FiatAction{{ID: "fac_x", Cause: "void:fpy_1"}}}},
 		{name: "declined", order: fiatOrder(StatusCreated, card, ""), cause: FiatDeclined{p1, "declined"},
 			to: StatusCreated, events: []string{EventOnrampFailure}},
@@ -128,7 +128,7 @@ func TestApplyFiatTable(t *testing.T) {
 	p := fiatPayment("fpy_1", MethodCard, FiatAuthorized)
 	causes := []Cause{PaymentSeen{transfer(7, half, TransferSeen)}, PaymentConfirmed{transfer(7, half, TransferSeen)},
 		PaymentDropped{transfer(7, half, TransferDropped)}, ExecutionStarted{callTx}, ExecutionMined{callTx},
-		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}, FiatProcessingCause{p}, FiatAuthorised{p},
+		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}, FiatProcessingCause{p}, FiatAuthorizedCause{p},
 		FiatCredited{p, "c", big.NewInt(2500)}, FiatDeclined{p, "x"}, FiatReleased{p}, WalletShort{time.Hour}, WalletShort{-time.Nanosecond}}
 	tableAgrees(t, AreaNFTRamp, causes, func(s OrderStatus, variant int) *Order {
 		return fiatOrder(s, MethodCard, []string{"", "fpy_1"}[variant])
@@ -145,7 +145,7 @@ func TestApplyFiatEvent(t *testing.T) {
 	at := t0.Add(time.Minute)
 	p := fiatPayment("fpy_1", MethodCard, FiatPending)
 	n, c := ApplyFiatEvent(p, &ProviderEvent{Type: ProviderPaymentAuthorized, Status: FiatAuthorized, CardBrand: "visa", CardLast4: "4242"}, at)
-	if _, ok := c.(FiatAuthorised); !ok || n.Status != FiatAuthorized || n.CardLast4 != "4242" || p.Status != FiatPending {
+	if _, ok := c.(FiatAuthorizedCause); !ok || n.Status != FiatAuthorized || n.CardLast4 != "4242" || p.Status != FiatPending {
 		t.Fatalf("authorised: %+v %T", n, c)
 	}
 	if n2, c := ApplyFiatEvent(n, &ProviderEvent{Type: ProviderPaymentProcessing, Status: FiatProcessing}, at); c != nil || n2.Status != FiatAuthorized {
@@ -193,7 +193,7 @@ func TestApplyFiatEventLifecycleOrder(t *testing.T) {
 		t.Fatalf("declined: %+v %T", declined, c)
 	}
 	authorised, c := ApplyFiatEvent(declined, &ProviderEvent{Type: ProviderPaymentAuthorized, Status: FiatAuthorized}, at)
-	if _, ok := c.(FiatAuthorised); !ok || authorised.Status != FiatAuthorized {
+	if _, ok := c.(FiatAuthorizedCause); !ok || authorised.Status != FiatAuthorized {
 		t.Fatalf("authorised after a decline: %+v %T", authorised, c)
 	}
 	// The order takes it: CREATED (the decline left it there) to ONRAMP_SUCCESS.
@@ -228,7 +228,7 @@ func TestApplyFiatGoldenBodies(t *testing.T) {
 		order *Order
 		cause Cause
 	}{
-		{"b-1-authorised", fiatOrder(StatusCreated, MethodCard, ""), FiatAuthorised{p}},
+		{"b-1-authorised", fiatOrder(StatusCreated, MethodCard, ""), FiatAuthorizedCause{p}},
 		{"b-2-executed", fiatOrder(StatusSmartContractProcessing, MethodCard, p.ID), ExecutionMined{callTx}},
 		{"b-3-declined", fiatOrder(StatusOnrampProcessing, MethodCard, ""), FiatDeclined{p, "Your card was declined"}},
 		{"b-4-reverted-released", fiatOrder(StatusFailed, MethodCard, p.ID), FiatReleased{p}},
@@ -266,7 +266,7 @@ func TestApplyDeposit(t *testing.T) {
 		events []string
 		action string
 	}{
-		{"card authorised", depositOrder(StatusCreated, MethodCard, ""), FiatAuthorised{p}, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}, ""},
+		{"card authorised", depositOrder(StatusCreated, MethodCard, ""), FiatAuthorizedCause{p}, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}, ""},
 		{"transfer sent", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionStarted{callTx}, StatusDepositProcessing, []string{EventDepositProcessing}, ""},
 		{"transfer mined", depositOrder(StatusDepositProcessing, MethodCard, "fpy_1"), ExecutionMined{callTx}, StatusSuccess,
 			[]string{EventDepositSuccess, EventSuccess}, "capture"},
@@ -307,7 +307,7 @@ func TestApplyDeposit(t *testing.T) {
 	}
 	causes := []Cause{PaymentSeen{transfer(7, half, TransferSeen)}, PaymentConfirmed{transfer(7, half, TransferSeen)},
 		ExecutionStarted{callTx}, ExecutionMined{callTx}, ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{},
-		FiatProcessingCause{p}, FiatAuthorised{p}, FiatCredited{p, "c", big.NewInt(10_000)}, FiatDeclined{p, "x"}, FiatReleased{p},
+		FiatProcessingCause{p}, FiatAuthorizedCause{p}, FiatCredited{p, "c", big.NewInt(10_000)}, FiatDeclined{p, "x"}, FiatReleased{p},
 		FiatMethodChosen{Method: MethodCard, CryptoAmount: big.NewInt(1), NetworkFee: new(big.Int), ServiceFee: new(big.Int)},
 		WalletShort{time.Hour}, WalletShort{-time.Nanosecond}} // waiting still; waited past its patience
 	tableAgrees(t, AreaDeposit, causes, func(s OrderStatus, variant int) *Order {

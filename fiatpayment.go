@@ -414,7 +414,7 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 	case FiatProcessing:
 		return &n, FiatProcessingCause{Payment: &n}
 	case FiatAuthorized:
-		return &n, FiatAuthorised{Payment: &n}
+		return &n, FiatAuthorizedCause{Payment: &n}
 	case FiatSucceeded:
 		if MethodFlow(p.Method) == FlowPush {
 			return &n, nil // pushed money is credited by its own notifications, each once
@@ -422,7 +422,7 @@ func ApplyFiatEvent(p *FiatPayment, ev *ProviderEvent, at time.Time) (*FiatPayme
 		if p.Status.rank() < FiatAuthorized.rank() {
 			// A capture whose authorisation was not heard of (order-free notifications): it
 			// was authorised first.
-			return &n, FiatAuthorised{Payment: &n}
+			return &n, FiatAuthorizedCause{Payment: &n}
 		}
 		return &n, nil
 	case FiatFailed:

@@ -118,9 +118,9 @@ type Cancelled struct{}
 // Secure challenge, an approval page).
 type FiatProcessingCause struct{ Payment *FiatPayment }
 
-// FiatAuthorised: a card or wallet payment's amount is held, to be captured once the order is
+// FiatAuthorizedCause: a card or wallet payment's amount is held, to be captured once the order is
 // executed.
-type FiatAuthorised struct{ Payment *FiatPayment }
+type FiatAuthorizedCause struct{ Payment *FiatPayment }
 
 // FiatCredited: money a user pushed (a bank transfer, open banking) arrived, Amount in the
 // payment's minor units; each arrival is its own Credit.
@@ -158,7 +158,7 @@ func (FiatMethodChosen) Kind() CauseKind { return CauseFiatMethodChosen }
 func (FiatProcessingCause) Kind() CauseKind { return CauseFiatProcessing }
 
 // Kind implements Cause.
-func (FiatAuthorised) Kind() CauseKind { return CauseFiatAuthorised }
+func (FiatAuthorizedCause) Kind() CauseKind { return CauseFiatAuthorised }
 
 // Kind implements Cause.
 func (FiatCredited) Kind() CauseKind { return CauseFiatCredited }
@@ -541,7 +541,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case RefundSentCause, RefundPaid, RefundNotPaid:
 		to = applyRefund(o, f, c)
-	case FiatProcessingCause, FiatAuthorised, FiatCredited, FiatDeclined, FiatReleased:
+	case FiatProcessingCause, FiatAuthorizedCause, FiatCredited, FiatDeclined, FiatReleased:
 		var stay bool
 		to, stay = applyFiat(o, n, f, c, out, at)
 		if stay {
@@ -672,7 +672,7 @@ func applyFiat(o, n *Order, f Facts, c Cause, out *Outcome, at time.Time) (to Or
 			return o.Status, true
 		}
 		return StatusOnrampProcessing, false
-	case FiatAuthorised:
+	case FiatAuthorizedCause:
 		p := c.Payment
 		switch {
 		case p.ID == o.FiatPaymentID:
