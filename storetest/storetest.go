@@ -76,6 +76,7 @@ func Run(t *testing.T, fresh Fresh) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each on a fresh database of its own
 			tt.fn(t, fresh(t))
 		})
 	}
