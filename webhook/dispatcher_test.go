@@ -148,6 +148,7 @@ type hit struct {
 // A receiver that fails three times gets the event four times: same eventId, same bytes, each
 // attempt signed anew; the log shows the four attempts.
 func TestRetriesUntilSuccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var mu sync.Mutex
 	var hits []hit
@@ -203,6 +204,7 @@ func TestRetriesUntilSuccess(t *testing.T) {
 
 // Events of an order arrive in order, the next waiting for the previous one's success.
 func TestOrderOfEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var mu sync.Mutex
 	var got []string
@@ -237,6 +239,7 @@ func TestOrderOfEvents(t *testing.T) {
 // events go on. With as many workers as that share, they go on only because hanging attempts
 // give their workers back after SlowAfter.
 func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cfg  webhook.Config
@@ -245,6 +248,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 		{"every worker hangs", webhook.Config{Workers: 2, PerMerchant: 2, SlowAfter: 100 * time.Millisecond}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			release := make(chan struct{})
 			var hung, fast gauge
@@ -263,10 +267,11 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 			}
 			tc.cfg.Timeout = 30 * time.Second
 			e.dispatcher(tc.cfg, secrets{a.ID: {"a"}, b.ID: {"b"}})
-			start := time.Now()
-			e.waitDelivered(quickOrders, 10*time.Second)
-			if took := time.Since(start); took > 5*time.Second {
-				t.Fatalf("the other merchant's 20 events took %s", took)
+			// Delivered while the dead endpoint's attempts still hang (they end only at the
+			// 30 s timeout): the other merchant's events did not wait for them.
+			e.waitDelivered(quickOrders, 25*time.Second)
+			if n := hung.in.Load(); n != 2 {
+				t.Fatalf("%d attempts still hanging once the other merchant's events were delivered, want 2", n)
 			}
 			if n := hung.most.Load(); n != 2 {
 				t.Fatalf("%d attempts hung at once on the dead endpoint, want 2 (per_merchant)", n)
@@ -281,6 +286,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 // A merchant with more due than its share: every event goes out, never more than PerMerchant at
 // once, the claimed rest waiting in memory rather than going back to the store.
 func TestPerMerchantShareWithQueue(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var g gauge
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
@@ -313,6 +319,12 @@ func (c *clock) now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
+}
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
 }
 
 func (c *clock) advance(d time.Duration) {
@@ -348,6 +360,7 @@ func settle(t *testing.T, d *webhook.Dispatcher) {
 // attempt while paused is shown by a dispatcher with nothing due until the pause's end, on a
 // slow machine as on a fast one.
 func TestFailingEndpointIsPaused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var failing atomic.Bool
 	failing.Store(true)
@@ -413,6 +426,7 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 // A dispatcher that dies mid-attempt leaves a leased delivery; when the lease runs out another
 // delivers it: at least once, nothing lost.
 func TestCrashedDispatcherLeaseExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
@@ -440,7 +454,10 @@ func TestCrashedDispatcherLeaseExpires(t *testing.T) {
 }
 
 // After the retry period a delivery is failed, and a resend by hand delivers it (same event).
+// The dispatcher's clock moves only when the test moves it, to each attempt's due time, so the
+// number of attempts before the retry period ends is the schedule's, however loaded the machine.
 func TestGiveUpAndResend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var ok atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -451,23 +468,26 @@ func TestGiveUpAndResend(t *testing.T) {
 	defer srv.Close()
 	m := e.merchant(srv.URL, "s")
 	o := e.order(m, 0)
-	_, stop := e.dispatcher(webhook.Config{Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 20 * time.Millisecond, GiveUpAfter: 200 * time.Millisecond}},
-		secrets{m.ID: {"s"}})
-	deadline := time.Now().Add(10 * time.Second)
+	clk := &clock{t: time.Now()}
+	// Waits of 1, 2, 4 and 8 minutes, then 10 each: the ninth attempt, 55 minutes on, is the
+	// last: a tenth would fall after the hour.
+	d := webhook.New(webhook.Config{AllowPrivate: true, UserAgent: "rampway/test",
+		Schedule: webhook.Schedule{First: time.Minute, Max: 10 * time.Minute, GiveUpAfter: time.Hour}},
+		e.store, secrets{m.ID: {"s"}}, slog.New(slog.DiscardHandler), clk.now)
 	var ds []*rampway.Delivery
-	for {
-		ds, _ = e.store.Deliveries(t.Context(), o.ID)
-		if ds[0].Status == rampway.DeliveryFailed {
+	for range 20 {
+		settle(t, d)
+		var err error
+		if ds, err = e.store.Deliveries(t.Context(), o.ID); err != nil {
+			t.Fatal(err)
+		}
+		if ds[0].Status != rampway.DeliveryPending {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("delivery %+v never failed", ds[0])
-		}
-		time.Sleep(10 * time.Millisecond)
+		clk.set(ds[0].NextAttemptAt)
 	}
-	stop()
-	if ds[0].Attempts < 2 || ds[0].LastStatusCode != 503 {
-		t.Fatalf("failed delivery: %+v", ds[0])
+	if ds[0].Status != rampway.DeliveryFailed || ds[0].Attempts != 9 || ds[0].LastStatusCode != 503 {
+		t.Fatalf("delivery after the retry period: %+v, want failed after 9 attempts (503)", ds[0])
 	}
 	if _, err := e.store.ResendDelivery(t.Context(), "mch_other", ds[0].EventID, time.Now().UTC()); rampway.ErrorCode(err) != rampway.ENOTFOUND {
 		t.Fatalf("another merchant resent it: %v", err)
@@ -482,6 +502,7 @@ func TestGiveUpAndResend(t *testing.T) {
 
 // Without a secret, or without any URL, nothing is queued (the order said so when created).
 func TestNoSecretNoDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, m := range []*rampway.Merchant{e.merchant("https://shop.example/hooks", ""), e.merchant("", "s")} {
 		o := e.order(m, 1)
@@ -492,6 +513,7 @@ func TestNoSecretNoDelivery(t *testing.T) {
 }
 
 func TestSignWithSeveralSecrets(t *testing.T) {
+	t.Parallel()
 	body := []byte(`{"eventId":"evt_1"}`)
 	at := time.Unix(1_800_000_000, 0)
 	h := webhook.Sign([]string{"old", "new"}, body, at)
@@ -511,6 +533,7 @@ func TestSignWithSeveralSecrets(t *testing.T) {
 // In production the client refuses, at connect time, every address that is not public: by IP,
 // by a name that resolves to one, and it follows no redirect.
 func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
 	defer srv.Close()
@@ -568,6 +591,7 @@ func (c *countingSecrets) WebhookSecrets(ctx context.Context, id string, live bo
 // The attempts of a merchant started together share one read of its secrets; each later batch
 // reads again.
 func TestSecretsReadOncePerBatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var g gauge
 	release := make(chan struct{})
@@ -608,8 +632,10 @@ func TestSecretsReadOncePerBatch(t *testing.T) {
 // new secret and one for the old; without, only the new secret's; once the grace period is
 // over, only the current secret's.
 func TestRotationAppliesToNextDelivery(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
+			t.Parallel()
 			var admin, sender *sqlstore.Store // two instances on one database
 			switch db {
 			case "sqlite":

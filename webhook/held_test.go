@@ -32,6 +32,7 @@ import (
 // fourth, and is not failed though its event is older than the retry period. On SQLite and
 // PostgreSQL, through merchant.Service (the admin API's) on both ends.
 func TestDisabledMerchantDeliveriesHeld(t *testing.T) {
+	t.Parallel()
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
 			var store *sqlstore.Store
@@ -193,6 +194,7 @@ func (s *disabledSecrets) WebhookSecrets(_ context.Context, id string, _ bool) (
 // A delivery claimed just before its merchant was disabled is not attempted: nothing is sent,
 // no attempt recorded, and it is given back at once.
 func TestClaimedThenDisabledNotAttempted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))

@@ -17,6 +17,7 @@ import (
 // Webhook secrets are per mode: a test order's events are signed with the merchant's test-mode
 // secret only, a live order's with its live-mode secret only, and each body says its mode.
 func TestDeliveriesSignedWithTheirModesSecret(t *testing.T) {
+	t.Parallel()
 	store := openSQLite(t, filepath.Join(t.TempDir(), "m.db"))
 	type hit struct {
 		body []byte
