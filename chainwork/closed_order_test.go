@@ -138,6 +138,7 @@ func (e *execEnv) history(o *rampway.Order) history {
 // signed webhook showing what came in and what is owed back. A rescan by a restarted watcher
 // records nothing twice.
 func TestPaymentsToClosedOrders(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	ctx := t.Context()
 	r := newReceiver(t, closedSecret)
@@ -304,6 +305,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 // A payment to a closed order that a reorganisation takes away before it is confirmed leaves
 // nothing behind.
 func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)

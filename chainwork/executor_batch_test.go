@@ -122,6 +122,7 @@ func (e *execEnv) remoteClient(rules ...rpcfault.Rule) (*ethclient.Client, *meth
 // order executes once, the hot wallet's nonces without a gap, and the receipts of the 40
 // pending transactions take two requests (at most 32 lookups to a batch).
 func TestExecutorBatchesThroughFaultyNode(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	client, log, fault := e.remoteClient(
 		rpcfault.Rule{Fault: rpcfault.Delay, Delay: 20 * time.Millisecond},
@@ -229,6 +230,7 @@ func (c *batchFaults) TransactionReceipts(ctx context.Context, hashes []common.H
 // it waits there for the missing nonce), and the step's follow-up sends the refused one again;
 // every order executes once. The orders' broadcasts go in nonce order.
 func TestExecutorBroadcastEntryRefused(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	refusals := 0
 	c := &batchFaults{BatchingClient: chain.NewBatchingClient(e.client, chain.BatchesInFlightRemote)}
@@ -265,6 +267,7 @@ func TestExecutorBroadcastEntryRefused(t *testing.T) {
 // A receipt lookup that fails in a batch holds up its own order only; the next step looks
 // again, though no block came in between.
 func TestExecutorReceiptEntryFails(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	a, b := e.paidOrder(e.native, newRecipient(), 1), e.paidOrder(e.native, newRecipient(), 1)
 	c := &batchFaults{BatchingClient: chain.NewBatchingClient(e.client, chain.BatchesInFlightRemote)}
@@ -318,6 +321,7 @@ func (c *countingClient) SimulateV1(ctx context.Context, opts ethclient.Simulate
 // A hot wallet that cannot pay for the oldest order pre-flights nothing: the orders wait
 // without asking the node a call each, poll after poll.
 func TestExecutorNoPreflightWithoutLiquidity(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	poorKey, _ := crypto.GenerateKey()
 	for range 5 {
@@ -339,6 +343,7 @@ func TestExecutorNoPreflightWithoutLiquidity(t *testing.T) {
 // and spends nothing, and the next order, which the step had not pre-flighted (it expected the
 // oldest to spend the funds), is pre-flighted then and executed in the same step.
 func TestExecutorLiquidityLeftByRevertingOrder(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	ctx := t.Context()
 	key, _ := crypto.GenerateKey()

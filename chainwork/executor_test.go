@@ -243,6 +243,7 @@ func newRecipient() common.Address {
 }
 
 func TestExecutorNativeAndTokenPaid(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	r1, r2 := newRecipient(), newRecipient()
 	a := e.paidOrder(e.native, r1, 2)
@@ -287,6 +288,7 @@ func TestExecutorNativeAndTokenPaid(t *testing.T) {
 // Two orders race for the last token: both pass the pre-flight, both are sent, one reverts on
 // chain. That one ends FAILED with a refund record, after exactly one attempt.
 func TestExecutorRevertOnChainFailsOnce(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	e.capSupply(1)
 	r := newRecipient()
@@ -309,6 +311,7 @@ func TestExecutorRevertOnChainFailsOnce(t *testing.T) {
 
 // A call that the pre-flight shows would revert is never sent.
 func TestExecutorPreflightRevert(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	e.capSupply(0)
 	a := e.paidOrder(e.native, newRecipient(), 1)
@@ -351,6 +354,7 @@ func (c *lossyClient) SendTransaction(ctx context.Context, tx *types.Transaction
 
 // A process that stored an execution and died before sending it: the next one sends it, once.
 func TestExecutorSendsWhatACrashedProcessStored(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	r := newRecipient()
 	o := e.paidOrder(e.token, r, 1)
@@ -374,6 +378,7 @@ func TestExecutorSendsWhatACrashedProcessStored(t *testing.T) {
 // A transaction the node lost is re-priced after RepriceAfter blocks: the replacement, with
 // both fee caps at least 10% higher, is mined; both hashes stay recorded.
 func TestExecutorRepricesStuckTransaction(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	r := newRecipient()
 	o := e.paidOrder(e.native, r, 1)
@@ -413,6 +418,7 @@ func TestExecutorRepricesStuckTransaction(t *testing.T) {
 // A hot wallet without the funds for a call leaves the order paid and waiting: our liquidity,
 // not the user's failure.
 func TestExecutorWaitsForLiquidity(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	poorKey, _ := crypto.GenerateKey()
 	o := e.paidOrder(e.native, newRecipient(), 1)
@@ -448,6 +454,7 @@ func (e *execEnv) ownerSend(to *common.Address, data []byte, gas uint64) common.
 // token-paid order whose call reverted leaves its allowance behind, and the next order paying
 // the same contract still executes, approving 0 first (rampway.Asset.ApproveReset).
 func TestExecutorApproveReset(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	ctx := t.Context()
 	rt := bindings.NewResetToken()

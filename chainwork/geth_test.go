@@ -25,6 +25,7 @@ import (
 // second), through the fault proxy answering a stale head now and then: a payment from the
 // node's developer account is seen and credited once, after its confirmations.
 func TestWatcherOnGethProcess(t *testing.T) {
+	t.Parallel()
 	node := gethtest.Start(t, time.Second)
 	proxy := rpcfault.New(node.URL)
 	srv := httptest.NewServer(proxy)

@@ -10,6 +10,7 @@ import (
 
 // packBalances encodes what the ABI package packs for aggregate3 of getEthBalance calls.
 func TestPackBalances(t *testing.T) {
+	t.Parallel()
 	mc := common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
 	for _, n := range []int{0, 1, 3, 1000} {
 		addrs := make([]common.Address, n)

@@ -88,8 +88,10 @@ func (e *watchEnv) transfers(o *rampway.Order) []*rampway.InboundTransfer {
 // credits nothing; a token paid through a contract is its Transfer log, seen as before; a
 // rescan credits nothing twice.
 func TestWatcherInternalTransfers(t *testing.T) {
+	t.Parallel()
 	for _, mode := range internalModes {
 		t.Run(string(mode), func(t *testing.T) {
+			t.Parallel()
 			e := newWatchEnv(t)
 			w := e.internalWatcher(mode)
 			step := stepper(t, w)
@@ -196,8 +198,10 @@ func transferData(to common.Address, amount int64) []byte {
 // as a top-level one is: the order goes back to CREATED with order.deposit.dropped; forwarded
 // again, it completes.
 func TestWatcherInternalReorg(t *testing.T) {
+	t.Parallel()
 	for _, mode := range internalModes {
 		t.Run(string(mode), func(t *testing.T) {
+			t.Parallel()
 			e := newWatchEnv(t)
 			w := e.internalWatcher(mode)
 			step := stepper(t, w)
@@ -233,6 +237,7 @@ func TestWatcherInternalReorg(t *testing.T) {
 // credits nothing, and an internal top-up after it is credited to the wei; a watcher started
 // afresh (no balances of its own yet) credits nothing of what was swept either.
 func TestWatcherBalanceSwept(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := e.internalWatcher(chainwork.InternalBalance)
 	step := stepper(t, w)
@@ -309,6 +314,7 @@ func (e *watchEnv) sweep(key *ecdsa.PrivateKey, amount int64) {
 
 // A node that does not serve the mode is refused at the check, naming what to configure.
 func TestCheckInternalTransfers(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	// The chain's HTTP endpoint has no debug namespace: a node without tracing.

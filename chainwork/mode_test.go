@@ -24,8 +24,10 @@ func (e *execEnv) setLivemode(o *rampway.Order, live bool) {
 // nothing is sent from the hot wallet, and its refund is held for an operator rather than
 // paid on the wrong mode's network. An order of the network's mode executes as usual.
 func TestExecutorRefusesOrdersOfTheOtherMode(t *testing.T) {
+	t.Parallel()
 	for _, netLive := range []bool{false, true} {
 		t.Run("live network "+map[bool]string{false: "no", true: "yes"}[netLive], func(t *testing.T) {
+			t.Parallel()
 			e := newExecEnv(t)
 			e.net.Livemode = netLive
 			f := e.register("mint", "ETH")

@@ -48,6 +48,7 @@ func (e *execEnv) refunds(o *rampway.Order) []*rampway.Refund {
 // for the token, at the prices) comes out of each, what is sent reaches the payer to the base
 // unit, and the orders end REFUNDED.
 func TestExecutorPaysRefunds(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	e.capSupply(0)
 	a := e.paidOrder(e.native, newRecipient(), 1)
@@ -94,6 +95,7 @@ func TestExecutorPaysRefunds(t *testing.T) {
 // A refund owed to a contract waits for an address; one above the limit for an approval; one
 // that the fee eats is dust. None of them is sent.
 func TestExecutorHoldsRefunds(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	e.capSupply(0)
 	ctx := t.Context()

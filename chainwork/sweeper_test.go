@@ -64,6 +64,7 @@ func (e *execEnv) tokenBalance(who common.Address) *big.Int {
 // Confirmed deposits reach the treasury: native ones less their gas; tokens after the hot
 // wallet sends the address gas. Dust is left; nothing is swept twice.
 func TestSweeper(t *testing.T) {
+	t.Parallel()
 	e := newExecEnv(t)
 	mnemonic, _ := hd.NewMnemonic()
 	keys, _ := hd.FromMnemonic(mnemonic, "")

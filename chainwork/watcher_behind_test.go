@@ -21,6 +21,7 @@ import (
 // error is not repeated at every step, and when the head passes the recorded block again,
 // both end.
 func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	head, err := e.client.BlockNumber(t.Context())
 	if err != nil {

@@ -119,6 +119,7 @@ func (e *watchEnv) want(o *rampway.Order, status rampway.OrderStatus, received s
 }
 
 func TestWatcherCreditsPayments(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
@@ -215,6 +216,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 // completes. The new branch surely lacks the payment: the payer's nonce is taken there by
 // another transaction (a replacement, as a wallet's "cancel" sends).
 func TestWatcherReorg(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
@@ -245,6 +247,7 @@ func TestWatcherReorg(t *testing.T) {
 // A top-up whose block is reorganised away: the order, credited for its first payment, goes
 // back to UNDERPAID with order.deposit.dropped (not order.deposit.success).
 func TestWatcherReorgDropsTopUp(t *testing.T) {
+	t.Parallel()
 	e := newWatchEnv(t)
 	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
