@@ -445,14 +445,28 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 		t.Fatalf("refund recorded as %v, sent as %s", r["tx_hash"], hash.Hex())
 	}
 	e.checkPaidBack(r, new(big.Int).Sub(paid, price))
-	// A few more blocks with rampway up: nothing else leaves the hot wallet (its nonce counts
-	// the call and the refund).
-	for range 3 {
-		mine()
-		time.Sleep(300 * time.Millisecond)
+	// Nothing else leaves the hot wallet in the executor's later steps: an order paid now is
+	// executed by them, and the wallet's nonce counts the first call, the one refund and that
+	// order's call.
+	next := e.order()
+	nextID := next["order_id"].(string)
+	nextPrice, _ := rampway.ParseUnits(next["crypto_amount"].(string), 18)
+	nonce, _ = e.c.PendingNonceAt(t.Context(), e.payer)
+	pay = devchaintest.SignTx(t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(nextID)["deposit_address"].(string)), nextPrice, nil, 21_000)
+	if err := e.c.SendTransaction(t.Context(), pay); err != nil {
+		t.Fatal(err)
 	}
-	if n, err := e.c.NonceAt(t.Context(), crypto.PubkeyToAddress(e.hotKey.PublicKey), nil); err != nil || n != 2 {
-		t.Fatalf("hot wallet nonce %d (%v), want 2: the call and one refund", n, err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		mine()
+		if v = e.get(nextID); v["status"] == "SUCCESS" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the next order is %v\n%s", v["status"], srv.out)
+		}
+	}
+	if n, err := e.c.PendingNonceAt(t.Context(), crypto.PubkeyToAddress(e.hotKey.PublicKey)); err != nil || n != 3 { // mined or not
+		t.Fatalf("hot wallet nonce %d (%v), want 3: the first call, one refund, the next order's call", n, err)
 	}
 }
 
@@ -475,30 +489,32 @@ func TestRefundPolicy(t *testing.T) {
 	if !strings.Contains(r["status_reason"].(string), "above the automatic refund limit of 0.01 ETH") || r["tx_hash"] != "" {
 		t.Fatalf("held refund %v", r)
 	}
-	time.Sleep(time.Second) // a few executor steps: it stays held
-	if got := refundOf(t, e.get(id)); got["status"] != string(rampway.RefundAwaitingApproval) {
-		t.Fatalf("refund %v sent without approval", got)
-	}
 	listed := call(t, "GET", e.base+"/admin/refunds?status=awaiting_approval", refundAdmin, nil)
 	if b, _ := json.Marshal(listed); !strings.Contains(string(b), r["refund_id"].(string)) {
 		t.Fatalf("admin list of refunds awaiting approval: %s", b)
 	}
+
+	// 0.0005 ETH too much: below the dust threshold once the fee is off. Nothing is sent.
+	dust := e.order()
+	dustID := dust["order_id"].(string)
+	price, _ = rampway.ParseUnits(dust["crypto_amount"].(string), 18)
+	tiny, _ := rampway.ParseUnits("0.0005", 18)
+	e.pay(e.get(dustID), new(big.Int).Add(price, tiny))
+	v = e.waitRefunds(dustID, "SUCCESS", rampway.RefundDust)
+	dr := refundOf(t, v)
+	if dr["tx_hash"] != "" || dr["amount_sent"] != "0" || dr["network_fee"] == "" || !strings.Contains(dr["status_reason"].(string), "dust threshold of 0.001 ETH") {
+		t.Fatalf("dust refund %v", dr)
+	}
+	e.wantEventsInOrder(dustID, []string{rampway.EventSuccess}, []string{rampway.EventDepositSuccess, rampway.EventRefundFailure})
+
+	// The executor's steps that settled that refund, recorded after the first was held, left
+	// the first held: no refund above the limit goes out without an approval.
+	if got := refundOf(t, e.get(id)); got["status"] != string(rampway.RefundAwaitingApproval) {
+		t.Fatalf("refund %v sent without approval", got)
+	}
 	call(t, "POST", e.base+"/admin/refunds/"+r["refund_id"].(string)+"/approve", refundAdmin, map[string]any{"approved_by": "alice"})
 	v = e.waitRefunds(id, "SUCCESS", rampway.RefundDone)
 	e.checkPaidBack(refundOf(t, v), excess)
-
-	// 0.0005 ETH too much: below the dust threshold once the fee is off. Nothing is sent.
-	o = e.order()
-	id = o["order_id"].(string)
-	price, _ = rampway.ParseUnits(o["crypto_amount"].(string), 18)
-	tiny, _ := rampway.ParseUnits("0.0005", 18)
-	e.pay(e.get(id), new(big.Int).Add(price, tiny))
-	v = e.waitRefunds(id, "SUCCESS", rampway.RefundDust)
-	r = refundOf(t, v)
-	if r["tx_hash"] != "" || r["amount_sent"] != "0" || r["network_fee"] == "" || !strings.Contains(r["status_reason"].(string), "dust threshold of 0.001 ETH") {
-		t.Fatalf("dust refund %v", r)
-	}
-	e.wantEventsInOrder(id, []string{rampway.EventSuccess}, []string{rampway.EventDepositSuccess, rampway.EventRefundFailure})
 }
 
 // A payment forwarded by a contract (Multicall3 aggregate3Value on rampway dev, which traces
