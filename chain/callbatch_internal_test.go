@@ -17,6 +17,7 @@ import (
 // A batcher that went one by one after a failed batch tries batches again once unbatchedFor
 // has passed: a passing failure does not cost batching for the rest of the process's life.
 func TestBatchingResumesAfterUnbatched(t *testing.T) {
+	t.Parallel()
 	var batches, singles atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

@@ -56,6 +56,7 @@ func (s *simChain) transfers(t *testing.T, first uint64, n int) []*types.Transac
 // the others all reach it, in the order given: one batch at a time, at most maxBatchCalls
 // transactions in one.
 func TestBatchingClientSendTransactions(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	c, counted, fault := faultyNode(t, s, BatchesInFlightRemote, rpcfault.Rule{Fault: rpcfault.Reorder})
 	poor, _ := crypto.GenerateKey()
@@ -198,6 +199,7 @@ func (readCloser) Close() error { return nil }
 // A batch of receipt lookups answers each hash as ethclient's TransactionReceipt does, in
 // whatever order the node's answers come, and an error in one answer is that lookup's alone.
 func TestBatchingClientTransactionReceipts(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	txs := s.transfers(t, 0, 40)
 	for _, tx := range txs {
@@ -262,6 +264,7 @@ func TestBatchingClientTransactionReceipts(t *testing.T) {
 // ethclient: revert reasons, and which call a node refuses as invalid (its error code comes
 // back within the batch).
 func TestBatchingClientSimulateV1(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	c, counted, _ := faultyNode(t, s, 1, rpcfault.Rule{Fault: rpcfault.Reorder})
 	bob := common.HexToAddress("0x0000000000000000000000000000000000000b0b")
@@ -306,6 +309,7 @@ func TestBatchingClientSimulateV1(t *testing.T) {
 // A node that refuses batches still gets every broadcast, in order, one by one; it is not
 // offered batches again.
 func TestBatchingClientSendWithoutBatches(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{refuseBatches: true}
 	ec, _, _ := throughProxy(t, s, proxy)
@@ -326,6 +330,7 @@ func TestBatchingClientSendWithoutBatches(t *testing.T) {
 // A node that cannot be reached fails every broadcast of a batch with the transport's error,
 // after one more try of the first transaction alone (not each of them).
 func TestBatchingClientSendUnreachable(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{node: "http://127.0.0.1:1"} // nothing listens there
 	ec, _, _ := throughProxy(t, s, proxy)
@@ -345,6 +350,7 @@ func TestBatchingClientSendUnreachable(t *testing.T) {
 // (one "batch too large" error, the other answers left out): each lookup is made again alone
 // and answers for itself, and later ones go one by one.
 func TestBatchingClientBatchTooLarge(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	txs := s.transfers(t, 0, 10)
 	for _, tx := range txs {

@@ -152,6 +152,7 @@ func throughProxy(t *testing.T, s *simChain, proxy *rpcProxy) (ec *ethclient.Cli
 // Calls made at once go in fewer requests than calls, and each answers what ethclient's own
 // eth_call answers: data, revert reason and revert data included.
 func TestCallBatcherAnswersAsEthclient(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{}
 	ec, calls, want := throughProxy(t, s, proxy)
@@ -179,6 +180,7 @@ func TestCallBatcherAnswersAsEthclient(t *testing.T) {
 // waiting for the two first ones, and they still share few requests; each answers as
 // ethclient does.
 func TestCallBatcherSlowNode(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{delay: 200 * time.Millisecond}
 	ec, calls, want := throughProxy(t, s, proxy)
@@ -205,6 +207,7 @@ func TestCallBatcherSlowNode(t *testing.T) {
 // A node (or a proxy before it) that refuses batches still answers every call: the refused
 // batch's calls go one by one, and so do all calls after that.
 func TestCallBatcherWithoutBatches(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{refuseBatches: true}
 	ec, calls, want := throughProxy(t, s, proxy)
@@ -233,6 +236,7 @@ func TestCallBatcherWithoutBatches(t *testing.T) {
 // A node that cannot be reached fails every call of the batch with the transport's error,
 // and batching goes on once it is back.
 func TestCallBatcherUnreachable(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	proxy := &rpcProxy{node: "http://127.0.0.1:1"} // nothing listens there
 	ec, calls, _ := throughProxy(t, s, proxy)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestDialChecksTheChain(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	good := c.Network("devnet")
 	nets, err := chain.Dial(t.Context(), []rampway.Network{good})
@@ -67,6 +68,7 @@ func TestDialChecksTheChain(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://eth.example.com/v3/KEY?x=1": "https://eth.example.com",
 		"wss://user:pw@host:8546/ws":         "wss://host:8546",
@@ -81,6 +83,7 @@ func TestRedact(t *testing.T) {
 // A network given InProcess is reached through that client, not its URL, and Close leaves
 // the client open for the chain that lent it.
 func TestDialInProcess(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	n := c.Network("devnet")
 	n.RPCURLs = []string{"http://nothing-listens.invalid:1"} // dialled over HTTP, Dial would fail

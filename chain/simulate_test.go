@@ -126,6 +126,7 @@ func simInsufficientFunds(from common.Address, have, want *big.Int) string {
 }
 
 func TestSimulate(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	owner := s.owner(t)
 	bob := common.HexToAddress("0x0000000000000000000000000000000000000b0b")
@@ -236,6 +237,7 @@ func simWithGas(c rampway.Call, gas uint64) rampway.Call {
 // TestSimulateOnLatestBlock checks that simulations see what is mined: an approve sent for
 // real lets a token mint alone succeed.
 func TestSimulateOnLatestBlock(t *testing.T) {
+	t.Parallel()
 	s := mustSimChain(t)
 	mint := []rampway.Call{s.tokenMint(1)}
 	if reason, failed, err := Simulate(t.Context(), s.ec, s.addr, mint); err != nil || reason != simReasonNoAllowance || failed != 0 {
@@ -300,6 +302,7 @@ func simErrorServer(t *testing.T, code int, message string) *ethclient.Client {
 }
 
 func TestSimulateNodeErrors(t *testing.T) {
+	t.Parallel()
 	calls := []rampway.Call{{To: common.HexToAddress("0x01"), Data: []byte{1, 2, 3, 4}}}
 	tests := []struct {
 		name        string
@@ -345,6 +348,7 @@ func TestSimulateNodeErrors(t *testing.T) {
 }
 
 func TestRevertReason(t *testing.T) {
+	t.Parallel()
 	errorString := func(s string) []byte {
 		data := crypto.Keccak256([]byte("Error(string)"))[:4]
 		data = append(data, common.LeftPadBytes([]byte{0x20}, 32)...)

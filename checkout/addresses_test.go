@@ -49,6 +49,7 @@ func derive(idx []uint32) ([]common.Address, error) {
 
 // Orders at once each get their own index and its address, from a reservation per block.
 func TestAddressesConcurrent(t *testing.T) {
+	t.Parallel()
 	f := &fakeReserve{}
 	a := &addresses{reserve: f.reserve, derive: derive}
 	var (
@@ -87,6 +88,7 @@ func TestAddressesConcurrent(t *testing.T) {
 
 // A failing reservation fails the orders that wait for it (none hangs), and the next one works.
 func TestAddressesReserveFails(t *testing.T) {
+	t.Parallel()
 	f := &fakeReserve{}
 	f.fail.Store(true)
 	a := &addresses{reserve: f.reserve, derive: derive}
@@ -107,6 +109,7 @@ func TestAddressesReserveFails(t *testing.T) {
 // A block whose derivation fails is not handed out: the order waiting for it fails, and the
 // next block, derived, is used.
 func TestAddressesDeriveFails(t *testing.T) {
+	t.Parallel()
 	f := &fakeReserve{}
 	var fail atomic.Bool
 	fail.Store(true)

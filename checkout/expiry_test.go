@@ -15,6 +15,7 @@ import (
 )
 
 func TestExpireDue(t *testing.T) {
+	t.Parallel()
 	store := storetest.OpenSQLite(t)
 	t0 := time.Now().UTC().Truncate(time.Microsecond)
 	m := storetest.NewMerchant(t, store)

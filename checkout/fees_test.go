@@ -28,6 +28,7 @@ func (c *countingEVM) SuggestGasTipCap(context.Context) (*big.Int, error) {
 }
 
 func TestFeeCacheAsksOncePerTTL(t *testing.T) {
+	t.Parallel()
 	var c feeCache
 	evm := &countingEVM{}
 	t0 := time.Unix(1_800_000_000, 0)

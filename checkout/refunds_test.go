@@ -45,6 +45,7 @@ func (c *refundChains) Simulate(_ context.Context, _ string, _ common.Address, c
 // A refund's address, as the user, the merchant or an operator gives it: checked, and taken
 // only while the refund waits for one; an operator's approval likewise.
 func TestRefundUseCases(t *testing.T) {
+	t.Parallel()
 	store := storetest.OpenSQLite(t)
 	ctx := t.Context()
 	t0 := time.Now().UTC().Truncate(time.Microsecond)

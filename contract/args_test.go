@@ -448,6 +448,7 @@ func kitchenWant() []any {
 }
 
 func TestArguments(t *testing.T) {
+	t.Parallel()
 	for _, tt := range argCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			f := mustParse(t, tt.frag)
@@ -517,6 +518,7 @@ func checkArgsErr(t *testing.T, err error, want string) {
 // TestEncodeKnownCalldata checks calldata against bytes worked out by hand, independently of
 // go-ethereum's encoder.
 func TestEncodeKnownCalldata(t *testing.T) {
+	t.Parallel()
 	word := func(hexDigits string) string { return strings.Repeat("0", 64-len(hexDigits)) + hexDigits }
 	tests := []struct {
 		name, frag, args string
@@ -554,6 +556,7 @@ func TestEncodeKnownCalldata(t *testing.T) {
 }
 
 func TestValuesGoTypes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ, arg string
 		want     reflect.Type
@@ -603,6 +606,7 @@ func TestValuesGoTypes(t *testing.T) {
 // TestDeterministicErrors checks that an invalid call gives the same message every time (no
 // map-order dependence).
 func TestDeterministicErrors(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, fragKitchen)
 	args := strings.NewReplacer(`"u8": 255`, `"u8": 256`, `"qty": 1,`, `"qty": -1,`).Replace(kitchenArgs)
 	var first string
@@ -641,6 +645,7 @@ func TestDeterministicErrors(t *testing.T) {
 }
 
 func TestPackFailureIsInternal(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, fragTransfer)
 	// Values that skipped validation: go-ethereum refuses a negative uint256.
 	_, err := f.pack([]any{addr(addrLower), big.NewInt(-1)})

@@ -31,6 +31,7 @@ type order10 struct {
 }
 
 func TestEncode10ArgsMatchesPack(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, frag10)
 	got, err := f.Encode([]byte(args10))
 	if err != nil {

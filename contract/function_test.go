@@ -37,6 +37,7 @@ func mustParse(t testing.TB, fragment string) *Function {
 }
 
 func TestParseFunctionValid(t *testing.T) {
+	t.Parallel()
 	erc20Transfer := `{"type":"function","name":"transfer","stateMutability":"nonpayable",
 		"inputs":[{"name":"to","type":"address","internalType":"address"},{"name":"amount","type":"uint256","internalType":"uint256"}],
 		"outputs":[{"name":"","type":"bool","internalType":"bool"}]}`
@@ -107,6 +108,7 @@ func TestParseFunctionValid(t *testing.T) {
 }
 
 func TestInputsReturnsACopy(t *testing.T) {
+	t.Parallel()
 	f := mustParse(t, frag1("uint256"))
 	f.Inputs()[0].Name = "y"
 	if f.Inputs()[0].Name != "x" {
@@ -115,6 +117,7 @@ func TestInputsReturnsACopy(t *testing.T) {
 }
 
 func TestParseFunctionErrors(t *testing.T) {
+	t.Parallel()
 	comp := func(components string) string {
 		return `{"type":"function","name":"f","inputs":[{"name":"order","type":"tuple","components":[` + components + `]}]}`
 	}

@@ -128,6 +128,7 @@ func checkEncode(t *testing.T, fn *Function, args []byte) error {
 // minimization, long versions of each kind of value, valid and not, and for each kind of long
 // array or string the longest call within MaxCalldata and a longer one.
 func TestEncodeLargeArgs(t *testing.T) {
+	t.Parallel()
 	size := 256 << 10
 	if raceEnabled || testing.Short() {
 		size = 64 << 10

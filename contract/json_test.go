@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseJSONStrict(t *testing.T) {
+	t.Parallel()
 	valid := []string{
 		`{}`, ` { "a" : [ 1 , -0 , 1.5e+3 , 1E-2 , 0.0 ] } `, `[]`, `null`, `true`, `false`, `"x"`, `-0`, `0`,
 		`"\u00e9\ud83d\ude00\/\b\f\n\r\t\"\\"`, `"\ud800"`, "\"\xff\"", `{"a":{"b":[{"c":null}]}}`,
@@ -31,6 +32,7 @@ func TestParseJSONStrict(t *testing.T) {
 }
 
 func TestParseJSONStructure(t *testing.T) {
+	t.Parallel()
 	d, ok := parseJSON([]byte(`{"a":[1,"two",{"b":true}],"a":null,"c\u0021":-1.5e3}`))
 	if !ok {
 		t.Fatal("not parsed")

@@ -35,6 +35,7 @@ func predictedSize(fn *Function, args []byte) (int, bool) {
 // case it equals the selector plus the length of Pack on the hand-built values, and the
 // "just under" limit cases are as long as calldata can be.
 func TestCalldataSize(t *testing.T) {
+	t.Parallel()
 	for _, tt := range argCases() {
 		if tt.err != "" {
 			continue
@@ -60,6 +61,7 @@ func TestCalldataSize(t *testing.T) {
 // overflowing: types whose smallest value is already too large (checkType bounds the
 // fixed-size elements of one input, so each fragment has three such inputs).
 func TestCalldataSizeSaturates(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{ // one input, %[1]s for its name
 		`{"name":"%[1]s","type":"bytes32[65536]"}`,
 		`{"name":"%[1]s","type":"string[65536]"}`,
@@ -104,6 +106,7 @@ func oversized(n int) []struct{ name, frag, args string } {
 // costliest shapes are refused with the size error without converting a value: Encode
 // allocates only what parsing the JSON does (a handful of slices, plus the error), where
 // converting the elements would allocate at least once per element, tens of thousands of times.
+// Not in parallel: AllocsPerRun refuses parallel tests.
 func TestOversizedArgs(t *testing.T) {
 	for _, c := range oversized(1 << 20) {
 		t.Run(c.name, func(t *testing.T) {

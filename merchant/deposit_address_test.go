@@ -97,6 +97,7 @@ func wantField(t *testing.T, err error, field, msg string) {
 }
 
 func TestDepositAddressValidation(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	m := mustCreate(t, s)
 	chains := newFakeChains()
@@ -153,6 +154,7 @@ func TestDepositAddressValidation(t *testing.T) {
 }
 
 func TestDepositAddressSetReplaceDelete(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	m := mustCreate(t, s)
 	clock := time.Date(2026, 11, 25, 9, 0, 0, 123456789, time.UTC)
@@ -207,6 +209,7 @@ func TestDepositAddressSetReplaceDelete(t *testing.T) {
 // process (a second service on the same store: the admin CLI, another instance) within the
 // TTL; an address not found is never kept.
 func TestDepositAddressPayoutCache(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	m := mustCreate(t, s)
 	ctx := t.Context()
@@ -269,6 +272,7 @@ func TestDepositAddressPayoutCache(t *testing.T) {
 // token's transfer of 1 base unit. A refusal names the address; a hot wallet that cannot make
 // the transfer itself is the service's problem (503), not the merchant's.
 func TestDepositAddressContractSimulated(t *testing.T) {
+	t.Parallel()
 	s := openStore(t)
 	m := mustCreate(t, s)
 	chains := newFakeChains()
@@ -339,6 +343,7 @@ func TestDepositAddressContractSimulated(t *testing.T) {
 // recipient); Multicall3 refuses ETH too; a contract that accepts any call takes ETH; an
 // account is taken without a simulation. Nothing is sent from the hot wallet.
 func TestDepositAddressOnDevChain(t *testing.T) {
+	t.Parallel()
 	hotKey, _ := crypto.GenerateKey()
 	deployerKey, _ := crypto.GenerateKey()
 	hot, deployer := crypto.PubkeyToAddress(hotKey.PublicKey), crypto.PubkeyToAddress(deployerKey.PublicKey)

@@ -32,6 +32,7 @@ func wantCode(t *testing.T, err error, code string) {
 }
 
 func TestAuthenticate(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, false)
 	ctx := t.Context()
 	m, err := svc.Create(ctx, merchant.CreateParams{Name: " Acme "})
@@ -89,6 +90,7 @@ func TestAuthenticate(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
+	t.Parallel()
 	prod, dev := newService(t, false), newService(t, true)
 	ctx := t.Context()
 	for _, tc := range []struct {
@@ -153,6 +155,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestWebhookSecret(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, false)
 	ctx := t.Context()
 	m, _ := svc.Create(ctx, merchant.CreateParams{Name: "a"})
@@ -177,6 +180,7 @@ func TestWebhookSecret(t *testing.T) {
 // WebhookSecrets (what deliveries are signed with) follows every rotation at once: with a
 // grace period the new secret and the old one until the period is over, without only the new.
 func TestWebhookSecretsFollowRotation(t *testing.T) {
+	t.Parallel()
 	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "m.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +213,7 @@ func TestWebhookSecretsFollowRotation(t *testing.T) {
 }
 
 func TestServiceFee(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, false)
 	ctx := t.Context()
 	bps := func(v int64) *int64 { return &v }
@@ -267,6 +272,7 @@ func TestServiceFee(t *testing.T) {
 // A merchant's logo: an https URL (http too in dev mode), stored, changed, removed; a bad one
 // is EINVALID naming logo_url, at creation and at update alike.
 func TestLogoURL(t *testing.T) {
+	t.Parallel()
 	prod, dev := newService(t, false), newService(t, true)
 	ctx := t.Context()
 	m, err := prod.Create(ctx, merchant.CreateParams{Name: "a", LogoURL: "https://cdn.example/a.svg"})
@@ -311,6 +317,7 @@ func TestLogoURL(t *testing.T) {
 // by another process (here: the store directly, as the admin CLI does) once the TTL is over;
 // a forged key never passes on a cached entry.
 func TestAuthenticateCache(t *testing.T) {
+	t.Parallel()
 	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "m.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -364,6 +371,7 @@ func TestAuthenticateCache(t *testing.T) {
 // Every merchant has keys and webhook secrets of both modes; a key's text says its mode, and
 // the mode of a key cannot be changed by editing its text.
 func TestModes(t *testing.T) {
+	t.Parallel()
 	for _, dev := range []bool{false, true} {
 		svc := newService(t, dev)
 		ctx := t.Context()

@@ -23,6 +23,7 @@ var wantAddresses = []string{
 }
 
 func TestDerivation(t *testing.T) {
+	t.Parallel()
 	s, err := FromMnemonic(testMnemonic, "")
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func TestDerivation(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	if _, err := FromMnemonic("test test test", ""); err == nil {
 		t.Fatal("bad mnemonic accepted")
 	}
@@ -75,6 +77,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestXPrvRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, err := FromMnemonic(testMnemonic, "")
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +134,7 @@ func mustKey(tb testing.TB, s string) *hdkeychain.ExtendedKey {
 // addresses) over indexes 0..5000 (0..1000 under the race detector), the ends of the range and
 // random indexes, for two known accounts' chains and fresh random ones.
 func TestAddressMatchesHDKeychain(t *testing.T) {
+	t.Parallel()
 	last := uint32(5000)
 	if raceEnabled {
 		last = 1000
@@ -190,6 +194,7 @@ func TestAddressMatchesHDKeychain(t *testing.T) {
 // Address follows BIP-32's test vectors: at each non-hardened step of vectors 1 and 2, the
 // parent's xpub gives the address of the child's published xpub.
 func TestBIP32Vectors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name          string
 		parent, child string
@@ -231,6 +236,7 @@ func TestBIP32Vectors(t *testing.T) {
 // A key at depth 255 has no children hdkeychain derives (the depth would not fit its byte):
 // FromXPub refuses it at once; one level up, addresses are hdkeychain's.
 func TestMaxDepth(t *testing.T) {
+	t.Parallel()
 	s, _ := FromMnemonic(testMnemonic, "")
 	xpub, _ := s.XPub()
 	k := mustKey(t, xpub)
@@ -258,6 +264,7 @@ func TestMaxDepth(t *testing.T) {
 
 // A Deriver is safe to share: goroutines deriving at once get what one alone gets.
 func TestAddressConcurrent(t *testing.T) {
+	t.Parallel()
 	s, _ := FromMnemonic(testMnemonic, "")
 	xpub, _ := s.XPub()
 	d, _ := FromXPub(xpub)
@@ -288,6 +295,7 @@ func TestAddressConcurrent(t *testing.T) {
 
 // Addresses takes any number of indexes, and refuses what Address refuses.
 func TestAddressesEdges(t *testing.T) {
+	t.Parallel()
 	s, _ := FromMnemonic(testMnemonic, "")
 	xpub, _ := s.XPub()
 	d, _ := FromXPub(xpub)

@@ -64,6 +64,7 @@ func newRegistryEnv(t *testing.T) *registryEnv {
 // The same with Active's cache: Disable applies at once, and a cached function is still only
 // its merchant's.
 func TestRegistry(t *testing.T) {
+	t.Parallel()
 	for _, cached := range []bool{false, true} {
 		t.Run(fmt.Sprintf("cached=%v", cached), func(t *testing.T) { testRegistry(t, cached) })
 	}
@@ -229,6 +230,7 @@ func (d downChains) HasCode(context.Context, string, common.Address) (bool, erro
 }
 
 func TestRegistryNetworkDown(t *testing.T) {
+	t.Parallel()
 	e := newRegistryEnv(t)
 	store, _ := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "d.db"), nil)
 	defer store.Close()
@@ -261,6 +263,7 @@ func flipCase(addr string) string {
 }
 
 func TestFunctionFragment(t *testing.T) {
+	t.Parallel()
 	if f, err := contract.FunctionFragment(devchain.NFTABI(), "mintIds"); err != nil || !strings.Contains(string(f), `"mintIds"`) {
 		t.Fatalf("FunctionFragment = %s, %v", f, err)
 	}
