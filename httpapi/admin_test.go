@@ -23,6 +23,7 @@ func decode[T any](t *testing.T, r resp, status int) T {
 }
 
 func TestAdminAuth(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	for name, h := range map[string]map[string]string{
 		"none":         nil,
@@ -43,6 +44,7 @@ func TestAdminAuth(t *testing.T) {
 }
 
 func TestAdminMerchants(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	created := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]string{"name": "Shop", "webhook_url": "https://shop.example/hook"}), 201)
 	if created.Name != "Shop" || created.Status != "active" || created.WebhookURL != "https://shop.example/hook" || created.HasWebhookSecret || !strings.HasPrefix(created.MerchantID, "mch_") {
@@ -98,6 +100,7 @@ func TestAdminMerchants(t *testing.T) {
 }
 
 func TestAdminAPIKeysAndSecrets(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	base := "/merchants/" + e.merchant.ID
 	k := decode[APIKeyView](t, e.admin(http.MethodPost, base+"/api-keys", nil), 201)
@@ -156,6 +159,7 @@ func TestAdminAPIKeysAndSecrets(t *testing.T) {
 }
 
 func TestAdminMerchantServiceFee(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	fee := func(v MerchantView) string {
 		if v.ServiceFeeBPS == nil {
@@ -240,6 +244,7 @@ func TestAdminMerchantServiceFee(t *testing.T) {
 // A merchant with a webhook URL and no webhook secret gets no webhooks: every answer that shows
 // it says so in warning, until a secret is set (or the URL removed).
 func TestAdminMerchantWebhookWarning(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	hasWarning := func(r resp) bool {
 		t.Helper()

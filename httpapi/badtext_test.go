@@ -12,6 +12,7 @@ import (
 // or a webhook: a NUL, a line break, an escape, and a body that is not UTF-8 (which encoding/json
 // would have stored as U+FFFD).
 func TestOrderTextRefused(t *testing.T) {
+	t.Parallel()
 	e := newModeEnv(t, false, false)
 	card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", "credit_debit_card" }
 	bodies := map[string]func(edit func(map[string]any)) map[string]any{

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecodeNestedFieldPath(t *testing.T) {
+	t.Parallel()
 	var dst struct {
 		ContractExecution struct {
 			NetworkParams struct {
@@ -41,6 +42,7 @@ func TestDecodeNestedFieldPath(t *testing.T) {
 }
 
 func TestPosition(t *testing.T) {
+	t.Parallel()
 	body := []byte("ab\ncde\nf")
 	for _, tc := range []struct {
 		off       int64
@@ -54,6 +56,7 @@ func TestPosition(t *testing.T) {
 
 // Invalid function arguments answer HTTP 400 with statusCode 403 in the body, as the spec shows.
 func TestFunctionArgsErrorStatus(t *testing.T) {
+	t.Parallel()
 	s := &Server{}
 	rec := httptest.NewRecorder()
 	msg := "Function arguments are not valid: 2 arguments required, 1 given"
@@ -64,6 +67,7 @@ func TestFunctionArgsErrorStatus(t *testing.T) {
 
 // The user_* fields B1 and C1 share (an embedded struct) are named by their JSON name alone.
 func TestDecodeEmbeddedUserFields(t *testing.T) {
+	t.Parallel()
 	for _, dst := range []any{&fiatOrderBody{}, &depositOrderBody{}} {
 		r := httptest.NewRequest("POST", "/", strings.NewReader(`{"user_dob":5}`))
 		err := decodeJSON(r, dst, decodeOptions{})

@@ -45,6 +45,7 @@ func (noDepositChains) Simulate(context.Context, string, common.Address, []rampw
 // TestAdminDepositAddresses: POST, GET and DELETE on a merchant's deposit addresses over HTTP,
 // checked against the dev chain: each refusal is the envelope naming the field at fault.
 func TestAdminDepositAddresses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
 		DB: e.ping, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), DepositAddresses: newDepositAddresses(t, e)}))

@@ -145,6 +145,7 @@ func wantDepositOrder(t *testing.T, e *depositEnv, r resp, body map[string]any, 
 // /deposit shows the merchant's deposit address for the asset, the crypto_amount C1 answered and
 // the fiat side, no payment yet; the order is unknown under /nft-ramp and /mint.
 func TestCreateDepositOrder(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	for _, tc := range []struct {
 		name     string
@@ -250,6 +251,7 @@ func TestCreateDepositOrder(t *testing.T) {
 // 201 with info; the URL is kept on the order, and overrides the merchant's onboarded URL for
 // its events (the webhook log under /deposit, and its resend).
 func TestCreateDepositOrderInfo(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	hooked := func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }
 	body := e.depositBody(hooked)
@@ -294,6 +296,7 @@ func TestCreateDepositOrderInfo(t *testing.T) {
 // TestDepositOrderRequestErrors: what C1 refuses, each 400 with the envelope naming the field
 // or the limit (401 for another merchant); nothing is created.
 func TestDepositOrderRequestErrors(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
 	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
@@ -426,6 +429,7 @@ func TestDepositOrderRequestErrors(t *testing.T) {
 // without a price, are 503 (not the merchant's fault), saying so without the wallet's address;
 // nothing is created.
 func TestDepositOrderUnavailable(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	// No price for EUR: nothing converts it.
 	eur := e.prices["EUR"]
@@ -467,6 +471,7 @@ func TestDepositOrderUnavailable(t *testing.T) {
 // TestDepositOrderIdempotency: the same Idempotency-Key and body replays the first answer byte
 // for byte and creates nothing; another body under the same key is 422.
 func TestDepositOrderIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	send := func(key string, body map[string]any) resp {
 		data, _ := json.Marshal(body)
@@ -511,6 +516,7 @@ func TestDepositOrderIdempotency(t *testing.T) {
 // at a time, with its fiat side and deposit address); area B's orders are not listed there, nor
 // area C's under /nft-ramp; another merchant's is 404.
 func TestDepositOrderLookups(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	var ids []string // oldest first
 	for i, edit := range []func(b map[string]any){nil, e.inToken, func(b map[string]any) { delete(b, "fiat_payment_method") }} {
@@ -591,6 +597,7 @@ func TestDepositOrderLookups(t *testing.T) {
 // at the prices and rounded down to the base unit, less the transfer's network fee and the
 // service fee, rounded down to 5 significant digits (the rounding goes to the network fee).
 func TestDepositOrderQuoteArithmetic(t *testing.T) {
+	t.Parallel()
 	e := newDepositEnv(t)
 	if r := e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]any{"service_fee_bps": 75}); r.status != 200 {
 		t.Fatalf("service fee: %d %s", r.status, r.body)

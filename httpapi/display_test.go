@@ -27,6 +27,7 @@ import (
 // by GET and by the lists, changed and removed by PATCH (the logo); a bad one is 400 in the
 // envelope, naming its field. In production mode (as here) an http URL is refused.
 func TestAdminDisplayFields(t *testing.T) {
+	t.Parallel()
 	for name, open := range map[string]func(t *testing.T) *sqlstore.Store{
 		"sqlite": func(t *testing.T) *sqlstore.Store {
 			s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)

@@ -19,6 +19,7 @@ import (
 // B2 and C2 list the configured currencies with the methods the provider takes, as the spec's
 // fiat currency entries, each icon an absolute URL; an unknown merchant_id is 401.
 func TestFiatCurrencies(t *testing.T) {
+	t.Parallel()
 	e, log := newMerchantEnv(t)
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev // the sandbox, test mode's provider
@@ -87,6 +88,7 @@ func (e *mintEnv) fiatBody(edit func(b map[string]any)) map[string]any {
 // the method's fee, rounded up to the cent; the limits and the call's simulation answer 200
 // with allowed false and why.
 func TestFiatQuote(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	crypto := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(nil)), 200)
 	q := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(nil)), 200)

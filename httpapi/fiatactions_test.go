@@ -11,6 +11,7 @@ import (
 // The admin API lists the fiat actions a provider kept refusing, and an operator retries one
 // (pending again) or resolves it by hand (issue 29, 4).
 func TestAdminFiatActions(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	ctx := t.Context()
 	o := decode[FiatOrderView](t, e.merchantAPI(http.MethodPost, fiatOrderPath, e.rampBody(func(b map[string]any) {

@@ -129,6 +129,7 @@ func wantFiatOrder(t *testing.T, e *fiatEnv, r resp, symbol, method, amount stri
 // fiat_amount for the same inputs; the lookup under /nft-ramp shows the order's fiat side, and
 // no fiat payment before the user pays.
 func TestCreateFiatOrder(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	for _, tc := range []struct {
 		name, symbol, method string
@@ -201,6 +202,7 @@ func TestCreateFiatOrder(t *testing.T) {
 // TestCreateFiatOrderInfo: merchant_webhook_url while the merchant has no webhook secret: 201
 // with info, as A1; with a secret, no info, and the order's events are logged under /nft-ramp.
 func TestCreateFiatOrderInfo(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	hooked := func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }
 	q := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(nil)), 200)
@@ -234,6 +236,7 @@ func TestCreateFiatOrderInfo(t *testing.T) {
 // TestFiatOrderRequestErrors: what B1 refuses, each with the envelope naming the field or the
 // limit; function arguments are HTTP 400 with 403 in the body, as A1; nothing is created.
 func TestFiatOrderRequestErrors(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
 	_, otherKey, _ := e.svc.IssueAPIKey(t.Context(), other.ID, false)
@@ -405,6 +408,7 @@ func TestFiatOrderRequestErrors(t *testing.T) {
 // alpha-2 codes (UK, which merchants write for GB; the withdrawn SU, YU, DD, ZR, TP, AN, CS,
 // BU, NT, FX; CLDR's UN and EZ; the reserved AC, TA, IC, EA, CP, DG, CQ), and takes them.
 func TestFiatOrderCountryCodes(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	for _, c := range []string{"GB", "DE", "FR", "US", "IE", "CH", "NO", "JP", "BR", "ZA"} {
 		r := e.merchantAPI(http.MethodPost, fiatOrderPath, e.rampBody(func(b map[string]any) { b["user_countryCode"] = c }))
@@ -423,6 +427,7 @@ func TestFiatOrderCountryCodes(t *testing.T) {
 // TestFiatOrderIdempotency: the same Idempotency-Key and body replays the first answer byte
 // for byte and creates nothing; another body under the same key is 422.
 func TestFiatOrderIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	send := func(key string, body map[string]any) resp {
 		data, _ := json.Marshal(body)
@@ -465,6 +470,7 @@ func TestFiatOrderIdempotency(t *testing.T) {
 // TestFiatOrderLookups: under /nft-ramp an area B order is found, listed by status and a page
 // at a time; under /mint, or for another merchant, it is 404; area A's are not in B's list.
 func TestFiatOrderLookups(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	var ids []string // oldest first
 	for i := range 3 {
@@ -562,6 +568,7 @@ func TestFiatOrderLookups(t *testing.T) {
 // payment (with its reference) and the order in ONRAMP_SUCCESS. A notification applied twice
 // counts once.
 func TestFiatOrderPaidByBankTransfer(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	o := decode[FiatOrderView](t, e.merchantAPI(http.MethodPost, fiatOrderPath, e.rampBody(func(b map[string]any) {
 		b["fiat_payment_method"] = "sepa_bank_transfer"
@@ -681,6 +688,7 @@ func TestFiatOrderPaidByBankTransfer(t *testing.T) {
 // TestProviderWebhookRoute: a provider that is not configured is 404; a signed notification for
 // a payment rampway never started is acknowledged and ignored; the route takes POST only.
 func TestProviderWebhookRoute(t *testing.T) {
+	t.Parallel()
 	e := newFiatEnv(t)
 	body := []byte(`{"id":"sbe_x","type":"payment.updated","data":{"payment":{"id":"sbp_nope","status":"processing"}}}`)
 	sig := sandbox.Sign(sandboxTestSecret, body, time.Now())

@@ -20,6 +20,7 @@ func nftFragment(t *testing.T, name string) json.RawMessage {
 }
 
 func TestAdminContractFunctions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := "/merchants/" + e.merchant.ID + "/contract-functions"
 	path := "/admin" + base

@@ -18,6 +18,7 @@ import (
 // in the envelope with its message (several: all of them); an error that is not a
 // *rampway.Error says no more than that a dependency is not ready, its text only in the log.
 func TestReadyChecks(t *testing.T) {
+	t.Parallel()
 	chainA, chainB := &fakePinger{}, &fakePinger{}
 	var logs devtest.LockedBuffer
 	s := New(Config{Version: "test", BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"}}, Deps{DB: &fakePinger{}, Ready: []Pinger{chainA, chainB}, Log: slog.New(slog.NewTextHandler(&logs, nil)),

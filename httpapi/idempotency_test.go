@@ -17,6 +17,7 @@ import (
 )
 
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	send := func(key string, body map[string]any) resp {
 		data, _ := json.Marshal(body)
@@ -67,6 +68,7 @@ func TestIdempotencyKey(t *testing.T) {
 // with a final newline, CRLF) is the same request: its key replays the first answer. Any other
 // difference in the JSON is another request.
 func TestIdempotencyKeyIgnoresJSONWhitespace(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	body := e.body(nil)
 	compact, _ := json.Marshal(body)
@@ -136,6 +138,7 @@ func (f *faultyOrders) CreateOrderWithReply(ctx context.Context, o *rampway.Orde
 // through (or a crash right after it) replays that order instead of creating a second one; a
 // retry after an error before the write creates the order.
 func TestIdempotentOrderAnsweredWithItsWrite(t *testing.T) {
+	t.Parallel()
 	faulty := &faultyOrders{}
 	e := newMintEnv(t, func(s checkout.Store) checkout.Store { faulty.Store = s; return faulty })
 	body, _ := json.Marshal(e.body(nil))
@@ -204,6 +207,7 @@ func (g *gatedOrders) CreateOrderWithReply(ctx context.Context, o *rampway.Order
 // A request that runs past its claim's staleness loses the key to the retry that takes it
 // over: the retry creates the order, the first request creates none (409), never two orders.
 func TestIdempotentSlowRequestTakenOver(t *testing.T) {
+	t.Parallel()
 	gate := &gatedOrders{entered: make(chan struct{}), release: make(chan struct{})}
 	e := newMintEnv(t, func(s checkout.Store) checkout.Store { gate.Store = s; return gate })
 	body, _ := json.Marshal(e.body(nil))

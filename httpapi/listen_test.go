@@ -83,6 +83,7 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 // delivery's body byte for byte, none of another merchant's; resumed after Last-Event-ID;
 // at most listenPerMerch streams at once.
 func TestListenStream(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
 		DB: e.ping, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), Events: e.store}))

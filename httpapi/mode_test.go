@@ -122,6 +122,7 @@ func (e *modeEnv) as(live bool, method, path string, body any) resp {
 // key on live networks with the live provider, and neither sees the other's orders. Every
 // area, in every combination of key mode, network mode and live provider.
 func TestModeMatrix(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name                  string
 		liveNetwork, provider bool
@@ -243,6 +244,7 @@ func TestModeMatrix(t *testing.T) {
 // with no live provider is refused (the sandbox is never asked), and a live order with one goes
 // to it.
 func TestModeFiatPaymentProvider(t *testing.T) {
+	t.Parallel()
 	card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", rampway.MethodCard }
 	e := newModeEnv(t, true, true)
 	o := decode[FiatOrderView](t, e.as(true, http.MethodPost, fiatOrderPath, e.rampBody(card)), 201)
@@ -286,6 +288,7 @@ func TestModeFiatPaymentProvider(t *testing.T) {
 // test key's order is a new request of live mode (here refused: the network is a test one),
 // never a replay of the test order; and the other way round.
 func TestModeIdempotencyKeysApart(t *testing.T) {
+	t.Parallel()
 	e := newModeEnv(t, false, false)
 	send := func(live bool) resp {
 		key := map[bool]string{false: e.key, true: e.liveKey}[live]
@@ -304,6 +307,7 @@ func TestModeIdempotencyKeysApart(t *testing.T) {
 // `rampway listen`'s stream is the key's mode's: a test key's stream carries test orders'
 // events only, a live key's live ones only, and its first event says which.
 func TestModeListenStreams(t *testing.T) {
+	t.Parallel()
 	e := newModeEnv(t, false, false)
 	for _, live := range []bool{false, true} {
 		if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, live, "", 0); err != nil {

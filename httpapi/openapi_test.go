@@ -137,6 +137,7 @@ func opParams(t *testing.T, doc jsonObject, path string, op jsonObject) []jsonOb
 }
 
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	doc := decodeDoc(t, openAPIDoc)
 	if v, _ := doc["openapi"].(string); !strings.HasPrefix(v, "3.1.") {
 		t.Fatalf("openapi = %q, want 3.1.x", v)
@@ -425,6 +426,7 @@ func pageRoutes(t *testing.T) (routes, assets []string) {
 
 // TestOpenAPIMatchesRoutes: the document has every route of routes.go, and no other.
 func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
 	doc := decodeDoc(t, openAPIDoc)
 	want, page := sourceRoutes(t)
 	if !page {
@@ -527,6 +529,7 @@ func getDoc(t *testing.T, base string, header http.Header) (*http.Response, []by
 }
 
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res, body := getDoc(t, e.srv.URL, nil)
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") ||
@@ -546,6 +549,7 @@ func TestOpenAPIServed(t *testing.T) {
 // route it documents is answered by the server (not "Cannot METHOD path", not 405), with a
 // status the document lists for it.
 func TestOpenAPIRoutesAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bp := BasePaths{Mint: "/shop/mint", NFTRamp: "/ramp", Deposit: "/dep", Admin: "/ops/admin"}
 	srv := newOpenAPIServer(t, e, bp)
@@ -713,6 +717,7 @@ func jsonFields(t reflect.Type) map[string]reflect.StructField {
 // handlers answer with (and of the request bodies they read), with their types; the success
 // answers of the merchant API's routes are those views; every error is the envelope.
 func TestOpenAPISchemasMatchViews(t *testing.T) {
+	t.Parallel()
 	doc := decodeDoc(t, openAPIDoc)
 	schemas := obj(t, obj(t, doc, "components"), "schemas")
 	views := map[reflect.Type]string{
@@ -898,6 +903,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 // admin requests' schemas are written by hand (their bodies are the handlers' own), so this is
 // what holds them to the code, logo_url, display_name and image_url included.
 func TestOpenAPIRequestFieldsRead(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	// With the sandbox provider, for its admin route's body.
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping,

@@ -83,6 +83,7 @@ func ex(b map[string]any) map[string]any      { return b["contractExecution"].(m
 func payment(b map[string]any) map[string]any { return ex(b)["payment"].(map[string]any) }
 
 func TestCryptoQuote(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	q := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(nil)), 200)
 	amount, err := rampway.ParseUnits(q.CryptoAmount, 18)
@@ -187,6 +188,7 @@ func TestCryptoQuote(t *testing.T) {
 }
 
 func TestMintRequestErrors(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	token := e.chain.Contracts().Token.Hex()
 	for _, tc := range []struct {
@@ -289,6 +291,7 @@ func TestMintRequestErrors(t *testing.T) {
 }
 
 func TestCreateMintOrderAndLookup(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	r := e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil))
 	var raw map[string]any
@@ -356,6 +359,7 @@ func TestCreateMintOrderAndLookup(t *testing.T) {
 // merchant's order id is refused exactly as an unknown one, so that the list does not tell
 // which ids exist.
 func TestOrderListCursor(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	l := "/mint/merchant/hosted/nftCheckout/orders"
 	own := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
@@ -396,6 +400,7 @@ func TestOrderListCursor(t *testing.T) {
 // TestEchoedValuesAreCapped: a message repeats at most 64 characters of a value the client
 // sent, then "...", however long the value.
 func TestEchoedValuesAreCapped(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	long := func(c string, n int) string { return strings.Repeat(c, n) }
 	cut := func(c string) string { return long(c, 64) + "..." }
@@ -448,6 +453,7 @@ func TestEchoedValuesAreCapped(t *testing.T) {
 }
 
 func TestCreateMintOrderFields(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	// A webhook URL while the merchant has no webhook secret: created, with info.
 	r := e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
@@ -491,6 +497,7 @@ func TestCreateMintOrderFields(t *testing.T) {
 // TestMerchantServiceFee: a merchant's own service fee prices its quotes and orders; another
 // merchant keeps the configured default (0 in this env).
 func TestMerchantServiceFee(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	// A second merchant, onboarded through the admin API with a fee of 250 bps (2.5%).
 	fm := decode[MerchantView](t, e.admin(http.MethodPost, "/merchants", map[string]any{"name": "Fee Shop", "service_fee_bps": 250}), 201)
@@ -576,6 +583,7 @@ func TestMerchantServiceFee(t *testing.T) {
 // A quote the hot wallet cannot pay for now is not allowed, and says so without the node's
 // words: they name the hot wallet's address and balance, which are not the merchant's business.
 func TestQuoteHotWalletShort(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	// The hot wallet sends nearly all it has away.
 	c := e.chain.Client()

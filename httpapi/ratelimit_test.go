@@ -117,6 +117,7 @@ func wantLimited(t *testing.T, r resp, path, perSecond, retryAfter string) {
 }
 
 func TestRateLimitPerMerchant(t *testing.T) {
+	t.Parallel()
 	e := newLimitEnv(t, RateLimit{RequestsPerSecond: 1, Burst: 3})
 	// An unauthenticated flood, even naming merchant A, takes nothing from A's bucket.
 	for range 10 {
@@ -165,6 +166,7 @@ func TestRateLimitPerMerchant(t *testing.T) {
 
 // A refused request takes no token, and Retry-After is the wait for the next one, rounded up.
 func TestRateLimitRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := newLimitEnv(t, RateLimit{RequestsPerSecond: 0.25, Burst: 1})
 	wantAdmitted(t, e.get(e.keyA), "first")
 	wantLimited(t, e.get(e.keyA), fiatPath, "0.25", "4")
@@ -180,6 +182,7 @@ func TestRateLimitRetryAfter(t *testing.T) {
 
 // An idempotent replay is a request like any other.
 func TestRateLimitCountsIdempotentReplays(t *testing.T) {
+	t.Parallel()
 	e := newLimitEnv(t, RateLimit{RequestsPerSecond: 1, Burst: 2})
 	path := "/nft-ramp" + routeOrder
 	send := func() resp {
@@ -193,6 +196,7 @@ func TestRateLimitCountsIdempotentReplays(t *testing.T) {
 
 // Concurrent requests of one merchant: exactly the burst gets through.
 func TestRateLimitConcurrent(t *testing.T) {
+	t.Parallel()
 	e := newLimitEnv(t, RateLimit{RequestsPerSecond: 1, Burst: 20})
 	var admitted, limited atomic.Int32
 	var wg sync.WaitGroup
@@ -215,6 +219,7 @@ func TestRateLimitConcurrent(t *testing.T) {
 }
 
 func TestRateLimitOff(t *testing.T) {
+	t.Parallel()
 	for _, rl := range []RateLimit{{}, {RequestsPerSecond: 0, Burst: 200}} {
 		e := newLimitEnv(t, rl)
 		if e.srv.limiter != nil {
@@ -229,6 +234,7 @@ func TestRateLimitOff(t *testing.T) {
 // Buckets of merchants idle until their bucket is full again are dropped: memory holds the
 // merchants of the last two idle periods at most.
 func TestRateLimitEvictsIdleBuckets(t *testing.T) {
+	t.Parallel()
 	if l := newMerchantLimiter(RateLimit{RequestsPerSecond: 1, Burst: 120}); l.idle != 120*time.Second {
 		t.Fatalf("idle %v, want the 120 s that refill a bucket", l.idle)
 	}

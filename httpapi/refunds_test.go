@@ -81,6 +81,7 @@ const refundTo = "0x2222222222222222222222222222222222222222"
 // TestMerchantRefundAddress: the merchant gives a refund of its order waiting for an address
 // its address: 200 with the refund as the order lookup shows it; each refusal is the envelope.
 func TestMerchantRefundAddress(t *testing.T) {
+	t.Parallel()
 	e := newRefundEnv(t, nil)
 	// (The first order's deposit address is the test's hot wallet's: this one's is its own.)
 	other, otherRefund := e.failedOrder(t, rampway.RefundAwaitingAddress)
@@ -180,6 +181,7 @@ func (unavailableRefunds) Approve(context.Context, string, string) (*rampway.Ref
 
 // A use case's 503 passes through, with Retry-After.
 func TestRefundRoutesUnavailable(t *testing.T) {
+	t.Parallel()
 	e := newRefundEnv(t, unavailableRefunds{})
 	o, rf := e.failedOrder(t, rampway.RefundAwaitingAddress)
 	path := refundAddressPath(o.ID, rf.ID)
@@ -204,6 +206,7 @@ func TestRefundRoutesUnavailable(t *testing.T) {
 // TestAdminRefunds: an operator lists refunds, looks one up, approves one above the automatic
 // limit and gives one its address; each refusal is the envelope.
 func TestAdminRefunds(t *testing.T) {
+	t.Parallel()
 	e := newRefundEnv(t, nil)
 	o, waiting := e.failedOrder(t, rampway.RefundAwaitingAddress)
 	_, big := e.failedOrder(t, rampway.RefundAwaitingApproval)

@@ -353,6 +353,7 @@ func wantEnvelope(t *testing.T, r resp, httpStatus, bodyStatus int, path, msg st
 const orderPath = "/nft-ramp/merchant/hosted/nftCheckout/order" // B1: past the key and body checks, this test's bodies lack contractExecution (400)
 
 func TestMerchantAuth(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	_, raw2, _ := e.svc.IssueAPIKey(t.Context(), e.merchant.ID, false)
 	other, _ := e.svc.Create(t.Context(), merchant.CreateParams{Name: "Other"})
@@ -398,6 +399,7 @@ func TestMerchantAuth(t *testing.T) {
 // base path, refuses a request without a key, and answers a body or query that lacks its fields
 // its own way: every area is built, none answers 501.
 func TestSpecRoutesMounted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, rt := range []struct {
 		method, path string
@@ -448,6 +450,7 @@ func TestSpecRoutesMounted(t *testing.T) {
 }
 
 func TestBodyErrors(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	big := `{"merchant_id":"` + strings.Repeat("a", 1<<20) + `"}`
 	for _, tc := range []struct {
@@ -487,6 +490,7 @@ func TestBodyErrors(t *testing.T) {
 }
 
 func TestRoutingErrors(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	wantEnvelope(t, e.do(http.MethodGet, "/nope", nil, nil), 404, 404, "/nope", "Cannot GET /nope")
 	wantEnvelope(t, e.merchantAPI(http.MethodGet, "/mint/merchant/hosted/nftCheckout/nope", nil), 404, 404, "/mint/merchant/hosted/nftCheckout/nope", "Cannot GET")
@@ -508,6 +512,7 @@ func TestRoutingErrors(t *testing.T) {
 // unknown path in the envelope, as every other route does; only an unknown order or a wrong
 // hash on the page's own routes gets its HTML 404 page (docs/checkout-page.md).
 func TestCheckoutRoutingErrors(t *testing.T) {
+	t.Parallel()
 	e := newMintEnv(t)
 	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
 	q := "?order_id=" + o.OrderID + "&hash=" + o.Hash
@@ -574,6 +579,7 @@ func TestCheckoutRoutingErrors(t *testing.T) {
 }
 
 func TestInternalErrorHasLoggedID(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	e.store.Close() // every query now fails inside the server
 	r := e.merchantAPI(http.MethodPost, orderPath, map[string]string{"merchant_id": e.merchant.ID})
@@ -591,6 +597,7 @@ func TestInternalErrorHasLoggedID(t *testing.T) {
 }
 
 func TestPanicIsAnEnvelope(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := &Server{log: slog.New(slog.NewTextHandler(&logs, nil))}
 	h := s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
@@ -604,6 +611,7 @@ func TestPanicIsAnEnvelope(t *testing.T) {
 }
 
 func TestOperations(t *testing.T) {
+	t.Parallel()
 	e := newHTTPEnv(t)
 	if r := e.do(http.MethodGet, "/healthz", nil, nil); r.status != 200 || !strings.Contains(string(r.body), `"status":"ok"`) {
 		t.Fatalf("healthz %d %s", r.status, r.body)

@@ -12,6 +12,7 @@ import (
 // totalValue with up to 18 decimals whose digits past the token's decimals are zeros. A
 // totalValue the token cannot hold (a non-zero digit past its decimals) is refused naming them.
 func TestSpecInputs(t *testing.T) {
+	t.Parallel()
 	e := newModeEnv(t, false, false)
 	ctx := t.Context()
 	o := decode[DepositOrderView](t, e.merchantAPI(http.MethodPost, depositOrderPath, e.depositBody(func(b map[string]any) {

@@ -12,6 +12,7 @@ import (
 // the error envelope, naming the merchant disabled (the merchant's own API refuses its key
 // anyway); enabled again, they are due at once and a resend is taken.
 func TestAdminDisabledMerchantDeliveriesHeld(t *testing.T) {
+	t.Parallel()
 	e, o, logPath := newHookedOrder(t)
 	adminLog := "/merchants/" + e.merchant.ID + "/orders/" + o.OrderID + "/webhooks"
 	d := decode[ListView[DeliveryView]](t, e.admin(http.MethodGet, adminLog, nil), 200).Data[0]

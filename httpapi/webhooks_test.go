@@ -13,6 +13,7 @@ import (
 
 // The webhook log and resend, for the merchant (merchant API) and for an operator (admin API).
 func TestWebhookLogAndResend(t *testing.T) {
+	t.Parallel()
 	e, o, logPath := newHookedOrder(t)
 	log := decode[ListView[DeliveryView]](t, e.merchantAPI(http.MethodGet, logPath, nil), 200)
 	if len(log.Data) != 1 {
@@ -56,6 +57,7 @@ func TestWebhookLogAndResend(t *testing.T) {
 // (as many as attempt_count), and no delivered_at while it is not delivered (again); the log
 // agrees, and delivered_at comes back with the next success.
 func TestResendShowsItsAttempts(t *testing.T) {
+	t.Parallel()
 	e, o, logPath := newHookedOrder(t)
 	entry := func() DeliveryView {
 		t.Helper()
