@@ -14,6 +14,7 @@ import (
 // removes it) and a function's display name and image at registration (--display-name, --image-url).
 // On a dev data directory http URLs are fine; anything else is refused naming the field.
 func TestAdminCLIDisplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir) // running: registering a function checks the contract on the chain
 	cli := func(args ...string) (map[string]any, error) {

@@ -12,6 +12,7 @@ import (
 // admin API (tested there with an action a provider refused); here, the command's own
 // arguments and answers on a database without any.
 func TestAdminCLIFiatActions(t *testing.T) {
+	t.Parallel()
 	cfgPath := writeConfig(t, filepath.Join(t.TempDir(), "prod.db"))
 	cli := func(args ...string) (string, error) {
 		var out bytes.Buffer

@@ -69,6 +69,7 @@ func failedWithRefunds(t *testing.T, dir string, holds ...rampway.RefundStatus) 
 // TestAdminCLIRefunds: rampway admin refunds list, show, approve and set-address, on a dev data
 // directory; set-address asks the network (running), the others work offline.
 func TestAdminCLIRefunds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	held := failedWithRefunds(t, dir, rampway.RefundAwaitingAddress, rampway.RefundAwaitingApproval)
 	waiting, big := held[0], held[1]
@@ -162,6 +163,7 @@ func TestAdminCLIRefunds(t *testing.T) {
 // asks the user for one; an invalid address is refused beside the field, a valid one is
 // recorded from the user and the page says where the refund goes.
 func TestBrowserRefundAddress(t *testing.T) {
+	t.Parallel()
 	browsertest.Chromium(t) // skip (or fail in CI) before starting anything
 	dir := t.TempDir()
 	h := failedWithRefunds(t, dir, rampway.RefundAwaitingAddress)[0]
@@ -241,6 +243,7 @@ func TestBrowserRefundAddress(t *testing.T) {
 // beside the field, a valid one is 303 back to the page, which says where the refund goes;
 // the status says a refund waits only while one does.
 func TestCheckoutPageRefundAddressHTTP(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := failedWithRefunds(t, dir, rampway.RefundAwaitingAddress)[0]
 	dj, _ := startDev(t, dir)

@@ -369,6 +369,7 @@ func (r *depositRun) quoteScreen(t *testing.T, currency, amount, symbol string) 
 // Area C's journeys in Chromium on one dev server, one after the other (each deposit
 // address's balance before and after a journey tells what it received).
 func TestBrowserDeposit(t *testing.T) {
+	t.Parallel()
 	r := newDepositRun(t)
 	cards := r.dj.Fiat.TestCards
 

@@ -603,6 +603,7 @@ const fiatIdentityFormJS = `({invalid: [...document.querySelectorAll('[aria-inva
 
 // Area B's journeys in Chromium on one dev server, one after the other.
 func TestBrowserFiat(t *testing.T) {
+	t.Parallel()
 	shop := &shopReturns{}
 	srv := httptest.NewServer(shop) // closed last: the browser may be at the shop's page
 	t.Cleanup(srv.Close)

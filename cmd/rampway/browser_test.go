@@ -246,6 +246,7 @@ func (r *browserRun) backAtStore(t *testing.T, limit time.Duration) string {
 // that from the test's own wallet, watch the page follow the order to SUCCESS, and land back
 // at the store, which says SUCCESS.
 func TestBrowserDemoStoreETH(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	r.do(t, chromedp.Navigate(r.base+"/"))
 	r.shot(t, "1-store")
@@ -544,6 +545,7 @@ func (r *browserRun) walletMsg(t *testing.T, want string) string {
 // user who first refuses in the wallet sees why, then pays with the button; the order
 // reaches SUCCESS and the store says so. Then the same button pays an ETH order.
 func TestBrowserWalletButton(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	w := installWallet(t, r)
 	cp := r.buy(t, "buy-token")
@@ -637,6 +639,7 @@ func TestBrowserWalletButton(t *testing.T) {
 // but did not is caught by the page's eth_chainId check: nothing is sent. A user who accepts
 // the new chain pays on it, and the transaction names the dev chain.
 func TestBrowserWalletOtherChain(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	w := installWallet(t, r)
 	cp := r.buy(t, "buy-eth")
@@ -734,6 +737,7 @@ func TestBrowserWalletOtherChain(t *testing.T) {
 // keeps the amount paid and both payments' transactions. Paid in the demo token: its link
 // is a transfer() call whose amount changes.
 func TestBrowserUnderpaid(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	w := installWallet(t, r)
 	cp := r.buy(t, "buy-token")
@@ -806,6 +810,7 @@ func TestBrowserUnderpaid(t *testing.T) {
 
 // Cancel from the checkout page: back at the store, which says CANCELLED.
 func TestBrowserCancel(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	cp := r.buy(t, "buy-eth")
 	r.shot(t, "1-checkout")
@@ -823,6 +828,7 @@ func TestBrowserCancel(t *testing.T) {
 
 // A checkout link with a wrong hash: a plain 404 page, which shows nothing of the order.
 func TestBrowserWrongHash(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	cp := r.buy(t, "buy-eth")
 	ctx, cancel := context.WithTimeout(r.ctx, browsertest.Timeout)
@@ -846,6 +852,7 @@ func TestBrowserWrongHash(t *testing.T) {
 // the checkout page at 320 px, WCAG's reflow width); a keyboard user reaches every control of
 // the checkout page with Tab, sees where focus is, and can press the wallet and cancel buttons.
 func TestBrowserAccessibility(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	phone := func(width int64) { r.do(t, chromedp.EmulateViewport(width, 740, chromedp.EmulateMobile)) }
 	check := func(what string, width int) {

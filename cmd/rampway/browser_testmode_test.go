@@ -54,6 +54,7 @@ func (r *browserRun) seesBanner(t *testing.T, what, id, want, label, shot string
 // whose beneficiary is the sandbox), and the sandbox's own approval page says it is the
 // sandbox.
 func TestBrowserTestMode(t *testing.T) {
+	t.Parallel()
 	r := newBrowserRun(t)
 	r.do(t, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile))
 	mark := checkoutpage.Messages["test_mode"] + " — " + checkoutpage.Messages["test_mode_note"]

@@ -206,6 +206,7 @@ func apiCall(t *testing.T, method, url, auth string, body any) (int, map[string]
 // yet confirmed, once with the execution broadcast but not mined. Each restart carries on from
 // the database: the payment is credited once, the order executed once.
 func TestSIGKILLExecutesOnce(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	hotKey, _ := crypto.GenerateKey()
 	payerKey, _ := crypto.GenerateKey()

@@ -27,6 +27,7 @@ import (
 // contracts are deployed from a funded key, and the printed configuration is valid YAML of
 // rampway's that names contracts with code.
 func TestDemoDeployOnGeth(t *testing.T) {
+	t.Parallel()
 	node := gethtest.Start(t, time.Second)
 	key, _ := crypto.GenerateKey()
 	from := crypto.PubkeyToAddress(key.PublicKey)

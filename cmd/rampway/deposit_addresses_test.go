@@ -24,6 +24,7 @@ import (
 // admin API and CLI set, list and delete deposit addresses on the running dev server; a
 // restart keeps the account and the addresses the developer set, and gives back one deleted.
 func TestDevDepositAddresses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 

@@ -115,6 +115,7 @@ func baseUnits(t *testing.T, amount, symbol string) *big.Int {
 // without a method (the page's quote screen, then the card): each deposit address holds
 // exactly crypto_amount more, and the events reach the overriding webhook URL.
 func TestDepositJourneys(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	// The order's merchant_webhook_url overrides the merchant's: a receiver of its own.
 	override := &receiver{secret: j.dj.Merchant.WebhookSecret, events: map[string][]string{}}

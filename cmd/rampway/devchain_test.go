@@ -81,6 +81,7 @@ func send(t *testing.T, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Ad
 }
 
 func TestDevChain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	if dj.Chain.Network != "devnet" || dj.Chain.ChainID != 1337 || !strings.HasPrefix(dj.Chain.RPCURL, "http://127.0.0.1:") {
@@ -131,6 +132,7 @@ func TestDevChain(t *testing.T) {
 // registry's encoder, sent from the hot wallet the way the executor pays (value for the native
 // coin, approve then call for the token).
 func TestDevFunctionsExecute(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	st, err := readDevState(dir)
@@ -215,6 +217,7 @@ func TestDevFunctionsExecute(t *testing.T) {
 
 // dev.json's examples make orders as they are: the way a merchant's first try goes.
 func TestDevExamplesMakeOrders(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	for _, f := range dj.SmartContractFunctions {

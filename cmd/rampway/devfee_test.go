@@ -15,6 +15,7 @@ import (
 // 1 gwei, is far above). The idle hour is mined on the dev directory's own chain between two
 // runs of `rampway dev`, as fast as blocks can be sealed.
 func TestFreeMintQuotesOnAnIdleChain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 	var free *devFunction

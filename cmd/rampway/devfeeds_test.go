@@ -70,6 +70,7 @@ func readFeedAnswer(t *testing.T, c *ethclient.Client, addr common.Address) (str
 // decimals: contracts.price_feed is the ETH one) and DUSD at its table (1): a B3 fiat quote
 // states those prices, and follows the feeds when their owner sets new answers on the chain.
 func TestDevPricesFromFeeds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	st, err := readDevState(dir)

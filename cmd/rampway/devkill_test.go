@@ -84,6 +84,7 @@ func readyz(t *testing.T, dj devJSON) (int, string) {
 // after each block, the kills lost the last blocks: paid orders stayed CREATED, calls stuck,
 // an order SUCCESS with no mint.
 func TestDevSIGKILLKeepsTheJourney(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	p, dj := startDevBinary(t, bin, dir)
@@ -186,6 +187,7 @@ func TestDevSIGKILLKeepsTheJourney(t *testing.T) {
 // is not waited for in silence: in dev mode at once, an error in the log and /readyz 503
 // naming the network, its head and the recorded block; ready again once the chain passes it.
 func TestReadyzChainBehindRecordedBlock(t *testing.T) {
+	t.Parallel()
 	ch := devchaintest.Start(t)
 	head, err := ch.Client().BlockNumber(t.Context())
 	if err != nil {

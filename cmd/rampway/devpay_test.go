@@ -29,6 +29,7 @@ func waitOrderStatus(t *testing.T, dj devJSON, id string, status rampway.OrderSt
 // `rampway dev pay` pays what is due: part of it with --amount (the order is then UNDERPAID),
 // then the rest, for an ETH and a token order, as the README's first steps do.
 func TestDevPay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	pay := func(args ...string) (string, error) {

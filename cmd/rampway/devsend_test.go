@@ -17,6 +17,7 @@ import (
 // tests pay areas A and "listen" together) all go through, each with its own nonce, although
 // they read the same pending nonce first.
 func TestDevSendConcurrentFromOneWallet(t *testing.T) {
+	t.Parallel()
 	payer, _ := crypto.GenerateKey()
 	deployer, _ := crypto.GenerateKey()
 	from := crypto.PubkeyToAddress(payer.PublicKey)

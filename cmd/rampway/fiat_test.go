@@ -247,6 +247,7 @@ var mintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSma
 // (as the dev-mode contract has it), posting to /checkout/pay, which starts the payment and
 // hands the form on to it (307): paid through it, the order has one payment, at the sandbox.
 func TestFiatPageGETStartsNothing(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	o := j.order(t, "EUR", rampway.MethodCard, nil)
 	id, gw := o["order_id"].(string), o["gateway_url"].(string)
@@ -304,6 +305,7 @@ func TestFiatPageGETStartsNothing(t *testing.T) {
 
 // A card that succeeds: authorised, the NFT minted, then captured; the events of the journey.
 func TestFiatCardJourney(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	o := j.order(t, "EUR", rampway.MethodCard, nil)
@@ -322,6 +324,7 @@ func TestFiatCardJourney(t *testing.T) {
 
 // A declined card, then one that succeeds: one mint.
 func TestFiatDeclineThenSuccess(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	o := j.order(t, "GBP", rampway.MethodCard, nil)
@@ -343,6 +346,7 @@ func TestFiatDeclineThenSuccess(t *testing.T) {
 
 // 3-D Secure: completed, the order is minted; failed, nothing is minted and the order waits.
 func TestFiatThreeDS(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	for _, tc := range []struct{ button, want string }{{"fail", "CREATED"}, {"complete", "SUCCESS"}} {
@@ -409,6 +413,7 @@ func (j *fiatJourney) bankTransfer(t *testing.T, ref, amount, currency string) {
 // Apple Pay and open banking: a wallet sheet authorises (then captured), an approval pushes
 // the money (nothing to capture).
 func TestFiatWalletAndOpenBanking(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	wallet := j.order(t, "EUR", rampway.MethodApplePay, nil)
@@ -432,6 +437,7 @@ func TestFiatWalletAndOpenBanking(t *testing.T) {
 // SEPA: a short transfer is refunded and the order waits; the right amount completes it; a
 // second one after that is refunded too. An unknown reference is 404.
 func TestFiatBankTransfers(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	o := j.order(t, "EUR", rampway.MethodSEPABankTransfer, nil)
@@ -487,6 +493,7 @@ func postAdmin(t *testing.T, dj devJSON, path, body string) (int, map[string]any
 // FAILED, the authorisation voided, nothing minted, then REFUNDED; a bank transfer's order that
 // fails the same way is refunded through the provider.
 func TestFiatExecutionFailsVoidsOrRefunds(t *testing.T) {
+	t.Parallel()
 	j := newFiatJourney(t)
 	before := j.nfts(t)
 	card := j.order(t, "EUR", rampway.MethodCard, nil)

@@ -20,6 +20,7 @@ import (
 // journey's traces (the process's logs, and every file of the data directory: the database, its
 // WAL, the chain) hold no card number: only the brand and last four digits are kept.
 func TestFiatSIGKILLBetweenAuthorisationAndCapture(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	p, dj := startDevBinary(t, bin, dir)
@@ -121,6 +122,7 @@ var _ = sqlite.Dialect // imported for its driver ("sqlite"), which sql.Open use
 // to the merchant is mined: after the restart exactly one transfer is sent, and the deposit
 // address holds exactly crypto_amount more.
 func TestDepositSIGKILLBeforeTheTransferIsMined(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	p, dj := startDevBinary(t, bin, dir)

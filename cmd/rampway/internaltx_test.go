@@ -18,6 +18,7 @@ import (
 // Multicall3, not to the deposit address) reaches SUCCESS on rampway dev, which traces its
 // blocks: credited the amount once, its payment the forwarding transaction.
 func TestDevPaidThroughContract(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	o := createExample(t, dj)
 	id := o["order_id"].(string)

@@ -205,6 +205,7 @@ func units(t *testing.T, a string) *big.Int {
 // TestJourneyAreaA is the whole of area A on a running dev server: quote, order, payment by
 // the user, confirmation, execution from the hot wallet, the minted token at the recipient.
 func TestJourneyAreaA(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	j := newJourney(t, dj)
 	nft := bindings.NewDemoNFT()
@@ -334,6 +335,7 @@ func ptr[T any](v T) *T { return &v }
 
 // The webhook log and resend from the admin CLI, on a running dev server's data directory.
 func TestAdminCLIWebhooks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	j := newJourney(t, dj)

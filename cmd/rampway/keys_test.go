@@ -92,6 +92,7 @@ checkout:
 // mnemonic spend, the keystore opens with the passphrase, and every value names a variable
 // or field that the configuration knows.
 func TestKeysNew(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "keys") // made by keys new
 	k := keysNewJSON(t, dir, noEnv)
 
@@ -179,6 +180,7 @@ func TestKeysNew(t *testing.T) {
 
 // The keystore passphrase may come from the environment or a file; it is then not printed.
 func TestKeysNewGivenPassphrase(t *testing.T) {
+	t.Parallel()
 	const fromEnv = "correct horse battery staple"
 	dir := t.TempDir()
 	k := keysNewJSON(t, dir, func(n string) string {
@@ -219,6 +221,7 @@ func TestKeysNewGivenPassphrase(t *testing.T) {
 
 // The text output says, for each value, the variable or field it goes into.
 func TestKeysNewText(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"keys", "new", "--light-kdf", "--keystore-dir", t.TempDir()}, noEnv, &out); err != nil {
 		t.Fatal(err)
@@ -244,6 +247,7 @@ func TestKeysNewText(t *testing.T) {
 // else: it derives deposit addresses from the xpub, executes a paid order from the keystore's
 // hot wallet, and sweeps the deposit with the xprv.
 func TestKeysNewServe(t *testing.T) {
+	t.Parallel()
 	k := keysNewJSON(t, t.TempDir(), noEnv)
 	hot := common.HexToAddress(k.HotWallet.Address)
 	payerKey, _ := crypto.GenerateKey()

@@ -20,6 +20,7 @@ import (
 // in order, signed with the merchant's secret (the receiver verifies it with the client
 // package), and listen prints one line each with the receiver's answer.
 func TestListenForwardsAPaidOrder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	var mu sync.Mutex
@@ -88,6 +89,7 @@ func TestListenForwardsAPaidOrder(t *testing.T) {
 
 // Without a server and a dev.json, or with a key the server refuses, listen says why and stops.
 func TestListenRefusals(t *testing.T) {
+	t.Parallel()
 	err := run(context.Background(), []string{"listen", "--forward-to", "http://127.0.0.1:3000/hooks", "--data-dir", t.TempDir()}, noEnv, &lockedBuffer{})
 	if err == nil || !strings.Contains(err.Error(), "no rampway dev running") {
 		t.Fatalf("no dev: %v", err)

@@ -100,6 +100,7 @@ func post(t *testing.T, url, key string, body string) (int, map[string]any) {
 }
 
 func TestDevModeContractAndRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 	if !strings.HasPrefix(dj.API.MintBaseURL, "http://127.0.0.1:") || !strings.HasSuffix(dj.API.MintBaseURL, "/mint") ||
@@ -219,6 +220,7 @@ func TestDevModeContractAndRestart(t *testing.T) {
 
 // A request in flight when the stop signal comes is answered before the server exits.
 func TestShutdownDrainsInFlight(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 	pr, pw := io.Pipe()
@@ -279,6 +281,7 @@ func TestShutdownDrainsInFlight(t *testing.T) {
 }
 
 func TestAdminCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, stop := startDev(t, dir)
 	if err := stop(); err != nil {
@@ -386,6 +389,7 @@ func TestAdminCLI(t *testing.T) {
 }
 
 func TestAdminCLIContractFunctions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir)
 	cli := func(args ...string) (map[string]any, error) {
@@ -449,6 +453,7 @@ secrets:
 }
 
 func TestServeMigrateAdminWithConfig(t *testing.T) {
+	t.Parallel()
 	cfgPath := writeConfig(t, filepath.Join(t.TempDir(), "prod.db"))
 	var out bytes.Buffer
 	files, _ := filepath.Glob("../../sqlite/migrations/*.sql")
@@ -492,6 +497,7 @@ func TestServeMigrateAdminWithConfig(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"version"}, noEnv, &out); err != nil || !strings.HasPrefix(out.String(), "rampway ") {
 		t.Fatalf("version: %v %q", err, out.String())
@@ -506,6 +512,7 @@ func TestCommands(t *testing.T) {
 
 // The real binary: SIGTERM stops `rampway dev` with exit status 0.
 func TestBinarySIGTERM(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir)
@@ -548,6 +555,7 @@ func TestBinarySIGTERM(t *testing.T) {
 // stream ends when the stop signal comes and the server exits cleanly, without waiting out
 // its shutdown timeout.
 func TestShutdownEndsCheckoutStreams(t *testing.T) {
+	t.Parallel()
 	dj, stop := startDev(t, t.TempDir())
 	o := createExample(t, dj)
 	events := strings.Replace(o["gateway_url"].(string), "/checkout?", "/checkout/events?", 1)
@@ -568,6 +576,7 @@ func TestShutdownEndsCheckoutStreams(t *testing.T) {
 // A first start that fails (here: the API port in use, found before the chain starts) says
 // why, with no panic, and leaves a directory the next start opens.
 func TestDevFailedFirstStart(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

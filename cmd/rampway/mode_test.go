@@ -36,6 +36,7 @@ func recipientOf(t *testing.T) common.Address {
 // a test key on the test network, a card order is paid with the sandbox's test card on the
 // checkout page and minted, as in dev.
 func TestServeTestAndLiveMode(t *testing.T) {
+	t.Parallel()
 	k := keysNewJSON(t, t.TempDir(), noEnv)
 	hot := common.HexToAddress(k.HotWallet.Address)
 	ether := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))

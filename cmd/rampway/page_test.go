@@ -14,6 +14,7 @@ import (
 
 // The hosted checkout page over plain HTTP (the browser tests drive it in Chromium).
 func TestCheckoutPageHTTP(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	j := newJourney(t, dj)
 	o := j.order(t, 0, map[string]any{"to": dj.Chain.PayerAddress, "quantity": "1"})
@@ -143,6 +144,7 @@ func TestCheckoutPageHTTP(t *testing.T) {
 
 // The demo store: the shop page, a purchase that leads to gateway_url, the return page.
 func TestDemoStoreHTTP(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	base := strings.TrimSuffix(dj.API.MintBaseURL, "/mint")
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -210,6 +212,7 @@ func TestDemoStoreHTTP(t *testing.T) {
 
 // /metrics exports the work queues.
 func TestQueueMetrics(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	base := strings.TrimSuffix(dj.API.MintBaseURL, "/mint")
 	res, err := http.Get(base + "/metrics")

@@ -302,6 +302,7 @@ func (e *refundEnv) expire(id string) {
 // excess, a payment after expiry, the payment of an order whose mint sold out, each back at the
 // payer to the wei, less the network fee the record states; the merchant hears each step.
 func TestRefundsPaidOnChain(t *testing.T) {
+	t.Parallel()
 	e := newRefundEnv(t, "1", "0")
 	e.serve()
 	e.mineEvery(200 * time.Millisecond)
@@ -378,6 +379,7 @@ func (e *refundEnv) ownerSend(to common.Address, data []byte) {
 // refund is recorded paid with that transaction: the payer is paid back exactly once, and the
 // hot wallet sent nothing else.
 func TestRefundSIGKILLPaysOnce(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	e := newRefundEnv(t, "1", "0")
 	srv := startServer(t, bin, e.cfgPath, e.env()...)
@@ -474,6 +476,7 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 // approval (admin API), then is paid; one that would send no more than the dust threshold
 // after its fee is not sent, and the merchant hears order.refund.failure.
 func TestRefundPolicy(t *testing.T) {
+	t.Parallel()
 	e := newRefundEnv(t, "0.01", "0.001")
 	e.serve()
 	e.mineEvery(200 * time.Millisecond)
@@ -522,6 +525,7 @@ func TestRefundPolicy(t *testing.T) {
 // take it back, waits for an address. The page asks the user; the user answers with an
 // account, and the excess reaches it, less the stated fee.
 func TestRefundToContractSenderAsksTheUser(t *testing.T) {
+	t.Parallel()
 	dj, _ := startDev(t, t.TempDir())
 	o := createExample(t, dj)
 	id := o["order_id"].(string)

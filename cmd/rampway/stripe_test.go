@@ -222,6 +222,7 @@ func movement(v map[string]any, kind string) map[string]any {
 // signature and an event of another type change nothing; a failure after authorisation
 // cancels the intent, nothing captured.
 func TestStripeJourneys(t *testing.T) {
+	t.Parallel()
 	e := newStripeEnv(t)
 
 	// B2 and C2 list only what Stripe takes: cards, Apple Pay, Google Pay, SEPA Direct Debit.
@@ -370,6 +371,7 @@ func TestStripeJourneys(t *testing.T) {
 // minted; a decline Stripe delivers late, after the authorisation, leaves the payment as Stripe
 // last left it, not failed.
 func TestStripeDeclineThenAuthorised(t *testing.T) {
+	t.Parallel()
 	e := newStripeEnv(t)
 	o := e.fiatOrder(false, rampway.MethodCard)
 	id := o["order_id"].(string)

@@ -19,6 +19,7 @@ import (
 // The admin CLI says on stderr, besides the JSON's warning, when a merchant has a webhook URL
 // and no webhook secret (it gets no webhooks).
 func TestAdminCLIWebhookWarning(t *testing.T) {
+	t.Parallel()
 	cfgPath := writeConfig(t, filepath.Join(t.TempDir(), "prod.db"))
 	cli := func(args ...string) (map[string]any, string) {
 		t.Helper()
@@ -84,6 +85,7 @@ func demoEvents(t *testing.T, base string) []demoEvent {
 // across restarts unless the developer set one of their own; dev.json's merchant stays as the
 // contract has it.
 func TestDemoStoreReceivesWebhooks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dj, stop := startDev(t, dir)
 	base := strings.TrimSuffix(dj.API.MintBaseURL, "/mint")
