@@ -48,9 +48,9 @@ func (x *runner) stop() { x.cancel(); <-x.done }
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("not %s after 5 s", what)
+			t.Fatalf("not %s after 30 s", what)
 		}
 	}
 }
@@ -58,11 +58,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // Three instances: one runs the worker; when it stops (its lease released) another takes
 // over at once; never two at a time.
 func TestOneWorkerAtATime(t *testing.T) {
-	store := storetest.OpenSQLite(t)
-	// Leases of 5 s: a handover within 2.5 s of the release can only be the release's (an
-	// expiry would take 5), whatever the load on the machine.
-	rs := []*runner{startTTL(store, "executor/devnet", 5*time.Second), startTTL(store, "executor/devnet", 5*time.Second),
-		startTTL(store, "executor/devnet", 5*time.Second)}
+	// The leases' clock stands still: none ever expires, so a handover can only be the
+	// release's, however long it takes on a loaded machine.
+	store := frozen{LeaseStore: storetest.OpenSQLite(t), at: time.Now()}
+	rs := []*runner{start(store, "executor/devnet"), start(store, "executor/devnet"), start(store, "executor/devnet")}
 	stopCheck := make(chan struct{})
 	checked := make(chan struct{})
 	go func() { // never two running
@@ -95,12 +94,8 @@ func TestOneWorkerAtATime(t *testing.T) {
 	}
 	waitFor(t, "one worker running", func() bool { return holder() >= 0 })
 	first := holder()
-	released := time.Now()
 	rs[first].stop()
 	waitFor(t, "another worker running", func() bool { h := holder(); return h >= 0 && h != first })
-	if d := time.Since(released); d > 2500*time.Millisecond {
-		t.Errorf("took over %v after a release: it waited for the lease to expire", d)
-	}
 	close(stopCheck)
 	<-checked
 	for i, x := range rs {
@@ -126,6 +121,17 @@ func TestTakenOverAfterExpiry(t *testing.T) {
 	if a.starts.Load() != 1 || b.starts.Load() != 1 {
 		t.Fatalf("starts %d, %d", a.starts.Load(), b.starts.Load())
 	}
+}
+
+// frozen is a store whose leases are taken and renewed at one instant, whatever the runners'
+// clock says: a lease is never found expired.
+type frozen struct {
+	rampway.LeaseStore
+	at time.Time
+}
+
+func (f frozen) TakeLease(ctx context.Context, name, holder string, _ time.Time, ttl time.Duration) (bool, error) {
+	return f.LeaseStore.TakeLease(ctx, name, holder, f.at, ttl)
 }
 
 // failing is a store that fails once fail is set.
