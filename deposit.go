@@ -8,11 +8,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
+// TransferStatus is an inbound transfer's state.
+type TransferStatus string
+
 // Inbound transfer statuses.
 const (
-	TransferSeen      = "seen"      // in a block, not yet deep enough
-	TransferConfirmed = "confirmed" // credited to its order
-	TransferDropped   = "dropped"   // its block left the canonical chain
+	TransferSeen      TransferStatus = "seen"      // in a block, not yet deep enough
+	TransferConfirmed TransferStatus = "confirmed" // credited to its order
+	TransferDropped   TransferStatus = "dropped"   // its block left the canonical chain
 )
 
 // InboundTransfer is a payment seen arriving at an order's deposit address: a native value
@@ -34,7 +37,7 @@ type InboundTransfer struct {
 	Amount      *big.Int
 	BlockNumber uint64
 	BlockHash   common.Hash
-	Status      string
+	Status      TransferStatus
 	CreatedAt   time.Time
 }
 

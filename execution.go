@@ -7,27 +7,36 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
+// ExecutionStatus is an execution's state.
+type ExecutionStatus string
+
 // Execution statuses.
 const (
-	ExecutionSent      = "sent"      // signed, stored, broadcast (again after a restart)
-	ExecutionSucceeded = "succeeded" // mined and confirmed with status 1
-	ExecutionFailed    = "failed"    // reverted (never sent again)
+	ExecutionSent      ExecutionStatus = "sent"      // signed, stored, broadcast (again after a restart)
+	ExecutionSucceeded ExecutionStatus = "succeeded" // mined and confirmed with status 1
+	ExecutionFailed    ExecutionStatus = "failed"    // reverted (never sent again)
 )
+
+// TxKind is what a transaction rampway signs is for.
+type TxKind string
 
 // Kinds of the transactions rampway signs.
 const (
-	TxApprove = "approve" // ERC-20 approve before a token-paid call
-	TxCall    = "call"    // the registered function
-	TxSweep   = "sweep"   // a deposit moved to the treasury
-	TxGas     = "gas"     // native coin for a deposit address's token sweep
-	TxRefund  = "refund"  // a refund paid back to a payer
+	TxApprove TxKind = "approve" // ERC-20 approve before a token-paid call
+	TxCall    TxKind = "call"    // the registered function
+	TxSweep   TxKind = "sweep"   // a deposit moved to the treasury
+	TxGas     TxKind = "gas"     // native coin for a deposit address's token sweep
+	TxRefund  TxKind = "refund"  // a refund paid back to a payer
 )
+
+// TxStatus is a signed transaction's state.
+type TxStatus string
 
 // Chain transaction statuses.
 const (
-	TxPending  = "pending"  // waiting for it (or a replacement of its nonce) to be mined deep enough
-	TxMined    = "mined"    // mined at the confirmation depth
-	TxReplaced = "replaced" // another transaction of the same nonce was mined
+	TxPending  TxStatus = "pending"  // waiting for it (or a replacement of its nonce) to be mined deep enough
+	TxMined    TxStatus = "mined"    // mined at the confirmation depth
+	TxReplaced TxStatus = "replaced" // another transaction of the same nonce was mined
 )
 
 // ChainTx is a transaction rampway signed. It is stored before it is broadcast; a stuck one is
@@ -37,14 +46,14 @@ type ChainTx struct {
 	Network string
 	Wallet  common.Address
 	Nonce   uint64
-	Kind    string
+	Kind    TxKind
 	// Ref is what the transaction serves: an order's id (approve, call), a sweep's (gas, sweep) or
 	// a refund's (refund).
 	Ref string
 	Raw []byte
 	// SentBlock is the chain head when it was signed: a re-price is due some blocks later.
 	SentBlock uint64
-	Status    string
+	Status    TxStatus
 	CreatedAt time.Time
 }
 
@@ -58,7 +67,7 @@ type Execution struct {
 	Nonce uint64
 	// TxHash is the call's hash: the first signed one, then the one that was mined.
 	TxHash    common.Hash
-	Status    string
+	Status    ExecutionStatus
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -726,7 +726,7 @@ func (x *explorer) key(w *xWorld) string {
 	for _, t := range w.transfers {
 		num(int64(t.BlockNumber))
 		bigNum(t.Amount)
-		str(t.Status)
+		str(string(t.Status))
 	}
 	sorted := func(n int, f func(i int) string) {
 		v := make([]string, n)
@@ -742,7 +742,7 @@ func (x *explorer) key(w *xWorld) string {
 	})
 	sorted(len(w.actions), func(i int) string {
 		a := w.actions[i]
-		return a.Cause + ":" + string(a.Kind) + ":" + a.Amount.String() + ":" + a.Status + ";"
+		return a.Cause + ":" + string(a.Kind) + ":" + a.Amount.String() + ":" + string(a.Status) + ";"
 	})
 	for _, p := range w.pays {
 		str(p.rec.ID, string(p.rec.Status), strconv.FormatBool(p.rec.FailureReason != ""), strconv.FormatBool(p.heard), string(p.prov),
@@ -852,7 +852,7 @@ func (x *explorer) chainMoves(s *xSteps) {
 			}, "user pays %d: tx%d seen (payment_seen)", v, w.txs+1)
 		}
 	}
-	set := func(n *xWorld, i int, st string) *InboundTransfer {
+	set := func(n *xWorld, i int, st TransferStatus) *InboundTransfer {
 		t := *n.transfers[i]
 		t.Status = st
 		n.transfers[i] = &t

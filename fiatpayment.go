@@ -175,15 +175,18 @@ const (
 	ActionRefund  FiatActionKind = "refund"
 )
 
+// FiatActionStatus is a fiat action's state.
+type FiatActionStatus string
+
 // Fiat action states.
 const (
-	ActionPending = "pending" // to be asked of the provider (again)
-	ActionDone    = "done"    // the provider did it
+	ActionPending FiatActionStatus = "pending" // to be asked of the provider (again)
+	ActionDone    FiatActionStatus = "done"    // the provider did it
 	// ActionNeedsOperator: the provider kept refusing it (or could not be reached) for longer
 	// than the give-up time: an operator retries it or resolves it by hand.
-	ActionNeedsOperator = "needs_operator"
+	ActionNeedsOperator FiatActionStatus = "needs_operator"
 	// ActionResolved: an operator did it by hand at the provider (or found nothing to do).
-	ActionResolved = "resolved"
+	ActionResolved FiatActionStatus = "resolved"
 )
 
 // FiatAction is a capture, void or refund that an order's cause asked for: recorded in the
@@ -201,7 +204,7 @@ type FiatAction struct {
 	// "refund:credit:<id>").
 	Cause  string
 	Reason string
-	Status string
+	Status FiatActionStatus
 	// RetryFrom is when its give-up clock started: its creation, or an operator's retry.
 	RetryFrom time.Time
 	// ResolvedNote is what the operator who resolved it by hand said they did.
@@ -358,10 +361,10 @@ type FiatPaymentStore interface {
 	// FinishFiatAction records an attempt at an action: status ActionDone (with the provider's
 	// ref), ActionPending (failed this time, due again at next, with its error) or
 	// ActionNeedsOperator (failed, and given up on: its error kept for the operator).
-	FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error
+	FinishFiatAction(ctx context.Context, id string, status FiatActionStatus, providerRef, lastErr string, next, at time.Time) error
 	// FiatActionsByStatus lists actions in a status, oldest change first, after the action id
 	// after (a cursor; "" from the start), at most limit.
-	FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]*FiatAction, error)
+	FiatActionsByStatus(ctx context.Context, status FiatActionStatus, after string, limit int) ([]*FiatAction, error)
 	// RetryFiatAction makes an action that needs an operator pending again, due at at, its
 	// give-up clock started over. ENOTFOUND; ECONFLICT when it does not need an operator.
 	RetryFiatAction(ctx context.Context, id string, at time.Time) (*FiatAction, error)

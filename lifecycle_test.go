@@ -38,7 +38,7 @@ func lifecycleOrder(s OrderStatus, received int64) *Order {
 }
 
 // transfer is a payment of amount wei in block n, in status st.
-func transfer(n uint64, amount int64, st string) *InboundTransfer {
+func transfer(n uint64, amount int64, st TransferStatus) *InboundTransfer {
 	return &InboundTransfer{Network: "devnet", TxHash: common.BigToHash(big.NewInt(int64(n))), LogIndex: -1, OrderID: "ord_06h0z2taeyjfxm6266fdz0nhzg",
 		From: payer, To: deposit, Amount: big.NewInt(amount), BlockNumber: n, Status: st, CreatedAt: t0}
 }

@@ -8,14 +8,17 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
+// SweepStatus is a sweep's state.
+type SweepStatus string
+
 // Sweep statuses.
 const (
-	SweepFunding = "funding" // a token sweep waits for the gas sent to the deposit address
-	SweepFunded  = "funded"  // the gas arrived: the token transfer is next
-	SweepSent    = "sent"    // the transfer to the treasury is signed, stored, broadcast
-	SweepDone    = "done"    // mined at the confirmation depth
-	SweepSkipped = "skipped" // too little to be worth its gas
-	SweepFailed  = "failed"  // reverted: its transfers are swept again later
+	SweepFunding SweepStatus = "funding" // a token sweep waits for the gas sent to the deposit address
+	SweepFunded  SweepStatus = "funded"  // the gas arrived: the token transfer is next
+	SweepSent    SweepStatus = "sent"    // the transfer to the treasury is signed, stored, broadcast
+	SweepDone    SweepStatus = "done"    // mined at the confirmation depth
+	SweepSkipped SweepStatus = "skipped" // too little to be worth its gas
+	SweepFailed  SweepStatus = "failed"  // reverted: its transfers are swept again later
 )
 
 // PrefixSweep starts sweep ids.
@@ -33,7 +36,7 @@ type Sweep struct {
 	Token common.Address
 	// Amount is what the transfer moves (for the native coin: the balance less the gas).
 	Amount    *big.Int
-	Status    string
+	Status    SweepStatus
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -49,7 +52,7 @@ type SweepStore interface {
 	// transaction. sign runs before that transaction, outside any (and again, with the next
 	// nonce, when another instance took the nonce meanwhile), as StartExecution's does. sign nil
 	// stores a skipped sweep. ECONFLICT when nothing is left to claim.
-	StartSweep(ctx context.Context, sw *Sweep, wallet common.Address, chainNonce uint64, kind string,
+	StartSweep(ctx context.Context, sw *Sweep, wallet common.Address, chainNonce uint64, kind TxKind,
 		sign func(nonce uint64) (*ChainTx, error), at time.Time) error
 	// FundedSweeps returns a network's sweeps whose gas arrived.
 	FundedSweeps(ctx context.Context, network string) ([]*Sweep, error)

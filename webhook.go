@@ -10,11 +10,14 @@ import (
 // TimeFormat is how times appear in the API and in webhook events: ISO-8601 UTC, milliseconds.
 const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
+// DeliveryStatus is a webhook delivery's state.
+type DeliveryStatus string
+
 // Delivery statuses.
 const (
-	DeliveryPending   = "pending"   // to be sent (again)
-	DeliveryDelivered = "delivered" // a 2xx answered
-	DeliveryFailed    = "failed"    // retried until the retry period ran out
+	DeliveryPending   DeliveryStatus = "pending"   // to be sent (again)
+	DeliveryDelivered DeliveryStatus = "delivered" // a 2xx answered
+	DeliveryFailed    DeliveryStatus = "failed"    // retried until the retry period ran out
 )
 
 // ErrMerchantDisabled is in the chain of the errors that refuse to send a disabled merchant's
@@ -39,7 +42,7 @@ type Delivery struct {
 	Livemode bool
 	URL      string
 	Body     []byte
-	Status   string
+	Status   DeliveryStatus
 	Attempts int
 	// NextAttemptAt is when it is due (pending ones).
 	NextAttemptAt  time.Time
@@ -87,7 +90,7 @@ type DeliveryStore interface {
 	ReleaseDelivery(ctx context.Context, eventID string) error
 	// RecordAttempt stores an attempt and the delivery's new state: delivered, failed, or
 	// pending again at next.
-	RecordAttempt(ctx context.Context, a *DeliveryAttempt, status string, next time.Time) error
+	RecordAttempt(ctx context.Context, a *DeliveryAttempt, status DeliveryStatus, next time.Time) error
 	// Deliveries returns an order's deliveries in event order.
 	Deliveries(ctx context.Context, orderID string) ([]*Delivery, error)
 	// DeliveryAttempts returns a delivery's attempts, oldest first.

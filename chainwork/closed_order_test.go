@@ -339,7 +339,7 @@ func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	transfers, _ := e.store.OrderTransfers(ctx, o.ID)
 	var states []string
 	for _, tr := range transfers {
-		states = append(states, tr.Status)
+		states = append(states, string(tr.Status))
 	}
 	t.Logf("after the reorg: %s with %s received, %d events, %d refunds, transfers %v", got.Status, got.CryptoReceived, len(events), len(refunds), states)
 	if got.Status != rampway.StatusCancelled {

@@ -106,7 +106,7 @@ func NewExecutor(cfg ExecutorConfig, store ExecutorStore, functions *contract.Re
 	}
 	x := &Executor{cfg: cfg, store: store, functions: functions, net: net, client: client, signer: signer,
 		log: log.With("network", net.Name), now: now, wake: make(chan struct{}, 1)}
-	x.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxApprove, rampway.TxCall, rampway.TxRefund},
+	x.txs = &txFollower{net: net, client: client, store: store, kinds: []rampway.TxKind{rampway.TxApprove, rampway.TxCall, rampway.TxRefund},
 		signer: func(w common.Address) rampway.Signer {
 			if w == signer.Address() {
 				return signer

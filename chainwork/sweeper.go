@@ -75,7 +75,7 @@ func NewSweeper(cfg SweeperConfig, store SweeperStore, net *rampway.Network, cli
 	}
 	w := &Sweeper{cfg: cfg, store: store, net: net, client: client, hot: hot, keys: keys, log: log.With("network", net.Name), now: now,
 		indexes: map[common.Address]uint32{}}
-	w.txs = &txFollower{net: net, client: client, store: store, kinds: []string{rampway.TxGas, rampway.TxSweep}, signer: w.signer,
+	w.txs = &txFollower{net: net, client: client, store: store, kinds: []rampway.TxKind{rampway.TxGas, rampway.TxSweep}, signer: w.signer,
 		settle: func(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error {
 			return store.FinishSweepTx(ctx, net.Name, t.Hash, rec.Status == types.ReceiptStatusSuccessful, w.at())
 		}, repriceAfter: cfg.RepriceAfter, log: w.log, now: w.at, sent: map[common.Hash]bool{}}

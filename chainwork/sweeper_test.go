@@ -113,7 +113,7 @@ func TestSweeper(t *testing.T) {
 	}
 	for _, c := range []struct {
 		o      *rampway.Order
-		status string
+		status rampway.SweepStatus
 	}{{a, rampway.SweepDone}, {b, rampway.SweepDone}, {dust, rampway.SweepSkipped}} {
 		sweeps, err := e.store.Sweeps(t.Context(), "devnet", c.o.DepositAddress)
 		if err != nil || len(sweeps) != 1 || sweeps[0].Status != c.status {

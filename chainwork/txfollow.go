@@ -38,7 +38,7 @@ type txFollower struct {
 	net    *rampway.Network
 	client ExecClient
 	store  rampway.ExecutionStore
-	kinds  []string
+	kinds  []rampway.TxKind
 	// signer returns the key of a wallet, or nil when it is not here (no re-pricing then).
 	signer       func(common.Address) rampway.Signer
 	settle       func(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error

@@ -12,7 +12,7 @@ import (
 // refusing (rampway.ActionNeedsOperator), which the fiat worker no longer tries.
 
 // FiatActionStatuses are the states a list of fiat actions may ask for.
-var FiatActionStatuses = []string{rampway.ActionPending, rampway.ActionDone, rampway.ActionNeedsOperator, rampway.ActionResolved}
+var FiatActionStatuses = []rampway.FiatActionStatus{rampway.ActionPending, rampway.ActionDone, rampway.ActionNeedsOperator, rampway.ActionResolved}
 
 // OperatorFiatAction is a fiat action with the decimals of its currency (its order's), for views.
 type OperatorFiatAction struct {
@@ -23,7 +23,7 @@ type OperatorFiatAction struct {
 // FiatActionsByStatus lists fiat actions in a status, oldest change first, after the action id
 // after, at most limit. EINVALID for an unknown status, a malformed cursor or limit.
 func (s *Service) FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]OperatorFiatAction, error) {
-	if !slices.Contains(FiatActionStatuses, status) {
+	if !slices.Contains(FiatActionStatuses, rampway.FiatActionStatus(status)) {
 		return nil, rampway.FieldErrorf("status", "status must be one of %v, not %q", FiatActionStatuses, rampway.Echo(status))
 	}
 	if after != "" && !rampway.ValidID(rampway.PrefixFiatAction, after) {
@@ -32,7 +32,7 @@ func (s *Service) FiatActionsByStatus(ctx context.Context, status, after string,
 	if limit < 1 || limit > 1001 {
 		return nil, rampway.FieldErrorf("limit", "limit must be between 1 and 1000")
 	}
-	as, err := s.store.FiatActionsByStatus(ctx, status, after, limit)
+	as, err := s.store.FiatActionsByStatus(ctx, rampway.FiatActionStatus(status), after, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 // Store is what the worker keeps its work in.
 type Store interface {
 	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*rampway.FiatAction, error)
-	FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error
+	FinishFiatAction(ctx context.Context, id string, status rampway.FiatActionStatus, providerRef, lastErr string, next, at time.Time) error
 	FiatPayments(ctx context.Context, orderID string) ([]*rampway.FiatPayment, error)
 	Order(ctx context.Context, id string) (*rampway.Order, error)
 }

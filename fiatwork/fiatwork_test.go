@@ -63,7 +63,7 @@ func (s *store) ClaimFiatActions(context.Context, time.Time, time.Duration, int)
 	}
 	return out, nil
 }
-func (s *store) FinishFiatAction(_ context.Context, id, status, ref, lastErr string, _, _ time.Time) error {
+func (s *store) FinishFiatAction(_ context.Context, id string, status rampway.FiatActionStatus, ref, lastErr string, _, _ time.Time) error {
 	switch status {
 	case rampway.ActionDone:
 		s.finished[id] = "done " + ref

@@ -370,7 +370,7 @@ type crashingStore struct {
 
 var errCrash = errors.New("killed before the record")
 
-func (c *crashingStore) FinishFiatAction(ctx context.Context, id, status, ref, lastErr string, next, at time.Time) error {
+func (c *crashingStore) FinishFiatAction(ctx context.Context, id string, status rampway.FiatActionStatus, ref, lastErr string, next, at time.Time) error {
 	if !c.crashed {
 		c.crashed = true
 		return errCrash

@@ -280,7 +280,7 @@ func TestCreateDepositOrderInfo(t *testing.T) {
 			t.Fatalf("webhook log of %s %+v, want order.created to %s", id, l, url)
 		}
 		resend := logPath + "/" + l.Data[0].EventID + "/resend"
-		if d := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); d.EventID != l.Data[0].EventID || d.Status != rampway.DeliveryPending || d.URL != url {
+		if d := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); d.EventID != l.Data[0].EventID || d.Status != string(rampway.DeliveryPending) || d.URL != url {
 			t.Fatalf("resend %+v", d)
 		}
 		// Area B's routes do not know area C's order.

@@ -35,7 +35,7 @@ type FiatActionView struct {
 func NewFiatActionView(a checkout.OperatorFiatAction) FiatActionView {
 	x := a.Action
 	return FiatActionView{ActionID: x.ID, OrderID: x.OrderID, PaymentID: x.PaymentID, Kind: string(x.Kind),
-		Amount: rampway.FormatFixed(x.Amount, a.Decimals), Currency: x.Currency, Reason: x.Reason, Status: x.Status, Attempts: x.Attempts,
+		Amount: rampway.FormatFixed(x.Amount, a.Decimals), Currency: x.Currency, Reason: x.Reason, Status: string(x.Status), Attempts: x.Attempts,
 		LastError: x.LastError, ProviderRef: x.ProviderRef, ResolvedNote: x.ResolvedNote, NextAttemptAt: x.NextAttemptAt.UTC().Format(TimeFormat),
 		RetryFrom: x.RetryFrom.UTC().Format(TimeFormat), CreatedAt: x.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: x.UpdatedAt.UTC().Format(TimeFormat)}
 }
@@ -46,7 +46,7 @@ func (s *Server) handleListFiatActions(w http.ResponseWriter, r *http.Request) e
 	q := r.URL.Query()
 	status := q.Get("status")
 	if status == "" {
-		status = rampway.ActionNeedsOperator
+		status = string(rampway.ActionNeedsOperator)
 	}
 	limit := 100
 	if v := q.Get("limit"); v != "" {

@@ -48,7 +48,7 @@ func TestAdminFiatActions(t *testing.T) {
 	giveUp()
 
 	l := decode[ListView[FiatActionView]](t, e.admin(http.MethodGet, "/fiat-actions", nil), 200)
-	if len(l.Data) != 1 || l.Data[0].ActionID != id || l.Data[0].Status != rampway.ActionNeedsOperator || l.Data[0].LastError != "provider says no" ||
+	if len(l.Data) != 1 || l.Data[0].ActionID != id || l.Data[0].Status != string(rampway.ActionNeedsOperator) || l.Data[0].LastError != "provider says no" ||
 		l.Data[0].Amount != o.OrderFiatAmount || l.Data[0].Currency != "EUR" || l.Data[0].Kind != "capture" {
 		t.Fatalf("list: %+v", l)
 	}
@@ -59,7 +59,7 @@ func TestAdminFiatActions(t *testing.T) {
 	wantEnvelope(t, e.admin(http.MethodGet, "/fiat-actions?limit=0", nil), 400, 400, "/admin/fiat-actions", "limit must be")
 
 	r := decode[FiatActionView](t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/retry", nil), 200)
-	if r.Status != rampway.ActionPending || r.RetryFrom == r.CreatedAt {
+	if r.Status != string(rampway.ActionPending) || r.RetryFrom == r.CreatedAt {
 		t.Fatalf("retried: %+v", r)
 	}
 	wantEnvelope(t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/retry", nil), 409, 409, "/admin/fiat-actions/"+id+"/retry", "only one that needs an operator")
@@ -68,7 +68,7 @@ func TestAdminFiatActions(t *testing.T) {
 	wantEnvelope(t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/resolve", map[string]any{}), 400, 400, path, "note is required")
 	wantEnvelope(t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/resolve", map[string]any{"note": "x", "by": "me"}), 400, 400, path, "by")
 	v := decode[FiatActionView](t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/resolve", map[string]any{"note": "captured in the dashboard"}), 200)
-	if v.Status != rampway.ActionResolved || v.ResolvedNote != "captured in the dashboard" {
+	if v.Status != string(rampway.ActionResolved) || v.ResolvedNote != "captured in the dashboard" {
 		t.Fatalf("resolved: %+v", v)
 	}
 	wantEnvelope(t, e.admin(http.MethodPost, "/fiat-actions/"+id+"/resolve", map[string]any{"note": "again"}), 409, 409, path, "is resolved")

@@ -183,7 +183,7 @@ func (s *Server) fiatView(ctx context.Context, o *rampway.Order, v *OrderView) e
 	v.FiatMovements = &ms
 	for i, a := range as {
 		ms[i] = FiatMovementView{Kind: string(a.Kind), Amount: rampway.FormatFixed(a.Amount, o.FiatDecimals), Currency: a.Currency,
-			Status: a.Status, Reason: a.Reason, CreatedAt: a.CreatedAt.UTC().Format(TimeFormat)}
+			Status: string(a.Status), Reason: a.Reason, CreatedAt: a.CreatedAt.UTC().Format(TimeFormat)}
 	}
 	return nil
 }

@@ -223,7 +223,7 @@ func TestCreateFiatOrderInfo(t *testing.T) {
 		t.Fatalf("webhook log %+v", l)
 	}
 	resend := logPath + "/" + l.Data[0].EventID + "/resend"
-	if d := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); d.EventID != l.Data[0].EventID || d.Status != rampway.DeliveryPending {
+	if d := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); d.EventID != l.Data[0].EventID || d.Status != string(rampway.DeliveryPending) {
 		t.Fatalf("resend %+v", d)
 	}
 	// Area A's routes do not know area B's order.

@@ -288,7 +288,7 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	v.DepositTxHashes, v.Deposits = []string{}, make([]DepositView, len(transfers))
 	for i, t := range transfers {
 		v.Deposits[i] = DepositView{TxHash: t.TxHash.Hex(), FromAddress: t.From.Hex(),
-			Amount: rampway.FormatUnits(t.Amount, d), BlockNumber: t.BlockNumber, Status: t.Status, SeenAt: t.CreatedAt.UTC().Format(TimeFormat)}
+			Amount: rampway.FormatUnits(t.Amount, d), BlockNumber: t.BlockNumber, Status: string(t.Status), SeenAt: t.CreatedAt.UTC().Format(TimeFormat)}
 		if t.LogIndex >= 0 { // a native transfer is stored with -1: it has no log
 			v.Deposits[i].LogIndex = &t.LogIndex
 		}

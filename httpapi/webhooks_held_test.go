@@ -22,7 +22,7 @@ func TestAdminDisabledMerchantDeliveriesHeld(t *testing.T) {
 	decode[map[string]any](t, e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]any{"status": "disabled"}), 200)
 
 	d = decode[ListView[DeliveryView]](t, e.admin(http.MethodGet, adminLog, nil), 200).Data[0]
-	if d.Status != rampway.DeliveryPending || !d.Held || d.HeldSince == nil || d.NextAttemptAt != nil {
+	if d.Status != string(rampway.DeliveryPending) || !d.Held || d.HeldSince == nil || d.NextAttemptAt != nil {
 		t.Fatalf("delivery of a disabled merchant: %+v", d)
 	}
 	resend := adminLog + "/" + d.EventID + "/resend"
@@ -31,10 +31,10 @@ func TestAdminDisabledMerchantDeliveriesHeld(t *testing.T) {
 
 	decode[map[string]any](t, e.admin(http.MethodPatch, "/merchants/"+e.merchant.ID, map[string]any{"status": "active"}), 200)
 	d = decode[ListView[DeliveryView]](t, e.admin(http.MethodGet, adminLog, nil), 200).Data[0]
-	if d.Status != rampway.DeliveryPending || d.Held || d.HeldSince != nil || d.NextAttemptAt == nil {
+	if d.Status != string(rampway.DeliveryPending) || d.Held || d.HeldSince != nil || d.NextAttemptAt == nil {
 		t.Fatalf("delivery once the merchant is enabled again: %+v", d)
 	}
-	if r := decode[DeliveryView](t, e.admin(http.MethodPost, resend, nil), 202); r.Held || r.Status != rampway.DeliveryPending {
+	if r := decode[DeliveryView](t, e.admin(http.MethodPost, resend, nil), 202); r.Held || r.Status != string(rampway.DeliveryPending) {
 		t.Fatalf("resend once enabled: %+v", r)
 	}
 	decode[DeliveryView](t, e.merchantAPI(http.MethodPost, logPath+"/"+d.EventID+"/resend", nil), 202)

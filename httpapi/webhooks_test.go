@@ -20,12 +20,12 @@ func TestWebhookLogAndResend(t *testing.T) {
 		t.Fatalf("log: %+v", log)
 	}
 	d := log.Data[0]
-	if d.EventName != rampway.EventCreated || d.Status != rampway.DeliveryPending || d.URL != "http://127.0.0.1:9/hooks" || d.NextAttemptAt == nil ||
+	if d.EventName != rampway.EventCreated || d.Status != string(rampway.DeliveryPending) || d.URL != "http://127.0.0.1:9/hooks" || d.NextAttemptAt == nil ||
 		d.AttemptCount != 0 || len(d.Attempts) != 0 || d.OrderID != o.OrderID {
 		t.Fatalf("delivery: %+v", d)
 	}
 	resend := logPath + "/" + d.EventID + "/resend"
-	if r := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); r.EventID != d.EventID || r.Status != rampway.DeliveryPending {
+	if r := decode[DeliveryView](t, e.merchantAPI(http.MethodPost, resend, nil), 202); r.EventID != d.EventID || r.Status != string(rampway.DeliveryPending) {
 		t.Fatalf("resend: %+v", r)
 	}
 	wantEnvelope(t, e.merchantAPI(http.MethodPost, logPath+"/evt_nope/resend", nil), 404, 404, logPath+"/evt_nope/resend", "not found")
@@ -70,7 +70,7 @@ func TestResendShowsItsAttempts(t *testing.T) {
 	eventID := entry().EventID
 	// What a dispatcher records: a 503, then a 200.
 	start := time.Now().UTC().Truncate(time.Millisecond)
-	record := func(n, code int, status string) time.Time {
+	record := func(n, code int, status rampway.DeliveryStatus) time.Time {
 		t.Helper()
 		a := &rampway.DeliveryAttempt{EventID: eventID, Attempt: n, At: start.Add(time.Duration(n) * time.Second), StatusCode: code, Latency: 20 * time.Millisecond}
 		if code != 200 {
@@ -84,14 +84,14 @@ func TestResendShowsItsAttempts(t *testing.T) {
 	record(1, 503, rampway.DeliveryPending)
 	deliveredAt := record(2, 200, rampway.DeliveryDelivered).Format(TimeFormat)
 	d := entry()
-	if d.Status != rampway.DeliveryDelivered || d.AttemptCount != 2 || len(d.Attempts) != 2 || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt ||
+	if d.Status != string(rampway.DeliveryDelivered) || d.AttemptCount != 2 || len(d.Attempts) != 2 || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt ||
 		d.NextAttemptAt != nil {
 		t.Fatalf("delivered: %+v", d)
 	}
 
 	checkResent := func(r DeliveryView, codes ...int) {
 		t.Helper()
-		if r.EventID != eventID || r.Status != rampway.DeliveryPending || r.NextAttemptAt == nil || r.DeliveredAt != nil ||
+		if r.EventID != eventID || r.Status != string(rampway.DeliveryPending) || r.NextAttemptAt == nil || r.DeliveredAt != nil ||
 			r.AttemptCount != len(codes) || len(r.Attempts) != len(codes) || r.LastStatusCode == nil || *r.LastStatusCode != codes[len(codes)-1] {
 			t.Fatalf("resent: %+v", r)
 		}
@@ -110,12 +110,12 @@ func TestResendShowsItsAttempts(t *testing.T) {
 
 	// The resent event fails for good: failed, still no delivered_at; then a resend delivers it.
 	record(3, 500, rampway.DeliveryFailed)
-	if d := entry(); d.Status != rampway.DeliveryFailed || d.DeliveredAt != nil || d.NextAttemptAt != nil || d.AttemptCount != 3 || len(d.Attempts) != 3 {
+	if d := entry(); d.Status != string(rampway.DeliveryFailed) || d.DeliveredAt != nil || d.NextAttemptAt != nil || d.AttemptCount != 3 || len(d.Attempts) != 3 {
 		t.Fatalf("failed: %+v", d)
 	}
 	checkResent(decode[DeliveryView](t, e.merchantAPI(http.MethodPost, logPath+"/"+eventID+"/resend", nil), 202), 503, 200, 500)
 	deliveredAt = record(4, 204, rampway.DeliveryDelivered).Format(TimeFormat)
-	if d := entry(); d.Status != rampway.DeliveryDelivered || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt || d.AttemptCount != 4 || len(d.Attempts) != 4 {
+	if d := entry(); d.Status != string(rampway.DeliveryDelivered) || d.DeliveredAt == nil || *d.DeliveredAt != deliveredAt || d.AttemptCount != 4 || len(d.Attempts) != 4 {
 		t.Fatalf("delivered again: %+v", d)
 	}
 }

@@ -314,7 +314,7 @@ func (c *dbCountingStore) ReleaseDelivery(ctx context.Context, eventID string) e
 	return c.DeliveryStore.ReleaseDelivery(ctx, eventID)
 }
 
-func (c *dbCountingStore) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status string, next time.Time) error {
+func (c *dbCountingStore) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status rampway.DeliveryStatus, next time.Time) error {
 	t := time.Now()
 	err := c.DeliveryStore.RecordAttempt(ctx, a, status, next)
 	c.stats.records.Add(1)

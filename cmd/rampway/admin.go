@@ -513,7 +513,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		}
 		st := *status
 		if st == "" {
-			st = rampway.ActionNeedsOperator
+			st = string(rampway.ActionNeedsOperator)
 		}
 		as, err := hooks.FiatActionsByStatus(ctx, st, *after, *limit+1) // one more: has_more
 		if err != nil {

@@ -209,7 +209,7 @@ func (j *fiatJourney) movement(t *testing.T, id, kind, amount string) map[string
 		ms, _ := v["fiat_movements"].([]any)
 		for _, m := range ms {
 			m := m.(map[string]any)
-			if m["kind"] == kind && m["amount"] == amount && m["status"] == rampway.ActionDone {
+			if m["kind"] == kind && m["amount"] == amount && m["status"] == string(rampway.ActionDone) {
 				return m
 			}
 		}

@@ -69,7 +69,7 @@ func (s *Store) SetWatchCursor(ctx context.Context, network string, number uint6
 func (s *Store) RecordTransfer(ctx context.Context, t *rampway.InboundTransfer, at time.Time) (bool, error) {
 	recorded := false
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var status string
+		var status rampway.TransferStatus
 		err := tx.QueryRowContext(ctx, s.q(`SELECT status FROM inbound_transfers WHERE network = $1 AND tx_hash = $2 AND log_index = $3`+s.d.ForUpdate),
 			t.Network, t.TxHash.Hex(), t.LogIndex).Scan(&status)
 		switch {
@@ -121,7 +121,7 @@ func (s *Store) lockSeenTransfer(ctx context.Context, tx *sql.Tx, network string
 	return t, t.Status == rampway.TransferSeen, nil
 }
 
-func (s *Store) setTransferStatus(ctx context.Context, tx *sql.Tx, t *rampway.InboundTransfer, status string, at time.Time) error {
+func (s *Store) setTransferStatus(ctx context.Context, tx *sql.Tx, t *rampway.InboundTransfer, status rampway.TransferStatus, at time.Time) error {
 	_, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET status = $1, updated_at = $2 WHERE network = $3 AND tx_hash = $4 AND log_index = $5`),
 		status, s.t(at), t.Network, t.TxHash.Hex(), t.LogIndex)
 	if err != nil {

@@ -204,7 +204,7 @@ func (s *Store) ClaimFiatActions(ctx context.Context, now time.Time, lease time.
 }
 
 // FinishFiatAction implements rampway.FiatPaymentStore.
-func (s *Store) FinishFiatAction(ctx context.Context, id, status, providerRef, lastErr string, next, at time.Time) error {
+func (s *Store) FinishFiatAction(ctx context.Context, id string, status rampway.FiatActionStatus, providerRef, lastErr string, next, at time.Time) error {
 	switch status {
 	case rampway.ActionDone, rampway.ActionPending, rampway.ActionNeedsOperator:
 	default:
@@ -219,7 +219,7 @@ func (s *Store) FinishFiatAction(ctx context.Context, id, status, providerRef, l
 }
 
 // FiatActionsByStatus implements rampway.FiatPaymentStore.
-func (s *Store) FiatActionsByStatus(ctx context.Context, status, after string, n int) ([]*rampway.FiatAction, error) {
+func (s *Store) FiatActionsByStatus(ctx context.Context, status rampway.FiatActionStatus, after string, n int) ([]*rampway.FiatAction, error) {
 	cursor := ""
 	args := []any{status, limit(n)}
 	if after != "" {

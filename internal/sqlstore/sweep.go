@@ -60,7 +60,7 @@ func (s *Store) SweepCandidates(ctx context.Context, network string, limit int) 
 // signOne has sign sign one transaction of wallet outside any database transaction, then
 // claims its nonce and, in the claim's transaction, has write do its part and stores the
 // transaction for ref (signThenClaim).
-func (s *Store) signOne(ctx context.Context, network string, wallet common.Address, chainNonce uint64, kind, ref string,
+func (s *Store) signOne(ctx context.Context, network string, wallet common.Address, chainNonce uint64, kind rampway.TxKind, ref string,
 	sign func(uint64) (*rampway.ChainTx, error), write func(tx *sql.Tx) error, at time.Time) error {
 	var signed *rampway.ChainTx
 	return s.signThenClaim(ctx, network, wallet, chainNonce, func(first uint64) (int, error) {
@@ -83,7 +83,7 @@ func (s *Store) signOne(ctx context.Context, network string, wallet common.Addre
 
 // StartSweep implements rampway.SweepStore: a transaction to sign is signed outside any
 // database transaction (signOne), the sweep written with it.
-func (s *Store) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.Address, chainNonce uint64, kind string,
+func (s *Store) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.Address, chainNonce uint64, kind rampway.TxKind,
 	sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
 	w.ID, w.CreatedAt, w.UpdatedAt = rampway.NewID(rampway.PrefixSweep, at), at, at
 	switch {
@@ -137,7 +137,7 @@ func (s *Store) lockSweep(ctx context.Context, tx *sql.Tx, id string) (*rampway.
 	return w, nil
 }
 
-func (s *Store) setSweep(ctx context.Context, tx *sql.Tx, w *rampway.Sweep, status string, at time.Time) error {
+func (s *Store) setSweep(ctx context.Context, tx *sql.Tx, w *rampway.Sweep, status rampway.SweepStatus, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, s.q(`UPDATE sweeps SET status = $1, amount = $2, updated_at = $3 WHERE id = $4`),
 		status, bigText(w.Amount), s.t(at), w.ID); err != nil {
 		return fmt.Errorf("update sweep: %w", err)
@@ -171,7 +171,10 @@ func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chain
 // FinishSweepTx implements rampway.SweepStore.
 func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.Hash, ok bool, at time.Time) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var kind, ref string
+		var (
+			kind rampway.TxKind
+			ref  string
+		)
 		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref)
 		if errors.Is(err, sql.ErrNoRows) {
 			return rampway.Errorf(rampway.ENOTFOUND, "transaction %s not found", hash.Hex())

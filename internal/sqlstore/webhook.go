@@ -243,7 +243,7 @@ func (s *Store) ReleaseDelivery(ctx context.Context, eventID string) error {
 }
 
 // RecordAttempt implements rampway.DeliveryStore.
-func (s *Store) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status string, next time.Time) error {
+func (s *Store) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttempt, status rampway.DeliveryStatus, next time.Time) error {
 	return s.batched(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO webhook_attempts (event_id, attempt, started_at, status_code, latency_us, error)
 			VALUES ($1, $2, $3, $4, $5, $6)`), a.EventID, a.Attempt, s.t(a.At), a.StatusCode, a.Latency.Microseconds(), a.Error); err != nil {
