@@ -142,7 +142,7 @@ func explorePlans() []explorePlan {
 }
 
 // documentedEvents are the event names a cause may emit.
-var documentedEvents = []string{EventCreated, EventDepositProcessing, EventDepositSuccess, EventDepositFailure, EventDepositDropped,
+var documentedEvents = []EventName{EventCreated, EventDepositProcessing, EventDepositSuccess, EventDepositFailure, EventDepositDropped,
 	EventOnrampProcessing, EventOnrampSuccess, EventOnrampFailure, EventSmartContractProcessing, EventSmartContractSuccess,
 	EventSmartContractFailure, EventSuccess, EventCancelled, EventFailed, EventRefundPending, EventRefunded, EventRefundProcessing,
 	EventRefundFailure}

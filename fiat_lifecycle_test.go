@@ -38,17 +38,17 @@ func TestApplyFiat(t *testing.T) {
 		facts   Facts
 		cause   Cause
 		to      OrderStatus // "" for no change
-		events  []string
+		events  []EventName
 		actions []string // kind amount cause
 		wake    bool
 	}{
 		{name: "card submitted, 3-D Secure", order: fiatOrder(StatusCreated, card, ""), cause: FiatProcessingCause{p1},
-			to: StatusOnrampProcessing, events: []string{EventOnrampProcessing}},
+			to: StatusOnrampProcessing, events: []EventName{EventOnrampProcessing}},
 		{name: "processing again", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatProcessingCause{p1}},
 		{name: "card authorised", order: fiatOrder(StatusCreated, card, ""), cause: FiatAuthorizedCause{p1},
-			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
+			to: StatusOnrampSuccess, events: []EventName{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
 		{name: "authorised after 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatAuthorizedCause{p1},
-			to: StatusOnrampSuccess, events: []string{EventOnrampSuccess}, wake: true},
+			to: StatusOnrampSuccess, events: []EventName{EventOnrampSuccess}, wake: true},
 		{name: "authorised again", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: FiatAuthorizedCause{p1}},
 		{name: "a second card authorised", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatAuthorizedCause{p1},
 			actions: []string{"void 2500 void:fpy_1"}},
@@ -57,27 +57,27 @@ func TestApplyFiat(t *testing.T) {
 		{name: "void asked once", order: fiatOrder(StatusExpired, card, ""), cause: FiatAuthorizedCause{p1},
 			facts: Facts{FiatActions: []*FiatAction{{ID: "fac_x", Cause: "void:fpy_1"}}}},
 		{name: "declined", order: fiatOrder(StatusCreated, card, ""), cause: FiatDeclined{p1, "declined"},
-			to: StatusCreated, events: []string{EventOnrampFailure}},
+			to: StatusCreated, events: []EventName{EventOnrampFailure}},
 		{name: "3-D Secure failed", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: FiatDeclined{p1, "failed"},
-			to: StatusCreated, events: []string{EventOnrampFailure}},
+			to: StatusCreated, events: []EventName{EventOnrampFailure}},
 		{name: "declined after paid", order: fiatOrder(StatusOnrampSuccess, card, "fpy_0"), cause: FiatDeclined{p1, "x"}},
 		{name: "executed: captured", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: ExecutionMined{callTx},
-			to: StatusSuccess, events: []string{EventSmartContractSuccess, EventSuccess}, actions: []string{"capture 2500 capture"}},
+			to: StatusSuccess, events: []EventName{EventSmartContractSuccess, EventSuccess}, actions: []string{"capture 2500 capture"}},
 		{name: "executed, bank: nothing to capture", order: fiatOrder(StatusSmartContractProcessing, bank, "fpy_b"), cause: ExecutionMined{callTx},
-			to: StatusSuccess, events: []string{EventSmartContractSuccess, EventSuccess}},
+			to: StatusSuccess, events: []EventName{EventSmartContractSuccess, EventSuccess}},
 		{name: "reverted: voided", order: fiatOrder(StatusSmartContractProcessing, card, "fpy_1"), cause: ExecutionReverted{callTx, "sold out"},
-			to: StatusFailed, events: []string{EventSmartContractFailure}, actions: []string{"void 2500 void"}},
+			to: StatusFailed, events: []EventName{EventSmartContractFailure}, actions: []string{"void 2500 void"}},
 		{name: "refused, bank: refunded", order: fiatOrder(StatusOnrampSuccess, bank, "fpy_b"), cause: ExecutionRefused{"inactive"},
-			to: StatusFailed, events: []string{EventSmartContractFailure}, actions: []string{"refund 2500 refund:failed"}},
+			to: StatusFailed, events: []EventName{EventSmartContractFailure}, actions: []string{"refund 2500 refund:failed"}},
 		{name: "execution starts", order: fiatOrder(StatusOnrampSuccess, card, "fpy_1"), cause: ExecutionStarted{callTx},
-			to: StatusSmartContractProcessing, events: []string{EventSmartContractProcessing}},
+			to: StatusSmartContractProcessing, events: []EventName{EventSmartContractProcessing}},
 		{name: "released: refunded", order: fiatOrder(StatusFailed, card, "fpy_1"), cause: FiatReleased{p1},
-			to: StatusRefunded, events: []string{EventRefunded}},
+			to: StatusRefunded, events: []EventName{EventRefunded}},
 		{name: "another payment released", order: fiatOrder(StatusFailed, card, "fpy_0"), cause: FiatReleased{p1}},
 		{name: "transfer in full", order: fiatOrder(StatusCreated, bank, ""), cause: credit(2500),
-			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
+			to: StatusOnrampSuccess, events: []EventName{EventOnrampProcessing, EventOnrampSuccess}, wake: true},
 		{name: "transfer over", order: fiatOrder(StatusCreated, bank, ""), cause: credit(3000),
-			to: StatusOnrampSuccess, events: []string{EventOnrampProcessing, EventOnrampSuccess}, wake: true,
+			to: StatusOnrampSuccess, events: []EventName{EventOnrampProcessing, EventOnrampSuccess}, wake: true,
 			actions: []string{"refund 500 refund:credit:c3000"}},
 		{name: "transfer short", order: fiatOrder(StatusCreated, bank, ""), cause: credit(2000),
 			actions: []string{"refund 2000 refund:credit:c2000"}},
@@ -85,10 +85,10 @@ func TestApplyFiat(t *testing.T) {
 			actions: []string{"refund 2500 refund:credit:c2500"}},
 		{name: "transfer late", order: fiatOrder(StatusExpired, bank, ""), cause: credit(2500),
 			actions: []string{"refund 2500 refund:credit:c2500"}},
-		{name: "expired", order: fiatOrder(StatusCreated, card, ""), cause: Expired{}, to: StatusExpired, events: []string{EventOnrampFailure}},
+		{name: "expired", order: fiatOrder(StatusCreated, card, ""), cause: Expired{}, to: StatusExpired, events: []EventName{EventOnrampFailure}},
 		{name: "expired in 3-D Secure", order: fiatOrder(StatusOnrampProcessing, card, ""), cause: Expired{}, to: StatusExpired,
-			events: []string{EventOnrampFailure}},
-		{name: "cancelled", order: fiatOrder(StatusCreated, card, ""), cause: Cancelled{}, to: StatusCancelled, events: []string{EventCancelled}},
+			events: []EventName{EventOnrampFailure}},
+		{name: "cancelled", order: fiatOrder(StatusCreated, card, ""), cause: Cancelled{}, to: StatusCancelled, events: []EventName{EventCancelled}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := *tc.order
@@ -102,7 +102,8 @@ func TestApplyFiat(t *testing.T) {
 			if (out.Order == nil) != (tc.to == "") || (out.Order != nil && out.Order.Status != tc.to) {
 				t.Fatalf("order = %+v, want status %q", out.Order, tc.to)
 			}
-			var events, actions []string
+			var events []EventName
+			var actions []string
 			for _, e := range out.Events {
 				events = append(events, e.Name)
 			}
@@ -263,23 +264,23 @@ func TestApplyDeposit(t *testing.T) {
 		order  *Order
 		cause  Cause
 		to     OrderStatus
-		events []string
+		events []EventName
 		action string
 	}{
-		{"card authorised", depositOrder(StatusCreated, MethodCard, ""), FiatAuthorizedCause{p}, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}, ""},
-		{"transfer sent", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionStarted{callTx}, StatusDepositProcessing, []string{EventDepositProcessing}, ""},
+		{"card authorised", depositOrder(StatusCreated, MethodCard, ""), FiatAuthorizedCause{p}, StatusOnrampSuccess, []EventName{EventOnrampProcessing, EventOnrampSuccess}, ""},
+		{"transfer sent", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionStarted{callTx}, StatusDepositProcessing, []EventName{EventDepositProcessing}, ""},
 		{"transfer mined", depositOrder(StatusDepositProcessing, MethodCard, "fpy_1"), ExecutionMined{callTx}, StatusSuccess,
-			[]string{EventDepositSuccess, EventSuccess}, "capture"},
+			[]EventName{EventDepositSuccess, EventSuccess}, "capture"},
 		{"transfer reverted", depositOrder(StatusDepositProcessing, MethodSEPABankTransfer, "fpy_1"), ExecutionReverted{callTx, "x"}, StatusFailed,
-			[]string{EventDepositFailure}, "refund"},
-		{"transfer refused", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionRefused{"no funds"}, StatusFailed, []string{EventDepositFailure}, "void"},
-		{"released", depositOrder(StatusFailed, MethodCard, "fpy_1"), FiatReleased{p}, StatusRefunded, []string{EventRefunded}, ""},
+			[]EventName{EventDepositFailure}, "refund"},
+		{"transfer refused", depositOrder(StatusOnrampSuccess, MethodCard, "fpy_1"), ExecutionRefused{"no funds"}, StatusFailed, []EventName{EventDepositFailure}, "void"},
+		{"released", depositOrder(StatusFailed, MethodCard, "fpy_1"), FiatReleased{p}, StatusRefunded, []EventName{EventRefunded}, ""},
 	} {
 		out, err := Apply(tc.order, Facts{}, tc.cause, at)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		var events []string
+		var events []EventName
 		for _, e := range out.Events {
 			events = append(events, e.Name)
 		}

@@ -217,13 +217,13 @@ type Rule struct {
 	From   OrderStatus
 	Cause  CauseKind
 	To     OrderStatus
-	Events []string
+	Events []EventName
 }
 
 // EventDepositDropped is the event of a payment a reorganisation removed from the chain
 // before it was confirmed: the order goes back to waiting for it (CREATED, or UNDERPAID when
 // an earlier payment was credited).
-const EventDepositDropped = "order.deposit.dropped"
+const EventDepositDropped EventName = "order.deposit.dropped"
 
 // stays are the states in which a confirmed payment is credited (and, all of it, recorded for
 // refund) without moving the order: it takes no payment any more.
@@ -234,46 +234,46 @@ var stays = []OrderStatus{StatusDepositSuccess, StatusSmartContractProcessing, S
 // theirs with the fiat causes.
 var rules = map[Area][]Rule{
 	AreaMint: append([]Rule{
-		{StatusCreated, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}},
-		{StatusUnderpaid, CausePaymentSeen, StatusDepositProcessing, []string{EventDepositProcessing}}, // a top-up
-		{StatusDepositProcessing, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
-		{StatusCreated, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
-		{StatusCreated, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}},
-		{StatusDepositProcessing, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}}, // credited, but short
-		{StatusUnderpaid, CausePaymentConfirmed, StatusDepositSuccess, []string{EventDepositSuccess}},
-		{StatusUnderpaid, CausePaymentConfirmed, StatusUnderpaid, []string{EventDepositSuccess}},
+		{StatusCreated, CausePaymentSeen, StatusDepositProcessing, []EventName{EventDepositProcessing}},
+		{StatusUnderpaid, CausePaymentSeen, StatusDepositProcessing, []EventName{EventDepositProcessing}}, // a top-up
+		{StatusDepositProcessing, CausePaymentConfirmed, StatusDepositSuccess, []EventName{EventDepositSuccess}},
+		{StatusCreated, CausePaymentConfirmed, StatusDepositSuccess, []EventName{EventDepositSuccess}},
+		{StatusCreated, CausePaymentConfirmed, StatusUnderpaid, []EventName{EventDepositSuccess}},
+		{StatusDepositProcessing, CausePaymentConfirmed, StatusUnderpaid, []EventName{EventDepositSuccess}}, // credited, but short
+		{StatusUnderpaid, CausePaymentConfirmed, StatusDepositSuccess, []EventName{EventDepositSuccess}},
+		{StatusUnderpaid, CausePaymentConfirmed, StatusUnderpaid, []EventName{EventDepositSuccess}},
 		// A payment after expiry is credited and refunded, never executed.
-		{StatusExpired, CausePaymentConfirmed, StatusRefundPending, []string{EventDepositSuccess, EventRefundPending}},
-		{StatusDepositProcessing, CausePaymentDropped, StatusCreated, []string{EventDepositDropped}},
-		{StatusDepositProcessing, CausePaymentDropped, StatusUnderpaid, []string{EventDepositDropped}},
-		{StatusCreated, CauseExpired, StatusExpired, []string{EventDepositFailure}},
-		{StatusUnderpaid, CauseExpired, StatusFailed, []string{EventDepositFailure}}, // what came in is refunded
-		{StatusCreated, CauseCancelled, StatusCancelled, []string{EventCancelled}},
-		{StatusDepositSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
-		{StatusDepositSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
-		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
+		{StatusExpired, CausePaymentConfirmed, StatusRefundPending, []EventName{EventDepositSuccess, EventRefundPending}},
+		{StatusDepositProcessing, CausePaymentDropped, StatusCreated, []EventName{EventDepositDropped}},
+		{StatusDepositProcessing, CausePaymentDropped, StatusUnderpaid, []EventName{EventDepositDropped}},
+		{StatusCreated, CauseExpired, StatusExpired, []EventName{EventDepositFailure}},
+		{StatusUnderpaid, CauseExpired, StatusFailed, []EventName{EventDepositFailure}}, // what came in is refunded
+		{StatusCreated, CauseCancelled, StatusCancelled, []EventName{EventCancelled}},
+		{StatusDepositSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []EventName{EventSmartContractProcessing}},
+		{StatusDepositSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventSmartContractFailure}},
+		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventSmartContractSuccess, EventSuccess}},
+		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventSmartContractFailure}},
 	}, append(staysCredited(), refundRules()...)...),
 	// B: fiat in, call out. A payment's money that the order cannot take (late, twice, short,
 	// an authorisation of a closed order) changes nothing of it: it is voided or refunded.
 	AreaNFTRamp: append(fiatRules(), []Rule{
-		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []string{EventSmartContractProcessing}},
-		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []string{EventSmartContractSuccess, EventSuccess}},
-		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []string{EventSmartContractFailure}},
-		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}}, // the voided or refunded payment
+		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []EventName{EventSmartContractProcessing}},
+		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventSmartContractFailure}},
+		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []EventName{EventSmartContractFailure}},
+		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventSmartContractSuccess, EventSuccess}},
+		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventSmartContractFailure}},
+		{StatusFailed, CauseFiatReleased, StatusRefunded, []EventName{EventRefunded}}, // the voided or refunded payment
 	}...),
 	// C: fiat in, crypto to the merchant's deposit address. The fiat side is B's; the transfer
 	// to the merchant is an execution whose steps are the deposit's.
 	AreaDeposit: append(fiatRules(), []Rule{
 		{StatusCreated, CauseFiatMethodChosen, StatusCreated, nil},
-		{StatusOnrampSuccess, CauseExecutionStarted, StatusDepositProcessing, []string{EventDepositProcessing}},
-		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []string{EventDepositFailure}},
-		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []string{EventDepositFailure}},
-		{StatusDepositProcessing, CauseExecutionMined, StatusSuccess, []string{EventDepositSuccess, EventSuccess}},
-		{StatusDepositProcessing, CauseExecutionReverted, StatusFailed, []string{EventDepositFailure}},
-		{StatusFailed, CauseFiatReleased, StatusRefunded, []string{EventRefunded}},
+		{StatusOnrampSuccess, CauseExecutionStarted, StatusDepositProcessing, []EventName{EventDepositProcessing}},
+		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventDepositFailure}},
+		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []EventName{EventDepositFailure}},
+		{StatusDepositProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventDepositSuccess, EventSuccess}},
+		{StatusDepositProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventDepositFailure}},
+		{StatusFailed, CauseFiatReleased, StatusRefunded, []EventName{EventRefunded}},
 	}...),
 }
 
@@ -281,16 +281,16 @@ var rules = map[Area][]Rule{
 // the order's expiry and cancel before it.
 func fiatRules() []Rule {
 	return []Rule{
-		{StatusCreated, CauseFiatProcessing, StatusOnrampProcessing, []string{EventOnrampProcessing}},
-		{StatusCreated, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}},
-		{StatusOnrampProcessing, CauseFiatAuthorised, StatusOnrampSuccess, []string{EventOnrampSuccess}},
-		{StatusCreated, CauseFiatCredited, StatusOnrampSuccess, []string{EventOnrampProcessing, EventOnrampSuccess}},
-		{StatusOnrampProcessing, CauseFiatCredited, StatusOnrampSuccess, []string{EventOnrampSuccess}},
-		{StatusOnrampProcessing, CauseFiatDeclined, StatusCreated, []string{EventOnrampFailure}}, // the user may try again
-		{StatusCreated, CauseFiatDeclined, StatusCreated, []string{EventOnrampFailure}},
-		{StatusCreated, CauseExpired, StatusExpired, []string{EventOnrampFailure}},
-		{StatusOnrampProcessing, CauseExpired, StatusExpired, []string{EventOnrampFailure}}, // a late authorisation is voided
-		{StatusCreated, CauseCancelled, StatusCancelled, []string{EventCancelled}},
+		{StatusCreated, CauseFiatProcessing, StatusOnrampProcessing, []EventName{EventOnrampProcessing}},
+		{StatusCreated, CauseFiatAuthorised, StatusOnrampSuccess, []EventName{EventOnrampProcessing, EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatAuthorised, StatusOnrampSuccess, []EventName{EventOnrampSuccess}},
+		{StatusCreated, CauseFiatCredited, StatusOnrampSuccess, []EventName{EventOnrampProcessing, EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatCredited, StatusOnrampSuccess, []EventName{EventOnrampSuccess}},
+		{StatusOnrampProcessing, CauseFiatDeclined, StatusCreated, []EventName{EventOnrampFailure}}, // the user may try again
+		{StatusCreated, CauseFiatDeclined, StatusCreated, []EventName{EventOnrampFailure}},
+		{StatusCreated, CauseExpired, StatusExpired, []EventName{EventOnrampFailure}},
+		{StatusOnrampProcessing, CauseExpired, StatusExpired, []EventName{EventOnrampFailure}}, // a late authorisation is voided
+		{StatusCreated, CauseCancelled, StatusCancelled, []EventName{EventCancelled}},
 	}
 }
 
@@ -298,7 +298,7 @@ func fiatRules() []Rule {
 func staysCredited() []Rule {
 	out := make([]Rule, 0, len(stays))
 	for _, s := range stays {
-		out = append(out, Rule{s, CausePaymentConfirmed, s, []string{EventDepositSuccess}})
+		out = append(out, Rule{s, CausePaymentConfirmed, s, []EventName{EventDepositSuccess}})
 	}
 	return out
 }

@@ -73,94 +73,94 @@ func TestApply(t *testing.T) {
 		facts    Facts
 		cause    Cause
 		to       OrderStatus // "" for no change at all
-		events   []string
+		events   []EventName
 		refunds  []string // each refund's amount and reason
 		reason   string   // the order's failure_reason after
 		wake     bool
 	}{
 		{name: "first payment seen", status: StatusCreated, facts: Facts{Transfers: []*InboundTransfer{seen}}, cause: PaymentSeen{seen},
-			to: StatusDepositProcessing, events: []string{EventDepositProcessing}},
+			to: StatusDepositProcessing, events: []EventName{EventDepositProcessing}},
 		{name: "top-up seen", status: StatusUnderpaid, received: half, cause: PaymentSeen{seen},
-			to: StatusDepositProcessing, events: []string{EventDepositProcessing}},
+			to: StatusDepositProcessing, events: []EventName{EventDepositProcessing}},
 		{name: "seen while confirming another", status: StatusDepositProcessing, cause: PaymentSeen{seen}},
 		{name: "seen after expiry", status: StatusExpired, cause: PaymentSeen{seen}},
 		{name: "seen while executing", status: StatusSmartContractProcessing, received: full, cause: PaymentSeen{seen}},
 		{name: "paid in full", status: StatusDepositProcessing, cause: PaymentConfirmed{fullSeen},
-			to: StatusDepositSuccess, events: []string{EventDepositSuccess}, wake: true},
+			to: StatusDepositSuccess, events: []EventName{EventDepositSuccess}, wake: true},
 		{name: "overpaid", status: StatusDepositProcessing, cause: PaymentConfirmed{over},
-			to: StatusDepositSuccess, events: []string{EventDepositSuccess}, wake: true,
+			to: StatusDepositSuccess, events: []EventName{EventDepositSuccess}, wake: true,
 			refunds: []string{"1000000000000000 overpaid: the amount beyond the price is refunded"}},
 		{name: "short", status: StatusDepositProcessing, cause: PaymentConfirmed{seen},
-			to: StatusUnderpaid, events: []string{EventDepositSuccess}},
+			to: StatusUnderpaid, events: []EventName{EventDepositSuccess}},
 		{name: "confirmed unseen, in full", status: StatusCreated, cause: PaymentConfirmed{fullSeen},
-			to: StatusDepositSuccess, events: []string{EventDepositSuccess}, wake: true},
+			to: StatusDepositSuccess, events: []EventName{EventDepositSuccess}, wake: true},
 		{name: "confirmed unseen, short", status: StatusCreated, cause: PaymentConfirmed{seen},
-			to: StatusUnderpaid, events: []string{EventDepositSuccess}},
+			to: StatusUnderpaid, events: []EventName{EventDepositSuccess}},
 		{name: "top-up completes", status: StatusUnderpaid, received: half, cause: PaymentConfirmed{transfer(9, full-half, TransferSeen)},
-			to: StatusDepositSuccess, events: []string{EventDepositSuccess}, wake: true},
+			to: StatusDepositSuccess, events: []EventName{EventDepositSuccess}, wake: true},
 		{name: "top-up still short", status: StatusUnderpaid, received: half, cause: PaymentConfirmed{transfer(9, 1, TransferSeen)},
-			to: StatusUnderpaid, events: []string{EventDepositSuccess}},
+			to: StatusUnderpaid, events: []EventName{EventDepositSuccess}},
 		{name: "paid after expiry", status: StatusExpired, cause: PaymentConfirmed{seen},
-			to: StatusRefundPending, events: []string{EventDepositSuccess, EventRefundPending},
+			to: StatusRefundPending, events: []EventName{EventDepositSuccess, EventRefundPending},
 			refunds: []string{"5000000000000000 paid after the order expired"}, reason: "paid after the order expired"},
 		{name: "paid twice", status: StatusDepositSuccess, received: full, cause: PaymentConfirmed{seen},
-			to: StatusDepositSuccess, events: []string{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was paid in full"}},
+			to: StatusDepositSuccess, events: []EventName{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was paid in full"}},
 		{name: "paid after success", status: StatusSuccess, received: full, cause: PaymentConfirmed{seen},
-			to: StatusSuccess, events: []string{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was paid in full"}},
+			to: StatusSuccess, events: []EventName{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was paid in full"}},
 		{name: "paid after cancel", status: StatusCancelled, cause: PaymentConfirmed{seen},
-			to: StatusCancelled, events: []string{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was closed"}},
+			to: StatusCancelled, events: []EventName{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was closed"}},
 		{name: "paid after failure", status: StatusFailed, received: half, cause: PaymentConfirmed{seen},
-			to: StatusFailed, events: []string{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was closed"}},
+			to: StatusFailed, events: []EventName{EventDepositSuccess}, refunds: []string{"5000000000000000 paid after the order was closed"}},
 		{name: "dropped, nothing credited", status: StatusDepositProcessing, facts: Facts{Transfers: []*InboundTransfer{transfer(7, half, TransferDropped)}},
-			cause: PaymentDropped{seen}, to: StatusCreated, events: []string{EventDepositDropped}},
+			cause: PaymentDropped{seen}, to: StatusCreated, events: []EventName{EventDepositDropped}},
 		{name: "dropped top-up", status: StatusDepositProcessing, received: half,
 			facts: Facts{Transfers: []*InboundTransfer{transfer(5, half, TransferConfirmed), transfer(7, half, TransferDropped)}},
-			cause: PaymentDropped{seen}, to: StatusUnderpaid, events: []string{EventDepositDropped}},
+			cause: PaymentDropped{seen}, to: StatusUnderpaid, events: []EventName{EventDepositDropped}},
 		{name: "dropped, another in flight", status: StatusDepositProcessing,
 			facts: Facts{Transfers: []*InboundTransfer{transfer(7, half, TransferDropped), transfer(8, half, TransferSeen)}}, cause: PaymentDropped{seen}},
 		{name: "dropped after expiry", status: StatusExpired, cause: PaymentDropped{seen}},
 		{name: "execution started", status: StatusDepositSuccess, received: full, cause: ExecutionStarted{callTx},
-			to: StatusSmartContractProcessing, events: []string{EventSmartContractProcessing}},
+			to: StatusSmartContractProcessing, events: []EventName{EventSmartContractProcessing}},
 		{name: "execution mined", status: StatusSmartContractProcessing, received: full, cause: ExecutionMined{callTx},
-			to: StatusSuccess, events: []string{EventSmartContractSuccess, EventSuccess}},
+			to: StatusSuccess, events: []EventName{EventSmartContractSuccess, EventSuccess}},
 		{name: "execution reverted", status: StatusSmartContractProcessing, received: full + 1e15,
 			facts: Facts{Transfers: []*InboundTransfer{transfer(3, full+1e15, TransferConfirmed)}, Refunds: []*Refund{{Cause: "transfer:x:-1", Amount: big.NewInt(1e15)}}},
-			cause: ExecutionReverted{callTx, "execution reverted: DemoNFT: sold out"}, to: StatusFailed, events: []string{EventSmartContractFailure},
+			cause: ExecutionReverted{callTx, "execution reverted: DemoNFT: sold out"}, to: StatusFailed, events: []EventName{EventSmartContractFailure},
 			refunds: []string{"10263000000000000 execution reverted: DemoNFT: sold out"}, reason: "execution reverted: DemoNFT: sold out"},
 		{name: "execution refused", status: StatusDepositSuccess, received: full, facts: Facts{Transfers: []*InboundTransfer{transfer(3, full, TransferConfirmed)}},
-			cause: ExecutionRefused{"function disabled"}, to: StatusFailed, events: []string{EventSmartContractFailure},
+			cause: ExecutionRefused{"function disabled"}, to: StatusFailed, events: []EventName{EventSmartContractFailure},
 			refunds: []string{"10263000000000000 function disabled"}, reason: "function disabled"},
 		{name: "refused twice: one refund", status: StatusDepositSuccess, received: full,
 			facts: Facts{Refunds: []*Refund{{Cause: "failed", Amount: big.NewInt(full)}}},
-			cause: ExecutionRefused{"x"}, to: StatusFailed, events: []string{EventSmartContractFailure}, reason: "x"},
-		{name: "expired unpaid", status: StatusCreated, cause: Expired{}, to: StatusExpired, events: []string{EventDepositFailure}},
+			cause: ExecutionRefused{"x"}, to: StatusFailed, events: []EventName{EventSmartContractFailure}, reason: "x"},
+		{name: "expired unpaid", status: StatusCreated, cause: Expired{}, to: StatusExpired, events: []EventName{EventDepositFailure}},
 		{name: "expired underpaid", status: StatusUnderpaid, received: half, facts: Facts{Transfers: []*InboundTransfer{transfer(3, half, TransferConfirmed)}},
-			cause: Expired{}, to: StatusFailed, events: []string{EventDepositFailure},
+			cause: Expired{}, to: StatusFailed, events: []EventName{EventDepositFailure},
 			refunds: []string{"5000000000000000 underpaid: 0.005 of 0.010263 ETH received before the order expired"},
 			reason:  "underpaid: 0.005 of 0.010263 ETH received before the order expired"},
-		{name: "cancelled", status: StatusCreated, cause: Cancelled{}, to: StatusCancelled, events: []string{EventCancelled}},
+		{name: "cancelled", status: StatusCreated, cause: Cancelled{}, to: StatusCancelled, events: []EventName{EventCancelled}},
 		{name: "refund of a failed order sent", status: StatusFailed, received: full, cause: RefundSentCause{refundIn(RefundSent)},
-			to: StatusRefundPending, events: []string{EventRefundProcessing}},
+			to: StatusRefundPending, events: []EventName{EventRefundProcessing}},
 		{name: "refund of an excess sent", status: StatusSuccess, received: full, cause: RefundSentCause{refundIn(RefundSent)},
-			to: StatusSuccess, events: []string{EventRefundProcessing}},
+			to: StatusSuccess, events: []EventName{EventRefundProcessing}},
 		{name: "refund paid, the last", status: StatusRefundPending, received: full, facts: Facts{Refunds: []*Refund{refundIn(RefundSent)}},
-			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []string{EventRefunded}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []EventName{EventRefunded}},
 		{name: "refund paid, another waits", status: StatusRefundPending, received: full,
 			facts: Facts{Refunds: []*Refund{refundIn(RefundSent), {ID: "rfd_2", Amount: big.NewInt(1), Status: RefundAwaitingAddress}}},
-			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefundPending, events: []string{EventRefunded}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefundPending, events: []EventName{EventRefunded}},
 		{name: "refund paid, another was dust", status: StatusRefundPending, received: full,
 			facts: Facts{Refunds: []*Refund{{ID: "rfd_2", Amount: big.NewInt(1), Status: RefundDust}, refundIn(RefundSent)}},
-			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []string{EventRefunded}},
+			cause: RefundPaid{refundIn(RefundDone)}, to: StatusRefunded, events: []EventName{EventRefunded}},
 		{name: "refund paid of a success", status: StatusSuccess, received: full, cause: RefundPaid{refundIn(RefundDone)},
-			to: StatusSuccess, events: []string{EventRefunded}},
+			to: StatusSuccess, events: []EventName{EventRefunded}},
 		{name: "refund reverted", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundFailed)},
-			to: StatusRefundPending, events: []string{EventRefundFailure}},
+			to: StatusRefundPending, events: []EventName{EventRefundFailure}},
 		{name: "the only refund is dust", status: StatusRefundPending, received: full, cause: RefundNotPaid{refundIn(RefundDust)},
-			to: StatusRefunded, events: []string{EventRefundFailure}},
+			to: StatusRefunded, events: []EventName{EventRefundFailure}},
 		{name: "dust, the others paid", status: StatusRefundPending, received: full, facts: Facts{Refunds: []*Refund{{ID: "rfd_2", Amount: big.NewInt(1), Status: RefundDone}}},
-			cause: RefundNotPaid{refundIn(RefundDust)}, to: StatusRefunded, events: []string{EventRefundFailure}},
+			cause: RefundNotPaid{refundIn(RefundDust)}, to: StatusRefunded, events: []EventName{EventRefundFailure}},
 		{name: "dust of a failed order", status: StatusFailed, received: full, cause: RefundNotPaid{refundIn(RefundDust)},
-			to: StatusFailed, events: []string{EventRefundFailure}},
+			to: StatusFailed, events: []EventName{EventRefundFailure}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := lifecycleOrder(tc.status, tc.received)
@@ -181,7 +181,8 @@ func TestApply(t *testing.T) {
 			if out.Order.Status != tc.to || out.WakeExecute != tc.wake || out.Order.FailureReason != tc.reason || !out.Order.UpdatedAt.Equal(t0.Add(time.Minute)) {
 				t.Fatalf("order %s, wake %v, reason %q; want %s, %v, %q", out.Order.Status, out.WakeExecute, out.Order.FailureReason, tc.to, tc.wake, tc.reason)
 			}
-			var names, refunds []string
+			var names []EventName
+			var refunds []string
 			for _, e := range out.Events {
 				names = append(names, e.Name)
 				if e.From != tc.status || e.To != tc.to || e.OrderID != o.ID || !strings.HasPrefix(e.ID, "evt_") {
@@ -340,7 +341,7 @@ func TestOrderStatesDoc(t *testing.T) {
 		b.WriteString("```mermaid\nstateDiagram-v2\n    [*] --> CREATED: order.created\n")
 		for _, r := range Rules(area) {
 			if r.From != r.To {
-				fmt.Fprintf(&b, "    %s --> %s: %s / %s\n", r.From, r.To, r.Cause, strings.Join(r.Events, ", "))
+				fmt.Fprintf(&b, "    %s --> %s: %s / %s\n", r.From, r.To, r.Cause, joinEvents(r.Events))
 			}
 		}
 		b.WriteString("```\n\n| From | Cause | To | Events |\n|---|---|---|---|\n")
@@ -349,7 +350,7 @@ func TestOrderStatesDoc(t *testing.T) {
 			if r.To == r.From {
 				to = "(stays)"
 			}
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` |\n", r.From, r.Cause, to, strings.Join(r.Events, "`, `"))
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` |\n", r.From, r.Cause, to, strings.ReplaceAll(joinEvents(r.Events), ", ", "`, `"))
 		}
 		b.WriteString(end)
 		doc, err := os.ReadFile(path)
@@ -402,4 +403,13 @@ func TestStatusesTaking(t *testing.T) {
 	if !AwaitsPayment(AreaMint, StatusUnderpaid) || AwaitsPayment(AreaMint, StatusDepositProcessing) || AwaitsPayment(AreaMint, StatusExpired) {
 		t.Error("AwaitsPayment")
 	}
+}
+
+// joinEvents lists event names, comma-separated.
+func joinEvents(es []EventName) string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = string(e)
+	}
+	return strings.Join(s, ", ")
 }

@@ -40,22 +40,25 @@ const (
 	StatusRefunded                OrderStatus = "REFUNDED"
 )
 
+// EventName is a webhook event's name ("order.success").
+type EventName string
+
 // Webhook event names.
 const (
-	EventDepositProcessing       = "order.deposit.processing"
-	EventDepositSuccess          = "order.deposit.success"
-	EventDepositFailure          = "order.deposit.failure"
-	EventOnrampProcessing        = "order.onramp.processing"
-	EventOnrampSuccess           = "order.onramp.success"
-	EventOnrampFailure           = "order.onramp.failure"
-	EventSmartContractProcessing = "order.smartcontract.processing"
-	EventSmartContractSuccess    = "order.smartcontract.success"
-	EventSmartContractFailure    = "order.smartcontract.failure"
-	EventSuccess                 = "order.success"
-	EventCancelled               = "order.cancelled"
-	EventFailed                  = "order.failed"
-	EventRefundPending           = "order.refund.pending"
-	EventRefunded                = "order.refund.success"
+	EventDepositProcessing       EventName = "order.deposit.processing"
+	EventDepositSuccess          EventName = "order.deposit.success"
+	EventDepositFailure          EventName = "order.deposit.failure"
+	EventOnrampProcessing        EventName = "order.onramp.processing"
+	EventOnrampSuccess           EventName = "order.onramp.success"
+	EventOnrampFailure           EventName = "order.onramp.failure"
+	EventSmartContractProcessing EventName = "order.smartcontract.processing"
+	EventSmartContractSuccess    EventName = "order.smartcontract.success"
+	EventSmartContractFailure    EventName = "order.smartcontract.failure"
+	EventSuccess                 EventName = "order.success"
+	EventCancelled               EventName = "order.cancelled"
+	EventFailed                  EventName = "order.failed"
+	EventRefundPending           EventName = "order.refund.pending"
+	EventRefunded                EventName = "order.refund.success"
 )
 
 // OrderStatuses are all the order states.
@@ -159,7 +162,7 @@ type OrderEvent struct {
 	ID         string
 	OrderID    string
 	MerchantID string
-	Name       string
+	Name       EventName
 	From, To   OrderStatus
 	CreatedAt  time.Time
 	// Seq is the event's place among all events, given by the store when it records the
@@ -168,7 +171,7 @@ type OrderEvent struct {
 }
 
 // EventCreated is the event of a new order.
-const EventCreated = "order.created"
+const EventCreated EventName = "order.created"
 
 // OrderFilter selects orders for a list, newest first.
 type OrderFilter struct {
@@ -221,11 +224,11 @@ type OrderStore interface {
 	// user.widget.close) with its webhook delivery, From and To both the order's status; with
 	// once, only if the order has none of that name yet. It reports whether it recorded one.
 	// ENOTFOUND.
-	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
+	RecordOrderEvent(ctx context.Context, orderID string, name EventName, once bool, at time.Time) (bool, error)
 }
 
 // Events of the hosted checkout page (they change nothing of the order).
 const (
-	EventWidgetOpen  = "user.widget.open"
-	EventWidgetClose = "user.widget.close"
+	EventWidgetOpen  EventName = "user.widget.open"
+	EventWidgetClose EventName = "user.widget.close"
 )

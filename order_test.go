@@ -10,7 +10,7 @@ var allStatuses = OrderStatuses
 // The state machine's shape: terminal states have no way out, every rule's events are known,
 // reaching SUCCESS (and only that) also emits order.success.
 func TestStateMachine(t *testing.T) {
-	known := map[string]bool{EventDepositProcessing: true, EventDepositSuccess: true, EventDepositFailure: true, EventDepositDropped: true,
+	known := map[EventName]bool{EventDepositProcessing: true, EventDepositSuccess: true, EventDepositFailure: true, EventDepositDropped: true,
 		EventSmartContractProcessing: true, EventSmartContractSuccess: true, EventSmartContractFailure: true, EventSuccess: true,
 		EventCancelled: true, EventRefundPending: true, EventRefundProcessing: true, EventRefunded: true, EventRefundFailure: true}
 	for _, r := range Rules(AreaMint) {

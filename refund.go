@@ -355,8 +355,8 @@ func (RefundNotPaid) Kind() CauseKind { return CauseRefundNotPaid }
 
 // Events of refunds.
 const (
-	EventRefundProcessing = "order.refund.processing"
-	EventRefundFailure    = "order.refund.failure"
+	EventRefundProcessing EventName = "order.refund.processing"
+	EventRefundFailure    EventName = "order.refund.failure"
 )
 
 // refundStates are the states of an area A order that may have refunds to pay: a refund
@@ -368,15 +368,15 @@ var refundStates = stays
 // one paid); in every other state a refund only sends its event.
 func refundRules() []Rule {
 	out := []Rule{
-		{StatusFailed, CauseRefundSent, StatusRefundPending, []string{EventRefundProcessing}},
-		{StatusRefundPending, CauseRefundPaid, StatusRefunded, []string{EventRefunded}},
-		{StatusRefundPending, CauseRefundNotPaid, StatusRefunded, []string{EventRefundFailure}}, // dust, the others paid
+		{StatusFailed, CauseRefundSent, StatusRefundPending, []EventName{EventRefundProcessing}},
+		{StatusRefundPending, CauseRefundPaid, StatusRefunded, []EventName{EventRefunded}},
+		{StatusRefundPending, CauseRefundNotPaid, StatusRefunded, []EventName{EventRefundFailure}}, // dust, the others paid
 	}
 	for _, s := range refundStates {
 		if s != StatusFailed {
-			out = append(out, Rule{s, CauseRefundSent, s, []string{EventRefundProcessing}})
+			out = append(out, Rule{s, CauseRefundSent, s, []EventName{EventRefundProcessing}})
 		}
-		out = append(out, Rule{s, CauseRefundPaid, s, []string{EventRefunded}}, Rule{s, CauseRefundNotPaid, s, []string{EventRefundFailure}})
+		out = append(out, Rule{s, CauseRefundPaid, s, []EventName{EventRefunded}}, Rule{s, CauseRefundNotPaid, s, []EventName{EventRefundFailure}})
 	}
 	return out
 }

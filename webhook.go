@@ -35,7 +35,7 @@ type Delivery struct {
 	EventID string
 	// EventSeq orders an order's events: they are delivered in this order.
 	EventSeq   int64
-	EventName  string
+	EventName  EventName
 	OrderID    string
 	MerchantID string
 	// Livemode is its order's mode: it is signed with the merchant's secret of that mode.
@@ -183,7 +183,7 @@ func EventRefunds(refunds []*Refund, decimals uint8) []EventRefund {
 type EventEnvelope struct {
 	EventID   string       `json:"eventId"`
 	Timestamp string       `json:"timestamp"`
-	EventName string       `json:"eventName"`
+	EventName EventName    `json:"eventName"`
 	Context   EventContext `json:"context"`
 }
 

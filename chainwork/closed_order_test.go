@@ -294,10 +294,10 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	}
 	var names []string
 	for _, ev := range e.history(sold).events {
-		names = append(names, ev.Name)
+		names = append(names, string(ev.Name))
 	}
-	if want := []string{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractProcessing,
-		rampway.EventSmartContractSuccess, rampway.EventSuccess, rampway.EventDepositSuccess}; !slices.Equal(names, want) {
+	if want := []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractProcessing,
+		rampway.EventSmartContractSuccess, rampway.EventSuccess, rampway.EventDepositSuccess}; !slices.Equal(names, eventStrings(want)) {
 		t.Fatalf("events of the paid order %q, want %q", names, want)
 	}
 }
@@ -351,4 +351,12 @@ func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	if transfers[0].Status != rampway.TransferDropped || got.CryptoReceived.Sign() != 0 || len(events) != 2 || len(refunds) != 0 {
 		t.Fatalf("a dropped payment: %s, left %s received, %d events, %d refunds", transfers[0].Status, got.CryptoReceived, len(events), len(refunds))
 	}
+}
+
+func eventStrings(es []rampway.EventName) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out
 }

@@ -202,7 +202,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	e.want(under, rampway.StatusDepositSuccess, "10000000000000000")
 
 	events, _ := e.store.OrderEvents(t.Context(), full.ID)
-	var names []string
+	var names []rampway.EventName
 	for _, ev := range events {
 		names = append(names, ev.Name)
 	}
@@ -269,7 +269,7 @@ func TestWatcherReorgDropsTopUp(t *testing.T) {
 	events, _ := e.store.OrderEvents(t.Context(), o.ID)
 	var names []string
 	for _, ev := range events {
-		names = append(names, ev.Name+":"+string(ev.From)+">"+string(ev.To))
+		names = append(names, string(ev.Name)+":"+string(ev.From)+">"+string(ev.To))
 	}
 	want := []string{"order.created:>CREATED", "order.deposit.processing:CREATED>DEPOSIT_PROCESSING", "order.deposit.success:DEPOSIT_PROCESSING>UNDERPAID",
 		"order.deposit.processing:UNDERPAID>DEPOSIT_PROCESSING", "order.deposit.dropped:DEPOSIT_PROCESSING>UNDERPAID"}

@@ -45,7 +45,7 @@ type Store interface {
 	Merchant(ctx context.Context, id string) (*rampway.Merchant, error)
 	ContractFunction(ctx context.Context, id string) (*rampway.ContractFunction, error)
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
-	RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error)
+	RecordOrderEvent(ctx context.Context, orderID string, name rampway.EventName, once bool, at time.Time) (bool, error)
 }
 
 // Checkout is the use cases the page calls (checkout.Service): the gateway hash check and the

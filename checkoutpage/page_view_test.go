@@ -48,7 +48,7 @@ func (s *viewStore) ContractFunction(context.Context, string) (*rampway.Contract
 func (s *viewStore) OrderTransfers(context.Context, string) ([]*rampway.InboundTransfer, error) {
 	return s.transfers, nil
 }
-func (s *viewStore) RecordOrderEvent(context.Context, string, string, bool, time.Time) (bool, error) {
+func (s *viewStore) RecordOrderEvent(context.Context, string, rampway.EventName, bool, time.Time) (bool, error) {
 	return true, nil
 }
 

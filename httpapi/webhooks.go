@@ -51,7 +51,7 @@ func optionalInt(n int) *int {
 
 // NewDeliveryView is the log entry of a delivery.
 func NewDeliveryView(d *rampway.Delivery, attempts []*rampway.DeliveryAttempt) DeliveryView {
-	v := DeliveryView{EventID: d.EventID, EventName: d.EventName, OrderID: d.OrderID, URL: d.URL, Status: string(d.Status), AttemptCount: d.Attempts,
+	v := DeliveryView{EventID: d.EventID, EventName: string(d.EventName), OrderID: d.OrderID, URL: d.URL, Status: string(d.Status), AttemptCount: d.Attempts,
 		LastStatusCode: optionalInt(d.LastStatusCode), LastError: optional(d.LastError), CreatedAt: d.CreatedAt.UTC().Format(TimeFormat),
 		Attempts: make([]AttemptView, len(attempts))}
 	switch d.Status {

@@ -20,7 +20,7 @@ func TestWebhookLogAndResend(t *testing.T) {
 		t.Fatalf("log: %+v", log)
 	}
 	d := log.Data[0]
-	if d.EventName != rampway.EventCreated || d.Status != string(rampway.DeliveryPending) || d.URL != "http://127.0.0.1:9/hooks" || d.NextAttemptAt == nil ||
+	if d.EventName != string(rampway.EventCreated) || d.Status != string(rampway.DeliveryPending) || d.URL != "http://127.0.0.1:9/hooks" || d.NextAttemptAt == nil ||
 		d.AttemptCount != 0 || len(d.Attempts) != 0 || d.OrderID != o.OrderID {
 		t.Fatalf("delivery: %+v", d)
 	}

@@ -265,7 +265,7 @@ func testCreditWithoutTransition(t *testing.T, open Opener) {
 				t.Fatalf("body %s: %v", d.Body, err)
 			}
 			c := body.Context
-			if body.EventID != ev.ID || body.EventName != rampway.EventDepositSuccess || c.Status != string(status) ||
+			if body.EventID != ev.ID || body.EventName != string(rampway.EventDepositSuccess) || c.Status != string(status) ||
 				c.CryptoAmountReceived != rampway.FormatUnits(wantReceived, o.Asset.Decimals) || !slices.Contains(c.DepositTxHashes, tr.TxHash.Hex()) {
 				t.Fatalf("body %s: want the credit's status %s, %s received and the transfer %s", d.Body, status, wantReceived, tr.TxHash.Hex())
 			}

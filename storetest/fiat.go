@@ -48,13 +48,13 @@ func fiatOrderIn(t *testing.T, s rampway.Store, area rampway.Area, merchantID, m
 	return o, ps[0]
 }
 
-func eventNames(t *testing.T, s rampway.Store, id string) []string {
+func eventNames(t *testing.T, s rampway.Store, id string) []rampway.EventName {
 	t.Helper()
 	es, err := s.OrderEvents(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
+	var out []rampway.EventName
 	for _, e := range es {
 		out = append(out, e.Name)
 	}
@@ -99,7 +99,7 @@ func testProviderEvents(t *testing.T, open Opener) {
 	if err != nil || got.Status != rampway.StatusOnrampSuccess || got.FiatPaymentID == "" {
 		t.Fatalf("order %+v, %v", got, err)
 	}
-	want := []string{rampway.EventCreated, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}
+	want := []rampway.EventName{rampway.EventCreated, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}
 	if names := eventNames(t, s, o.ID); !slices.Equal(names, want) {
 		t.Fatalf("events %v, want %v", names, want)
 	}

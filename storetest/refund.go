@@ -142,7 +142,7 @@ func testRefundPayouts(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	var names []rampway.EventName
 	for _, e := range events {
 		names = append(names, e.Name)
 	}

@@ -23,7 +23,7 @@ func hookedMerchant(t *testing.T, s rampway.Store, name string) *rampway.Merchan
 func eventIDs(ds []*rampway.Delivery) []string {
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = d.EventID + " " + d.EventName
+		out[i] = d.EventID + " " + string(d.EventName)
 	}
 	return out
 }

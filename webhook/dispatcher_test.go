@@ -188,7 +188,7 @@ func TestRetriesUntilSuccess(t *testing.T) {
 			t.Fatalf("eventId changed: %s then %s", first.ID, ev.ID)
 		}
 	}
-	if first.Name != rampway.EventCreated {
+	if first.Name != string(rampway.EventCreated) {
 		t.Fatalf("event %s", first.Name)
 	}
 	oc, err := first.Order()
@@ -216,7 +216,7 @@ func TestOrderOfEvents(t *testing.T) {
 		_ = json.NewDecoder(r.Body).Decode(&ev)
 		mu.Lock()
 		defer mu.Unlock()
-		if ev.EventName == rampway.EventCreated && failures[ev.EventName] < 2 { // the first event fails twice
+		if ev.EventName == string(rampway.EventCreated) && failures[ev.EventName] < 2 { // the first event fails twice
 			failures[ev.EventName]++
 			w.WriteHeader(http.StatusBadGateway)
 			return
@@ -230,7 +230,7 @@ func TestOrderOfEvents(t *testing.T) {
 	e.waitDelivered([]string{o.ID}, 10*time.Second)
 	mu.Lock()
 	defer mu.Unlock()
-	if want := []string{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess}; !slices.Equal(got, want) {
+	if want := []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess}; !slices.Equal(got, []string{string(want[0]), string(want[1]), string(want[2])}) {
 		t.Fatalf("arrived %v, want %v", got, want)
 	}
 }

@@ -102,7 +102,7 @@ func testHeld(t *testing.T, e *env) {
 	settle(t, d)
 	o2 := e.order(m, 0)
 	settle(t, d)
-	created1, created2 := rampway.EventCreated+" "+o1.ID, rampway.EventCreated+" "+o2.ID
+	created1, created2 := string(rampway.EventCreated)+" "+o1.ID, string(rampway.EventCreated)+" "+o2.ID
 	if got, want := attempts(), []string{created1, created1, created1, created2}; !slices.Equal(got, want) {
 		t.Fatalf("attempts before disabling: %v, want %v", got, want)
 	}
@@ -169,14 +169,17 @@ func testHeld(t *testing.T, e *env) {
 	settle(t, d)
 	e.waitDelivered([]string{o1.ID, o2.ID}, 5*time.Second)
 	var want []string
-	for _, ev := range []struct{ name, order string }{
+	for _, ev := range []struct {
+		name  rampway.EventName
+		order string
+	}{
 		{rampway.EventCreated, o1.ID}, // fails: due again after the first wait
 		{rampway.EventDepositProcessing, o2.ID},
 		{rampway.EventCreated, o1.ID},
 		{rampway.EventDepositProcessing, o1.ID},
 		{rampway.EventDepositSuccess, o1.ID},
 	} {
-		want = append(want, ev.name+" "+ev.order)
+		want = append(want, string(ev.name)+" "+ev.order)
 	}
 	if got := attempts()[len(before):]; !slices.Equal(got, want) {
 		t.Fatalf("attempts after enabling:\n%v\nwant\n%v", got, want)

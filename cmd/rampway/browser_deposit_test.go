@@ -282,7 +282,7 @@ func (r *depositRun) delivered(t *testing.T, id, symbol string, to common.Addres
 
 // overridden waits for the order's events at the overriding receiver, want in order, and
 // checks that none reached the merchant's own webhook URL (the demo store's receiver).
-func (r *depositRun) overridden(t *testing.T, id string, want []string) {
+func (r *depositRun) overridden(t *testing.T, id string, want []rampway.EventName) {
 	t.Helper()
 	r.override.wantEvents(t, id, want)
 	for _, e := range demoEvents(t, r.base) {
@@ -532,6 +532,6 @@ func TestBrowserDeposit(t *testing.T) {
 		if v := r.f.lookup(t, id); v["status"] != "CANCELLED" || v["execution_tx_hash"] != nil {
 			t.Fatalf("after cancel the order is %v (transfer %v)", v["status"], v["execution_tx_hash"])
 		}
-		r.overridden(t, id, []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
+		r.overridden(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
 	})
 }

@@ -501,7 +501,7 @@ func fiatRank(t *testing.T, states []string) []int {
 
 // paidAndMinted follows the page to SUCCESS (states in order, screenshots of shots), and
 // checks the success page, the NFT at the recipient and the events at the merchant.
-func (r *fiatRun) paidAndMinted(t *testing.T, id string, before *big.Int, cardUsed string, shots map[string]string, events []string) {
+func (r *fiatRun) paidAndMinted(t *testing.T, id string, before *big.Int, cardUsed string, shots map[string]string, events []rampway.EventName) {
 	t.Helper()
 	seen := r.watchTo(t, "SUCCESS", shots)
 	if !slices.IsSorted(fiatRank(t, seen)) {
@@ -515,9 +515,9 @@ func (r *fiatRun) paidAndMinted(t *testing.T, id string, before *big.Int, cardUs
 
 // The webhook events of fiat orders.
 var (
-	fiatMintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
+	fiatMintEvents = []rampway.EventName{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
 	// fiatPaidEvents: paid at once (a card, a wallet, a transfer or an approval), then minted.
-	fiatPaidEvents = append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess},
+	fiatPaidEvents = append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess},
 		fiatMintEvents...)
 )
 
@@ -667,7 +667,7 @@ func TestBrowserFiat(t *testing.T) {
 		r.nothingMinted(t, id, before)
 		r.payByCard(t, cards.Success, "")
 		r.paidAndMinted(t, id, before, "Paid with visa ending in 4242", map[string]string{"SMARTCONTRACT_PROCESSING": "3-minting"},
-			append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampFailure, rampway.EventOnrampProcessing,
+			append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampFailure, rampway.EventOnrampProcessing,
 				rampway.EventOnrampSuccess}, fiatMintEvents...))
 		r.shot(t, "4-success")
 	})
@@ -693,7 +693,7 @@ func TestBrowserFiat(t *testing.T) {
 		if v := r.f.lookup(t, id); v["status"] != "CREATED" || len(v["fiat_movements"].([]any)) != 0 {
 			t.Fatalf("after a failed authentication the order is %v, its payment %v, movements %v", v["status"], v["fiat_payment"], v["fiat_movements"])
 		}
-		r.f.hooks.wantEvents(t, id, []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampFailure})
+		r.f.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampFailure})
 		r.nothingMinted(t, id, before)
 	})
 
@@ -812,7 +812,7 @@ func TestBrowserFiat(t *testing.T) {
 		}
 		r.f.bankTransfer(t, again.Reference, amount, "GBP")
 		// The user's reload closed the page once (user.widget.close), then it opened again.
-		reloaded := append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventWidgetClose}, fiatPaidEvents[2:]...)
+		reloaded := append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventWidgetClose}, fiatPaidEvents[2:]...)
 		r.paidAndMinted(t, id, before, "", map[string]string{"SMARTCONTRACT_PROCESSING": "4-minting"}, reloaded)
 		r.shot(t, "5-success")
 		v = r.f.lookup(t, id)
@@ -909,7 +909,7 @@ func TestBrowserFiat(t *testing.T) {
 		if v := r.f.lookup(t, id); v["status"] != "CANCELLED" {
 			t.Fatalf("the order is %v after cancel", v["status"])
 		}
-		r.f.hooks.wantEvents(t, id, []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
+		r.f.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
 		r.nothingMinted(t, id, before)
 	})
 }

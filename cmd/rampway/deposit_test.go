@@ -94,7 +94,7 @@ func (j *fiatJourney) depositWait(t *testing.T, id, status string) map[string]an
 	return j.waitStatus(t, id, status, 30*time.Second)
 }
 
-var depositEvents = []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess,
+var depositEvents = []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess,
 	rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSuccess}
 
 // units parses a decimal amount of symbol into base units.

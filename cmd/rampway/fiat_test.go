@@ -239,7 +239,7 @@ func (j *fiatJourney) captured(t *testing.T, id, amount string) map[string]any {
 	}
 }
 
-var mintEvents = []string{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
+var mintEvents = []rampway.EventName{rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess}
 
 // A GET of a fiat order's page starts nothing, however often and by whatever method (issue
 // 29, 5: link previewers and prefetchers open URLs): no fiat payment in the lookup or the
@@ -319,7 +319,7 @@ func TestFiatCardJourney(t *testing.T) {
 	if fp["card_brand"] != "visa" || fp["card_last4"] != "4242" || fp["amount"] != o["order_fiat_amount"] {
 		t.Fatalf("fiat_payment %v", fp)
 	}
-	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
+	j.hooks.wantEvents(t, id, append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
 }
 
 // A declined card, then one that succeeds: one mint.
@@ -340,7 +340,7 @@ func TestFiatDeclineThenSuccess(t *testing.T) {
 	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
 		t.Fatalf("NFTs %s, want %s + 1", got, before)
 	}
-	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampFailure,
+	j.hooks.wantEvents(t, id, append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampFailure,
 		rampway.EventOnrampProcessing, rampway.EventOnrampSuccess}, mintEvents...))
 }
 
@@ -365,7 +365,7 @@ func TestFiatThreeDS(t *testing.T) {
 			if got := j.nfts(t); got.Cmp(before) != 0 {
 				t.Fatalf("a failed authentication minted: %s, was %s", got, before)
 			}
-			j.hooks.wantEvents(t, id, []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampFailure})
+			j.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing, rampway.EventOnrampFailure})
 		}
 	}
 	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
@@ -430,7 +430,7 @@ func TestFiatWalletAndOpenBanking(t *testing.T) {
 	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(2))) != 0 {
 		t.Fatalf("NFTs %s, want %s + 2", got, before)
 	}
-	j.hooks.wantEvents(t, ob["order_id"].(string), append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+	j.hooks.wantEvents(t, ob["order_id"].(string), append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
 		rampway.EventOnrampSuccess}, mintEvents...))
 }
 
@@ -463,7 +463,7 @@ func TestFiatBankTransfers(t *testing.T) {
 	if got := j.nfts(t); got.Cmp(new(big.Int).Add(before, big.NewInt(1))) != 0 {
 		t.Fatalf("NFTs %s, want %s + 1", got, before)
 	}
-	j.hooks.wantEvents(t, id, append([]string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+	j.hooks.wantEvents(t, id, append([]rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
 		rampway.EventOnrampSuccess}, mintEvents...))
 	code, v := postAdmin(t, j.dj, "/sandbox/bank-transfers", `{"reference":"RW-NOPE","amount":"1.00","currency":"EUR"}`)
 	if code != 404 {
@@ -531,6 +531,6 @@ func TestFiatExecutionFailsVoidsOrRefunds(t *testing.T) {
 	if got := j.nfts(t); got.Cmp(before) != 0 {
 		t.Fatalf("NFTs %s, want %s: nothing minted", got, before)
 	}
-	j.hooks.wantEvents(t, card["order_id"].(string), []string{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
+	j.hooks.wantEvents(t, card["order_id"].(string), []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventOnrampProcessing,
 		rampway.EventOnrampSuccess, rampway.EventSmartContractFailure, rampway.EventRefunded})
 }

@@ -57,8 +57,12 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 // wantEvents waits until the order's events are want, in that order.
-func (r *receiver) wantEvents(t *testing.T, orderID string, want []string) {
+func (r *receiver) wantEvents(t *testing.T, orderID string, names []rampway.EventName) {
 	t.Helper()
+	want := make([]string, len(names))
+	for i, n := range names {
+		want[i] = string(n)
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		r.mu.Lock()
@@ -224,7 +228,7 @@ func TestJourneyAreaA(t *testing.T) {
 		quantity string
 		pay      func(t *testing.T, o map[string]any) // the user's payments
 		refunded string                               // the excess owed back, if any
-		events   []string                             // the webhook events, when they are certain
+		events   []rampway.EventName                  // the webhook events, when they are certain
 	}{
 		{"native", 0, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, "", paidEvents},
 		{"token", 1, "1", func(t *testing.T, o map[string]any) { j.pay(t, o, o["crypto_amount"].(string)) }, "", paidEvents},
@@ -232,7 +236,7 @@ func TestJourneyAreaA(t *testing.T) {
 			j.pay(t, o, "0.001")
 			j.wait(t, o["order_id"].(string), "UNDERPAID", 20*time.Second)
 			j.pay(t, o, sub(t, o["crypto_amount"].(string), "0.001", 18))
-		}, "", []string{"order.created", "order.deposit.processing", "order.deposit.success", "order.deposit.processing",
+		}, "", []rampway.EventName{"order.created", "order.deposit.processing", "order.deposit.success", "order.deposit.processing",
 			"order.deposit.success", "order.smartcontract.processing", "order.smartcontract.success", "order.success"}},
 		{"overpaid", 1, "1", func(t *testing.T, o map[string]any) {
 			j.pay(t, o, o["crypto_amount"].(string))
@@ -320,7 +324,7 @@ func TestJourneyAreaA(t *testing.T) {
 }
 
 // paidEvents are the webhook events of an order paid at once and executed.
-var paidEvents = []string{"order.created", "order.deposit.processing", "order.deposit.success", "order.smartcontract.processing",
+var paidEvents = []rampway.EventName{"order.created", "order.deposit.processing", "order.deposit.success", "order.smartcontract.processing",
 	"order.smartcontract.success", "order.success"}
 
 func mustInt(t *testing.T, s string) int64 {
@@ -341,7 +345,7 @@ func TestAdminCLIWebhooks(t *testing.T) {
 	j := newJourney(t, dj)
 	o := j.order(t, 0, map[string]any{"to": dj.Chain.PayerAddress, "quantity": "1"})
 	id := o["order_id"].(string)
-	j.hooks.wantEvents(t, id, []string{"order.created"})
+	j.hooks.wantEvents(t, id, []rampway.EventName{"order.created"})
 	cli := func(args ...string) map[string]any {
 		t.Helper()
 		var out bytes.Buffer
@@ -373,7 +377,7 @@ func TestAdminCLIWebhooks(t *testing.T) {
 		len(r["attempts"].([]any)) != 1 || r["delivered_at"] != nil {
 		t.Fatalf("resend: %v", r)
 	}
-	j.hooks.wantEvents(t, id, []string{"order.created", "order.created"}) // the same event, again
+	j.hooks.wantEvents(t, id, []rampway.EventName{"order.created", "order.created"}) // the same event, again
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"admin", "--data-dir", dir, "webhooks", "resend", dj.Merchant.MerchantID, id, "evt_nope"}, noEnv, &out); err == nil ||
 		!strings.Contains(err.Error(), "not found") {

@@ -94,7 +94,7 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	// response ends (get reads it whole) and an order's events go out in order: a second
 	// user.widget.open would come before the order.cancelled below, which the last check
 	// waits for, rather than after a pause long enough on this machine.
-	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open"})
+	j.hooks.wantEvents(t, o["order_id"].(string), []rampway.EventName{"order.created", "user.widget.open"})
 	get(gw)
 
 	// The live status stream starts with the current status.
@@ -124,7 +124,7 @@ func TestCheckoutPageHTTP(t *testing.T) {
 		t.Fatalf("order after cancel: %v", got["status"])
 	}
 	// Still one user.widget.open: a second opening told the merchant nothing.
-	j.hooks.wantEvents(t, o["order_id"].(string), []string{"order.created", "user.widget.open", "order.cancelled"})
+	j.hooks.wantEvents(t, o["order_id"].(string), []rampway.EventName{"order.created", "user.widget.open", "order.cancelled"})
 
 	// A form post too large for its form is 413 with a page that says so (issue 29, 7), not a
 	// 404 for the order its cut-off body no longer names.

@@ -191,7 +191,7 @@ func (e *refundEnv) waitRefunds(id string, status string, want ...rampway.Refund
 // wantEventsInOrder waits until each sequence of seqs is a subsequence of the order's
 // events (events of the execution and of a refund interleave as their blocks come), with no
 // event twice.
-func (e *refundEnv) wantEventsInOrder(id string, seqs ...[]string) {
+func (e *refundEnv) wantEventsInOrder(id string, seqs ...[]rampway.EventName) {
 	e.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -202,7 +202,7 @@ func (e *refundEnv) wantEventsInOrder(id string, seqs ...[]string) {
 		for _, seq := range seqs {
 			i := 0
 			for _, ev := range got {
-				if i < len(seq) && ev == seq[i] {
+				if i < len(seq) && ev == string(seq[i]) {
 					i++
 				}
 			}
@@ -210,7 +210,7 @@ func (e *refundEnv) wantEventsInOrder(id string, seqs ...[]string) {
 		}
 		seen := map[string]bool{}
 		for _, ev := range got {
-			if seen[ev] && ev != rampway.EventDepositSuccess {
+			if seen[ev] && ev != string(rampway.EventDepositSuccess) {
 				e.t.Fatalf("events of %s: %v: %s twice", id, got, ev)
 			}
 			seen[ev] = true
@@ -315,8 +315,8 @@ func TestRefundsPaidOnChain(t *testing.T) {
 	e.pay(e.get(id), paid)
 	v := e.waitRefunds(id, "SUCCESS", rampway.RefundDone)
 	e.checkPaidBack(refundOf(t, v), new(big.Int).Sub(paid, price))
-	e.wantEventsInOrder(id, []string{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractProcessing,
-		rampway.EventSmartContractSuccess, rampway.EventSuccess}, []string{rampway.EventDepositSuccess, rampway.EventRefundProcessing, rampway.EventRefunded})
+	e.wantEventsInOrder(id, []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractProcessing,
+		rampway.EventSmartContractSuccess, rampway.EventSuccess}, []rampway.EventName{rampway.EventDepositSuccess, rampway.EventRefundProcessing, rampway.EventRefunded})
 
 	// Paid after expiry: REFUND_PENDING, then REFUNDED, the whole payment back less the fee.
 	o = e.order()
@@ -327,7 +327,7 @@ func TestRefundsPaidOnChain(t *testing.T) {
 	e.pay(e.get(id), late)
 	v = e.waitRefunds(id, "REFUNDED", rampway.RefundDone)
 	e.checkPaidBack(refundOf(t, v), late)
-	e.wantEventsInOrder(id, []string{rampway.EventCreated, rampway.EventDepositFailure, rampway.EventDepositSuccess, rampway.EventRefundPending,
+	e.wantEventsInOrder(id, []rampway.EventName{rampway.EventCreated, rampway.EventDepositFailure, rampway.EventDepositSuccess, rampway.EventRefundPending,
 		rampway.EventRefundProcessing, rampway.EventRefunded})
 
 	// Sold out between the order and its payment: FAILED, then REFUNDED.
@@ -343,7 +343,7 @@ func TestRefundsPaidOnChain(t *testing.T) {
 		t.Fatalf("failure_reason %v", v["failure_reason"])
 	}
 	e.checkPaidBack(refundOf(t, v), owed)
-	e.wantEventsInOrder(id, []string{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractFailure,
+	e.wantEventsInOrder(id, []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess, rampway.EventSmartContractFailure,
 		rampway.EventRefundProcessing, rampway.EventRefunded})
 }
 
@@ -508,7 +508,7 @@ func TestRefundPolicy(t *testing.T) {
 	if dr["tx_hash"] != "" || dr["amount_sent"] != "0" || dr["network_fee"] == "" || !strings.Contains(dr["status_reason"].(string), "dust threshold of 0.001 ETH") {
 		t.Fatalf("dust refund %v", dr)
 	}
-	e.wantEventsInOrder(dustID, []string{rampway.EventSuccess}, []string{rampway.EventDepositSuccess, rampway.EventRefundFailure})
+	e.wantEventsInOrder(dustID, []rampway.EventName{rampway.EventSuccess}, []rampway.EventName{rampway.EventDepositSuccess, rampway.EventRefundFailure})
 
 	// The executor's steps that settled that refund, recorded after the first was held, left
 	// the first held: no refund above the limit goes out without an approval.

@@ -363,7 +363,7 @@ func TestStripeJourneys(t *testing.T) {
 		t.Fatalf("canceled: %d", code)
 	}
 	e.waitFor(id, false, "REFUNDED", func(v map[string]any) bool { return v["status"] == "REFUNDED" })
-	e.wantEventsInOrder(id, []string{rampway.EventOnrampSuccess, rampway.EventSmartContractFailure, rampway.EventRefunded})
+	e.wantEventsInOrder(id, []rampway.EventName{rampway.EventOnrampSuccess, rampway.EventSmartContractFailure, rampway.EventRefunded})
 }
 
 // Issue 29, 1 and 2, in the order Stripe can send them: a card declined on the page and then

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
 	"github.com/rampway/rampway/httpapi"
 )
@@ -106,10 +107,10 @@ func TestDemoStoreReceivesWebhooks(t *testing.T) {
 
 	id := payExample(t, dj) // an order without merchant_webhook_url: the merchant's URL
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		var got []string
+		var got []rampway.EventName
 		for _, e := range demoEvents(t, base) {
 			if e.OrderID == id {
-				got = append(got, e.EventName)
+				got = append(got, rampway.EventName(e.EventName))
 			}
 		}
 		if slices.Equal(got, paidEvents) {

@@ -232,7 +232,7 @@ func (s *Store) insertEventRow(ctx context.Context, tx *sql.Tx, e *rampway.Order
 // with it as a transition's does (insertEvent). Such events are the hosted page's
 // (RecordOrderEvent) and the order.deposit.success of a transfer credited to an order that it
 // does not move (ConfirmTransfer); every change an order's causes make goes through applyTx.
-func (s *Store) insertStatusEvent(ctx context.Context, tx *sql.Tx, o *rampway.Order, name string, at time.Time) error {
+func (s *Store) insertStatusEvent(ctx context.Context, tx *sql.Tx, o *rampway.Order, name rampway.EventName, at time.Time) error {
 	return s.insertEvent(ctx, tx, &rampway.OrderEvent{ID: rampway.NewID(rampway.PrefixEvent, at), OrderID: o.ID, MerchantID: o.MerchantID,
 		Name: name, From: o.Status, To: o.Status, CreatedAt: at}, o)
 }
@@ -638,7 +638,7 @@ func (s *Store) queryOrders(ctx context.Context, what, query string, args ...any
 }
 
 // RecordOrderEvent implements rampway.OrderStore.
-func (s *Store) RecordOrderEvent(ctx context.Context, orderID, name string, once bool, at time.Time) (bool, error) {
+func (s *Store) RecordOrderEvent(ctx context.Context, orderID string, name rampway.EventName, once bool, at time.Time) (bool, error) {
 	recorded := false
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		o, err := s.lockOrder(ctx, tx, orderID)
