@@ -32,6 +32,7 @@ type Worker struct {
 	cfg       Config
 	log       *slog.Logger
 	now       func() time.Time
+	wake      chan struct{}
 }
 
 // Config tunes a Worker.
@@ -53,7 +54,7 @@ func New(store Store, providers map[string]rampway.FiatProvider, cfg Config, log
 	if cfg.GiveUpAfter <= 0 {
 		cfg.GiveUpAfter = DefaultGiveUpAfter
 	}
-	return &Worker{store: store, providers: providers, cfg: cfg, log: log, now: now}
+	return &Worker{store: store, providers: providers, cfg: cfg, log: log, now: now, wake: make(chan struct{}, 1)}
 }
 
 // lease is how long a claimed action is ours: longer than a provider call takes.
@@ -142,9 +143,17 @@ func (w *Worker) do(ctx context.Context, a *rampway.FiatAction) (string, error) 
 	return "", fmt.Errorf("unknown fiat action %q", a.Kind)
 }
 
-// Run steps every interval until ctx ends.
+// Wake has Run step at once: an order's cause asked for an action.
+func (w *Worker) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run steps every interval, or when woken, until ctx ends.
 func (w *Worker) Run(ctx context.Context, interval time.Duration) {
-	loop.Every(ctx, interval, w.log, "fiat actions", func(ctx context.Context) error {
+	loop.EveryOrWoken(ctx, interval, w.wake, w.log, "fiat actions", func(ctx context.Context) error {
 		_, err := w.Step(ctx)
 		return err
 	})

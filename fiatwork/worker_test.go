@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -414,4 +415,43 @@ func TestCrashBetweenProviderAndRecord(t *testing.T) {
 	if b.moved != 500 {
 		t.Fatalf("moved %d, want 500 once", b.moved)
 	}
+}
+
+// Run steps when woken (a cause asked for an action), not only at its interval: with an
+// interval of an hour, a capture made after Run's first step is done once Wake is called.
+func TestWakeStepsAtOnce(t *testing.T) {
+	t.Parallel()
+	s := openStore(t)
+	b := newBank(0)
+	clk := &testClock{t: t0}
+	claims := &claimCounter{Store: s}
+	w := newWorker(claims, b, clk, time.Hour)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx, time.Hour) }()
+	t.Cleanup(func() { cancel(); <-done })
+	for claims.n.Load() == 0 { // Run's first step has looked, and found nothing
+		time.Sleep(time.Millisecond)
+	}
+	a := mustCapture(t, s)
+	for deadline := time.Now().Add(30 * time.Second); action(t, s, a).Status != rampway.ActionDone; time.Sleep(10 * time.Millisecond) {
+		w.Wake()
+		if time.Now().After(deadline) {
+			t.Fatalf("capture still %s half a minute after Wake", action(t, s, a).Status)
+		}
+	}
+	if n := b.askedOf(a.ID); n != 1 {
+		t.Fatalf("asked %d times", n)
+	}
+}
+
+// claimCounter counts the worker's looks for due actions.
+type claimCounter struct {
+	*sqlstore.Store
+	n atomic.Int32
+}
+
+func (c *claimCounter) ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*rampway.FiatAction, error) {
+	defer c.n.Add(1)
+	return c.Store.ClaimFiatActions(ctx, now, lease, limit)
 }

@@ -176,6 +176,14 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 // its record take, and short enough that a crashed process's deliveries go out soon after.
 func (d *Dispatcher) lease() time.Duration { return 2*d.cfg.Timeout + 5*time.Second }
 
+// Wake has Run step at once: an order's cause made events to deliver.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Run delivers until ctx ends, then waits for the attempts in flight (each bounded by the
 // timeout) so that none is cut off unrecorded.
 func (d *Dispatcher) Run(ctx context.Context) {

@@ -428,7 +428,7 @@ func (a *App) Serve(ctx context.Context) error {
 		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
 	}
 	leases := a.leases
-	wakes := map[string]func(){} // each network's executor, woken by the store's hooks
+	wakes := workerWakes{executors: map[string]func(){}} // the workers the store's hooks wake
 	for i, n := range a.Networks.List() {
 		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
@@ -443,7 +443,7 @@ func (a *App) Serve(ctx context.Context) error {
 				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, xcl,
 				a.signer, a.Log.With("worker", "executor"), nil)
 			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
-			wakes[n.Name] = x.Wake
+			wakes.executors[n.Name] = x.Wake
 			workers.Go(func() {
 				leases.Run(wctx, "executor/"+n.Name+"/"+a.signer.Address().Hex(), func(ctx context.Context) { x.Run(ctx, watchPoll) })
 			})
@@ -462,6 +462,7 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	if ps := a.Checkout.FiatProviders(); len(ps) > 0 {
 		fw := fiatwork.New(a.Store, ps, fiatwork.Config{GiveUpAfter: a.Cfg.Fiat.ActionGiveUpAfter}, a.Log.With("worker", "fiat"), nil)
+		wakes.fiat = fw.Wake
 		workers.Go(func() { fw.Run(wctx, fiatPoll) })
 	}
 	for _, p := range a.providers {
@@ -471,12 +472,13 @@ func (a *App) Serve(ctx context.Context) error {
 			})
 		}
 	}
-	stopHooks := a.Store.Listen(storeHooks(a.Log, a.rulesMissing, wakes))
 	wh := a.Cfg.Webhooks
 	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
 		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
 		UserAgent: "rampway/" + a.version + " (+webhooks)", AllowPrivate: a.Cfg.Mode == config.ModeDev},
 		a.Store, a.Merchants, a.Log.With("worker", "webhooks"), nil) // secrets read at every attempt: a rotation applies at once
+	wakes.webhooks = dispatcher.Wake
+	stopHooks := a.Store.Listen(storeHooks(a.Log, a.rulesMissing, wakes))
 	workers.Go(func() { dispatcher.Run(wctx) })
 	stopWorkers := func() {
 		stopWork()

@@ -16,14 +16,29 @@ func newRuleMissingCounter() *prometheus.CounterVec {
 		[]string{"area", "status", "cause"})
 }
 
+// workerWakes wake the workers: each network's executor (by network), the fiat worker and the
+// webhook dispatcher (nil when not running).
+type workerWakes struct {
+	executors map[string]func()
+	fiat      func()
+	webhooks  func()
+}
+
 // storeHooks are the one place where what the store's causes did reaches the workers and the
-// operator: a paid order wakes its network's executor (wakes, by network), which would
-// otherwise find it at its next poll; a fact without a rule is logged and counted.
-func storeHooks(log *slog.Logger, missing *prometheus.CounterVec, wakes map[string]func()) rampway.Hooks {
+// operator: a paid order wakes its network's executor, a capture, void or refund to ask the fiat
+// worker, new events the webhook dispatcher (each would otherwise find its work at its next
+// poll); a fact without a rule is logged and counted.
+func storeHooks(log *slog.Logger, missing *prometheus.CounterVec, wakes workerWakes) rampway.Hooks {
 	return rampway.Hooks{
 		Applied: func(o *rampway.Order, out *rampway.Outcome) {
-			if wake, ok := wakes[o.Network]; ok && out.WakeExecute {
+			if wake, ok := wakes.executors[o.Network]; ok && out.WakeExecute {
 				wake()
+			}
+			if wakes.fiat != nil && len(out.FiatActions) > 0 {
+				wakes.fiat()
+			}
+			if wakes.webhooks != nil && len(out.Events) > 0 {
+				wakes.webhooks()
 			}
 		},
 		RuleMissing: func(err *rampway.RuleMissing) {

@@ -18,9 +18,9 @@ import (
 func TestStoreHooks(t *testing.T) {
 	var logs bytes.Buffer
 	missing := newRuleMissingCounter()
-	var woken, other atomic.Int32
-	h := storeHooks(slog.New(slog.NewTextHandler(&logs, nil)), missing, map[string]func(){
-		"devnet": func() { woken.Add(1) }, "othernet": func() { other.Add(1) }})
+	var woken, other, fiat, hooks atomic.Int32
+	h := storeHooks(slog.New(slog.NewTextHandler(&logs, nil)), missing, workerWakes{executors: map[string]func(){
+		"devnet": func() { woken.Add(1) }, "othernet": func() { other.Add(1) }}, fiat: func() { fiat.Add(1) }, webhooks: func() { hooks.Add(1) }})
 
 	gap := &rampway.RuleMissing{OrderID: "ord_1", Area: rampway.AreaNFTRamp, Status: rampway.StatusSuccess, Cause: rampway.CauseFiatCredited,
 		To: rampway.StatusSuccess}
@@ -51,6 +51,15 @@ func TestStoreHooks(t *testing.T) {
 	h.Applied(nowhere, &rampway.Outcome{Order: nowhere, WakeExecute: true})
 	if woken.Load() != 1 || other.Load() != 0 {
 		t.Fatalf("woken %d, other %d; want 1, 0", woken.Load(), other.Load())
+	}
+	// A capture to ask wakes the fiat worker; events to deliver, the dispatcher; nothing, neither.
+	if fiat.Load() != 0 || hooks.Load() != 0 {
+		t.Fatalf("fiat worker woken %d times, dispatcher %d, for outcomes with neither", fiat.Load(), hooks.Load())
+	}
+	h.Applied(paid, &rampway.Outcome{Order: paid, FiatActions: []*rampway.FiatAction{{Kind: rampway.ActionCapture}}})
+	h.Applied(paid, &rampway.Outcome{Order: paid, Events: []*rampway.RenderedEvent{{}}})
+	if fiat.Load() != 1 || hooks.Load() != 1 {
+		t.Fatalf("fiat worker woken %d times, dispatcher %d; want 1, 1", fiat.Load(), hooks.Load())
 	}
 }
 
