@@ -17,6 +17,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/fiatwork"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/sqlite"
 )
@@ -75,24 +76,6 @@ func (b *bank) askedOf(key string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.asked[key]
-}
-
-// testClock is a worker's clock that moves only when the test moves it.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
 }
 
 var t0 = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
@@ -197,8 +180,8 @@ func action(t *testing.T, s *sqlstore.Store, a *rampway.FiatAction) *rampway.Fia
 	return nil
 }
 
-func newWorker(s fiatwork.Store, b *bank, clk *testClock, giveUp time.Duration) *fiatwork.Worker {
-	return fiatwork.New(s, map[string]rampway.FiatProvider{"sandbox": b}, fiatwork.Config{GiveUpAfter: giveUp}, slog.New(slog.DiscardHandler), clk.now)
+func newWorker(s fiatwork.Store, b *bank, clk *devtest.Clock, giveUp time.Duration) *fiatwork.Worker {
+	return fiatwork.New(s, map[string]rampway.FiatProvider{"sandbox": b}, fiatwork.Config{GiveUpAfter: giveUp}, slog.New(slog.DiscardHandler), clk.Now)
 }
 
 func step(t *testing.T, w *fiatwork.Worker) int {
@@ -231,7 +214,7 @@ func TestRetriesWithBackoffUntilDone(t *testing.T) {
 	s := openStore(t)
 	a := mustCapture(t, s)
 	b := newBank(3)
-	clk := &testClock{t: t0}
+	clk := devtest.NewClock(t0)
 	w := newWorker(s, b, clk, time.Hour)
 
 	at := t0
@@ -243,13 +226,13 @@ func TestRetriesWithBackoffUntilDone(t *testing.T) {
 		if got.Status != rampway.ActionPending || got.Attempts != i+1 || got.LastError != "provider unavailable" || !got.NextAttemptAt.Equal(at.Add(wait)) {
 			t.Fatalf("after attempt %d at %s: %+v, want pending, due at %s", i+1, at, got, at.Add(wait))
 		}
-		clk.set(at.Add(wait - time.Microsecond))
+		clk.Set(at.Add(wait - time.Microsecond))
 		step(t, w)
 		if n := b.askedOf(a.ID); n != i+1 {
 			t.Fatalf("asked %d times before the backoff of attempt %d ended, want %d", n, i+1, i+1)
 		}
 		at = at.Add(wait)
-		clk.set(at)
+		clk.Set(at)
 	}
 	if n := step(t, w); n != 1 {
 		t.Fatalf("the fourth attempt: %d done, want 1", n)
@@ -258,7 +241,7 @@ func TestRetriesWithBackoffUntilDone(t *testing.T) {
 	if got.Status != rampway.ActionDone || got.ProviderRef != "" || got.Attempts != 4 || got.LastError != "" {
 		t.Fatalf("done: %+v", got)
 	}
-	clk.set(t0.Add(24 * time.Hour))
+	clk.Set(t0.Add(24 * time.Hour))
 	if n := step(t, w); n != 0 || b.askedOf(a.ID) != 4 || b.moved != 2500 {
 		t.Fatalf("after done: %d done, asked %d times, moved %d; want nothing more, 4, 2500", n, b.askedOf(a.ID), b.moved)
 	}
@@ -272,7 +255,7 @@ func TestGivesUpThenOperatorRetries(t *testing.T) {
 	s := openStore(t)
 	a := mustCapture(t, s)
 	b := newBank(1000)
-	clk := &testClock{t: t0}
+	clk := devtest.NewClock(t0)
 	w := newWorker(s, b, clk, time.Hour)
 
 	// Tried at each due time, until an hour after it was made.
@@ -284,17 +267,17 @@ func TestGivesUpThenOperatorRetries(t *testing.T) {
 		if got.NextAttemptAt.Sub(t0) > 2*time.Hour {
 			t.Fatalf("still pending, due at %s: never given up on", got.NextAttemptAt)
 		}
-		clk.set(got.NextAttemptAt)
+		clk.Set(got.NextAttemptAt)
 	}
 	got := action(t, s, a)
-	if got.Status != rampway.ActionNeedsOperator || got.LastError != "provider unavailable" || clk.now().Sub(t0) < time.Hour {
-		t.Fatalf("at %s: %+v, want needs_operator once an hour has passed", clk.now(), got)
+	if got.Status != rampway.ActionNeedsOperator || got.LastError != "provider unavailable" || clk.Now().Sub(t0) < time.Hour {
+		t.Fatalf("at %s: %+v, want needs_operator once an hour has passed", clk.Now(), got)
 	}
 	asked := b.askedOf(a.ID)
 	if asked < 2 {
 		t.Fatalf("asked %d times in an hour", asked)
 	}
-	clk.set(t0.Add(48 * time.Hour))
+	clk.Set(t0.Add(48 * time.Hour))
 	if step(t, w); b.askedOf(a.ID) != asked {
 		t.Fatal("an action that needs an operator was tried again without one")
 	}
@@ -313,7 +296,7 @@ func TestGivesUpThenOperatorRetries(t *testing.T) {
 	if got := action(t, s, a); got.Status != rampway.ActionPending || !got.RetryFrom.Equal(retried) {
 		t.Fatalf("after a refusal following the operator's retry: %+v, want pending (its give-up clock from %s)", got, retried)
 	}
-	clk.set(action(t, s, a).NextAttemptAt)
+	clk.Set(action(t, s, a).NextAttemptAt)
 	if n := step(t, w); n != 1 {
 		t.Fatalf("%d done after the retry", n)
 	}
@@ -332,7 +315,7 @@ func TestEachActionAskedOnceByConcurrentWorkers(t *testing.T) {
 		actions = append(actions, mustCapture(t, s))
 	}
 	b := newBank(0)
-	clk := &testClock{t: t0}
+	clk := devtest.NewClock(t0)
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for range 4 {
@@ -388,7 +371,7 @@ func TestCrashBetweenProviderAndRecord(t *testing.T) {
 	s := openStore(t)
 	a := mustRefund(t, s)
 	b := newBank(0)
-	clk := &testClock{t: t0}
+	clk := devtest.NewClock(t0)
 	if _, err := newWorker(&crashingStore{Store: s}, b, clk, time.Hour).Step(t.Context()); !errors.Is(err, errCrash) {
 		t.Fatalf("the dying worker's step: %v", err)
 	}
@@ -401,11 +384,11 @@ func TestCrashBetweenProviderAndRecord(t *testing.T) {
 
 	// The restarted process: within the lease, nothing; after it, the same key again.
 	w := newWorker(s, b, clk, time.Hour)
-	clk.set(t0.Add(59 * time.Second))
+	clk.Set(t0.Add(59 * time.Second))
 	if n := step(t, w); n != 0 || b.askedOf(a.ID) != 1 {
 		t.Fatalf("within the dead worker's lease: %d done, asked %d times", n, b.askedOf(a.ID))
 	}
-	clk.set(t0.Add(61 * time.Second))
+	clk.Set(t0.Add(61 * time.Second))
 	if n := step(t, w); n != 1 || b.askedOf(a.ID) != 2 {
 		t.Fatalf("after the lease: %d done, asked %d times; want 1 and 2", n, b.askedOf(a.ID))
 	}
@@ -423,7 +406,7 @@ func TestWakeStepsAtOnce(t *testing.T) {
 	t.Parallel()
 	s := openStore(t)
 	b := newBank(0)
-	clk := &testClock{t: t0}
+	clk := devtest.NewClock(t0)
 	claims := &claimCounter{Store: s}
 	w := newWorker(claims, b, clk, time.Hour)
 	ctx, cancel := context.WithCancel(t.Context())

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/client"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -309,30 +310,6 @@ func TestPerMerchantShareWithQueue(t *testing.T) {
 	}
 }
 
-// clock is a dispatcher's clock that moves only when the test moves it.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // settle runs d's steps until one finds nothing due at d's clock with nothing in flight: d
 // then makes no attempt until its clock moves (or a delivery is added), a fact rather than a
 // quiet spell. Between steps Run, its context already ended, waits for the attempts in
@@ -382,12 +359,12 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 	for range 10 {
 		bOrders = append(bOrders, e.order(b, 0).ID)
 	}
-	clk := &clock{t: time.Now()}
-	start := clk.now()
+	clk := devtest.NewClock(time.Now())
+	start := clk.Now()
 	const breakFor = 2 * time.Second
 	d := webhook.New(webhook.Config{Workers: 8, PerMerchant: 2, BreakAfter: 3, BreakFor: breakFor, AllowPrivate: true, UserAgent: "rampway/test",
 		Schedule: webhook.Schedule{First: 10 * time.Millisecond, Max: 10 * time.Second, GiveUpAfter: time.Hour}},
-		e.store, secrets{a.ID: {"a"}, b.ID: {"b"}}, slog.New(slog.DiscardHandler), clk.now)
+		e.store, secrets{a.ID: {"a"}, b.ID: {"b"}}, slog.New(slog.DiscardHandler), clk.Now)
 	settle(t, d)
 	// b's deliveries all went out; a's paused after 3 failures (and the attempts in flight).
 	e.waitDelivered(bOrders, 10*time.Second)
@@ -408,14 +385,14 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 		}
 	}
 	// Nothing goes out until the pause's end.
-	clk.advance(breakFor - time.Millisecond)
+	clk.Advance(breakFor - time.Millisecond)
 	settle(t, d)
 	if n := badHits.Load(); n != hits {
 		t.Fatalf("%d attempts to the failing endpoint before the pause's end, had %d when it began", n, hits)
 	}
 	// The endpoint recovers: after the pause every delivery goes out.
 	failing.Store(false)
-	clk.advance(2 * time.Millisecond)
+	clk.Advance(2 * time.Millisecond)
 	settle(t, d)
 	e.waitDelivered(aOrders, 10*time.Second)
 	if n := badHits.Load(); n != hits+20 {
@@ -468,12 +445,12 @@ func TestGiveUpAndResend(t *testing.T) {
 	defer srv.Close()
 	m := e.merchant(srv.URL, "s")
 	o := e.order(m, 0)
-	clk := &clock{t: time.Now()}
+	clk := devtest.NewClock(time.Now())
 	// Waits of 1, 2, 4 and 8 minutes, then 10 each: the ninth attempt, 55 minutes on, is the
 	// last: a tenth would fall after the hour.
 	d := webhook.New(webhook.Config{AllowPrivate: true, UserAgent: "rampway/test",
 		Schedule: webhook.Schedule{First: time.Minute, Max: 10 * time.Minute, GiveUpAfter: time.Hour}},
-		e.store, secrets{m.ID: {"s"}}, slog.New(slog.DiscardHandler), clk.now)
+		e.store, secrets{m.ID: {"s"}}, slog.New(slog.DiscardHandler), clk.Now)
 	var ds []*rampway.Delivery
 	for range 20 {
 		settle(t, d)
@@ -484,7 +461,7 @@ func TestGiveUpAndResend(t *testing.T) {
 		if ds[0].Status != rampway.DeliveryPending {
 			break
 		}
-		clk.set(ds[0].NextAttemptAt)
+		clk.Set(ds[0].NextAttemptAt)
 	}
 	if ds[0].Status != rampway.DeliveryFailed || ds[0].Attempts != 9 || ds[0].LastStatusCode != 503 {
 		t.Fatalf("delivery after the retry period: %+v, want failed after 9 attempts (503)", ds[0])

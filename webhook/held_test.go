@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
@@ -78,8 +79,8 @@ func testHeld(t *testing.T, e *env) {
 		return slices.Clone(hits)
 	}
 
-	clk := &clock{t: time.Now().UTC().Add(time.Minute)} // ahead of the events (written at time.Now)
-	svc := merchant.NewService(e.store, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", DevMode: true, Now: clk.now})
+	clk := devtest.NewClock(time.Now().UTC().Add(time.Minute)) // ahead of the events (written at time.Now)
+	svc := merchant.NewService(e.store, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", DevMode: true, Now: clk.Now})
 	m, err := svc.Create(ctx, merchant.CreateParams{Name: "m", WebhookURL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -91,14 +92,14 @@ func testHeld(t *testing.T, e *env) {
 	// One worker, one attempt of the merchant at a time: attempts go out in claim order.
 	d := webhook.New(webhook.Config{Workers: 1, PerMerchant: 1, BreakAfter: 100, AllowPrivate: true, UserAgent: "rampway/test",
 		Schedule: webhook.Schedule{First: first, Max: time.Hour, GiveUpAfter: 72 * time.Hour}},
-		e.store, svc, slog.New(slog.DiscardHandler), clk.now)
+		e.store, svc, slog.New(slog.DiscardHandler), clk.Now)
 
 	// o1's order.created fails three times (its next wait would be 40 s); o2's is delivered.
 	o1 := e.order(m, 0)
 	settle(t, d)
-	clk.advance(first)
+	clk.Advance(first)
 	settle(t, d)
-	clk.advance(2 * first)
+	clk.Advance(2 * first)
 	settle(t, d)
 	o2 := e.order(m, 0)
 	settle(t, d)
@@ -116,7 +117,7 @@ func testHeld(t *testing.T, e *env) {
 	storetest.Drive(t, e.store, o2.ID, rampway.StatusDepositProcessing)
 	before := attempts()
 	for range 4 { // four days: past the retry period
-		clk.advance(24 * time.Hour)
+		clk.Advance(24 * time.Hour)
 		settle(t, d)
 	}
 	if got := attempts(); len(got) != len(before) {
@@ -142,7 +143,7 @@ func testHeld(t *testing.T, e *env) {
 		t.Fatalf("%d deliveries, want 5 (3 of o1 held, 2 of o2: one delivered, one held)", len(held))
 	}
 	// A resend is refused while the merchant is disabled.
-	_, err = e.store.ResendDelivery(ctx, m.ID, held[0].EventID, clk.now())
+	_, err = e.store.ResendDelivery(ctx, m.ID, held[0].EventID, clk.Now())
 	if rampway.ErrorCode(err) != rampway.ECONFLICT || !errors.Is(err, rampway.ErrMerchantDisabled) {
 		t.Fatalf("resend while disabled: %v, want ECONFLICT (merchant disabled)", err)
 	}
@@ -155,7 +156,7 @@ func testHeld(t *testing.T, e *env) {
 	if _, err := svc.Update(ctx, m.ID, merchant.UpdateParams{Status: status("active")}); err != nil {
 		t.Fatal(err)
 	}
-	enabledAt := clk.now().Truncate(time.Microsecond) // as stored
+	enabledAt := clk.Now().Truncate(time.Microsecond) // as stored
 	settle(t, d)
 	ds, err := e.store.Deliveries(ctx, o1.ID)
 	if err != nil {
@@ -165,7 +166,7 @@ func testHeld(t *testing.T, e *env) {
 		t.Fatalf("o1's order.created after a failure once enabled: %s, %d attempts, due %v; want pending, 4, due %v (the first wait)",
 			ds[0].Status, ds[0].Attempts, ds[0].NextAttemptAt, enabledAt.Add(first))
 	}
-	clk.advance(first)
+	clk.Advance(first)
 	settle(t, d)
 	e.waitDelivered([]string{o1.ID, o2.ID}, 5*time.Second)
 	var want []string
