@@ -55,7 +55,7 @@ type Feeds struct {
 
 	mu       sync.Mutex
 	decimals map[string]uint8 // read once per feed
-	// cacheFor keeps each feed's last round (CacheFor); rounds holds them by symbol.
+	// cacheFor keeps each feed's last round (FeedsConfig.CacheFor); rounds holds them by symbol.
 	cacheFor time.Duration
 	rounds   map[string]round
 }
@@ -66,25 +66,30 @@ type round struct {
 	readAt          time.Time
 }
 
-// CacheFor makes USDPrice reuse a feed's last round for d after reading it, and returns f: a
-// burst of quotes reads each feed once rather than once per quote (two eth_calls per fiat
-// quote otherwise). The round's age is checked against MaxAge at every use, so a cached
-// round is refused exactly when a fresh read of it would be; a feed updates every few minutes
-// at most (its heartbeat, or a price move past its deviation threshold), so d of a few
-// seconds adds at most d to what a price lags behind the chain. Errors are not kept.
-func (f *Feeds) CacheFor(d time.Duration) *Feeds {
-	f.cacheFor = d
-	return f
+// FeedsConfig is what Feeds reads from.
+type FeedsConfig struct {
+	// Feeds are the symbols read from price feeds, one feed each.
+	Feeds []Feed
+	// Fallback is asked for the other symbols (nil: none).
+	Fallback Source
+	// CacheFor, when positive, makes USDPrice reuse a feed's last round for that long after
+	// reading it: a burst of quotes reads each feed once rather than once per quote (two
+	// eth_calls per fiat quote otherwise). The round's age is checked against MaxAge at every
+	// use, so a cached round is refused exactly when a fresh read of it would be; a feed
+	// updates every few minutes at most (its heartbeat, or a price move past its deviation
+	// threshold), so a few seconds add at most that to what a price lags behind the chain.
+	// Errors are not kept.
+	CacheFor time.Duration
 }
 
-// NewFeeds returns the Source of feeds, with fallback (nil: none) for other symbols; now is
-// the clock (time.Now when nil).
-func NewFeeds(feeds []Feed, fallback Source, now func() time.Time) *Feeds {
+// NewFeeds returns the Source of cfg's feeds; now is the clock (time.Now when nil).
+func NewFeeds(cfg FeedsConfig, now func() time.Time) *Feeds {
 	if now == nil {
 		now = time.Now
 	}
-	f := &Feeds{feeds: map[string]Feed{}, fallback: fallback, now: now, decimals: map[string]uint8{}, rounds: map[string]round{}}
-	for _, fd := range feeds {
+	f := &Feeds{feeds: map[string]Feed{}, fallback: cfg.Fallback, now: now, decimals: map[string]uint8{}, rounds: map[string]round{},
+		cacheFor: cfg.CacheFor}
+	for _, fd := range cfg.Feeds {
 		f.feeds[fd.Symbol] = fd
 	}
 	return f

@@ -29,7 +29,7 @@ func TestFeedsOnChain(t *testing.T) {
 	}
 	defer cl.Close()
 	feed := pricing.Feed{Symbol: "ETH", Node: cl, Address: c.Contracts().PriceFeed, MaxAge: time.Hour}
-	src := pricing.NewFeeds([]pricing.Feed{feed}, pricing.Static{"DUSD": decimal.NewFromInt(1)}, nil)
+	src := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{feed}, Fallback: pricing.Static{"DUSD": decimal.NewFromInt(1)}}, nil)
 	p, err := src.USDPrice(t.Context(), "ETH")
 	if err != nil || !p.Equal(decimal.NewFromInt(devchain.PriceFeedAnswer).Shift(-devchain.PriceFeedDecimals)) || !p.Equal(decimal.NewFromInt(3000)) {
 		t.Fatalf("ETH = %s, %v; want 3000", p, err)
@@ -40,12 +40,12 @@ func TestFeedsOnChain(t *testing.T) {
 	if _, err := src.USDPrice(t.Context(), "BTC"); rampway.ErrorCode(err) != rampway.ENOTFOUND {
 		t.Fatalf("BTC: %v, want ENOTFOUND", err)
 	}
-	late := pricing.NewFeeds([]pricing.Feed{feed}, nil, func() time.Time { return time.Now().Add(2 * time.Hour) })
+	late := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{feed}}, func() time.Time { return time.Now().Add(2 * time.Hour) })
 	if _, err := late.USDPrice(t.Context(), "ETH"); rampway.ErrorCode(err) != rampway.EUNAVAILABLE || !strings.Contains(err.Error(), "last updated") {
 		t.Fatalf("a stale feed: %v, want EUNAVAILABLE", err)
 	}
 	// An address that is no aggregator (the token) is an error, never a price.
-	wrong := pricing.NewFeeds([]pricing.Feed{{Symbol: "ETH", Node: cl, Address: c.Contracts().Token, MaxAge: time.Hour}}, nil, nil)
+	wrong := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{{Symbol: "ETH", Node: cl, Address: c.Contracts().Token, MaxAge: time.Hour}}}, nil)
 	if p, err := wrong.USDPrice(t.Context(), "ETH"); rampway.ErrorCode(err) != rampway.EUNAVAILABLE {
 		t.Fatalf("a token read as a feed: %s, %v", p, err)
 	}
@@ -81,25 +81,25 @@ func (a answers) CallContract(_ context.Context, msg ethereum.CallMsg, _ *big.In
 // A feed that answers zero or a negative price is an error, never a zero price.
 func TestFeedsRefuseNonPositive(t *testing.T) {
 	for _, v := range []int64{0, -100} {
-		src := pricing.NewFeeds([]pricing.Feed{{Symbol: "EUR", Node: answers{big.NewInt(v), time.Now(), nil}, MaxAge: time.Hour}}, nil, nil)
+		src := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{{Symbol: "EUR", Node: answers{big.NewInt(v), time.Now(), nil}, MaxAge: time.Hour}}}, nil)
 		if p, err := src.USDPrice(t.Context(), "EUR"); rampway.ErrorCode(err) != rampway.EUNAVAILABLE {
 			t.Fatalf("answer %d: %s, %v; want EUNAVAILABLE", v, p, err)
 		}
 	}
-	src := pricing.NewFeeds([]pricing.Feed{{Symbol: "EUR", Node: answers{big.NewInt(108_000_000), time.Now(), nil}, MaxAge: time.Hour}}, nil, nil)
+	src := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{{Symbol: "EUR", Node: answers{big.NewInt(108_000_000), time.Now(), nil}, MaxAge: time.Hour}}}, nil)
 	if p, err := src.USDPrice(t.Context(), "EUR"); err != nil || !p.Equal(decimal.RequireFromString("1.08")) {
 		t.Fatalf("EUR = %s, %v; want 1.08", p, err)
 	}
 }
 
-// With CacheFor, a feed's round is read once per period: quotes within it reuse it, the next
+// With FeedsConfig.CacheFor, a feed's round is read once per period: quotes within it reuse it, the next
 // period reads it again; the round's age is still checked at each use (a round cached fresh
 // is refused once it is older than MaxAge), and an answer that is no price is not kept.
 func TestFeedsCache(t *testing.T) {
 	clock := time.Now()
 	calls := 0
 	node := &answers{big.NewInt(108_000_000), clock.Add(-50 * time.Minute), &calls}
-	src := pricing.NewFeeds([]pricing.Feed{{Symbol: "EUR", Node: node, MaxAge: time.Hour}}, nil, func() time.Time { return clock }).CacheFor(2 * time.Second)
+	src := pricing.NewFeeds(pricing.FeedsConfig{Feeds: []pricing.Feed{{Symbol: "EUR", Node: node, MaxAge: time.Hour}}, CacheFor: 2 * time.Second}, func() time.Time { return clock })
 	price := func() (decimal.Decimal, error) { return src.USDPrice(t.Context(), "EUR") }
 	for range 5 {
 		if p, err := price(); err != nil || !p.Equal(decimal.RequireFromString("1.08")) {

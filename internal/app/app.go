@@ -251,7 +251,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// Prices: the configured table, and the on-chain feeds for their symbols.
 	var prices pricing.Source = pricing.Static(cfg.PriceTable())
 	if feeds := cfg.Feeds(func(n string) (pricing.Caller, bool) { cl, ok := a.Networks.Client(n); return cl, ok }); len(feeds) > 0 {
-		prices = pricing.NewFeeds(feeds, prices, nil).CacheFor(cacheTTL) // a burst of fiat quotes reads each feed once
+		prices = pricing.NewFeeds(pricing.FeedsConfig{Feeds: feeds, Fallback: prices, CacheFor: cacheTTL}, nil) // a burst of fiat quotes reads each feed once
 	}
 	a.prices = prices
 	a.Checkout = checkout.New(checkout.Config{
@@ -326,7 +326,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// The chain workers of a network read all its blocks and receipts: each runs on the one
 	// instance holding its lease (several instances on one database share the work, not
 	// repeat it); another takes over within lease.TTL of a holder's death.
-	a.leases = lease.New(a.Store, lease.Holder(), log.With("worker", "leases"))
+	a.leases = lease.New(lease.Config{}, a.Store, lease.Holder(), log.With("worker", "leases"))
 	if cfg.Database.Driver == "sqlite" {
 		a.leases = lease.Solo(log.With("worker", "leases")) // one process: nothing to share
 	}

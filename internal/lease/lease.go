@@ -51,9 +51,23 @@ type Runner struct {
 	held map[string]bool
 }
 
-// New returns a Runner for holder with the default TTL and renewal.
-func New(store rampway.LeaseStore, holder string, log *slog.Logger) *Runner {
-	return &Runner{store: store, holder: holder, log: log, ttl: TTL, renew: Renew, now: time.Now, held: map[string]bool{}}
+// Config tunes a Runner's leases.
+type Config struct {
+	// TTL is how long a lease lasts once taken or renewed; default TTL.
+	TTL time.Duration
+	// Renew is how often the holder renews it; default Renew.
+	Renew time.Duration
+}
+
+// New returns a Runner for holder.
+func New(cfg Config, store rampway.LeaseStore, holder string, log *slog.Logger) *Runner {
+	if cfg.TTL <= 0 {
+		cfg.TTL = TTL
+	}
+	if cfg.Renew <= 0 {
+		cfg.Renew = Renew
+	}
+	return &Runner{store: store, holder: holder, log: log, ttl: cfg.TTL, renew: cfg.Renew, now: time.Now, held: map[string]bool{}}
 }
 
 // Solo returns a Runner that runs every worker at once, without a lease: for a store only one
@@ -61,12 +75,6 @@ func New(store rampway.LeaseStore, holder string, log *slog.Logger) *Runner {
 // its previous run left behind.
 func Solo(log *slog.Logger) *Runner {
 	return &Runner{log: log, held: map[string]bool{}}
-}
-
-// WithTimes sets the lease's TTL and renewal period (tests).
-func (r *Runner) WithTimes(ttl, renew time.Duration) *Runner {
-	r.ttl, r.renew = ttl, renew
-	return r
 }
 
 // Held reports whether this runner holds the lease name now (for metrics and /readyz).

@@ -28,7 +28,7 @@ func start(store rampway.LeaseStore, name string) *runner {
 
 // startTTL is start with leases lasting ttl (renewed every 100 ms).
 func startTTL(store rampway.LeaseStore, name string, ttl time.Duration) *runner {
-	x := &runner{r: lease.New(store, lease.Holder(), slog.New(slog.DiscardHandler)).WithTimes(ttl, 100*time.Millisecond),
+	x := &runner{r: lease.New(lease.Config{TTL: ttl, Renew: 100 * time.Millisecond}, store, lease.Holder(), slog.New(slog.DiscardHandler)),
 		done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	x.cancel = cancel
