@@ -163,7 +163,7 @@ func x200Round(b *testing.B, round string, store *sqlstore.Store) x200Result {
 	probe := &x200Probe{ops: map[string]*x200Op{}, sentNonces: map[uint64]bool{}, finished: map[string]bool{}, want: len(orders), done: make(chan struct{})}
 	client, _ := e.nets.Client(e.net.Name) // the app's executor gets the same client, and batches through it as here
 	timed := &x200Store{Store: store, p: probe}
-	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, timed, contract.NewRegistry(timed, e.nets, nil), e.net,
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, timed, contract.NewRegistry(contract.RegistryConfig{}, timed, e.nets, nil), e.net,
 		&x200Client{BatchingClient: chain.NewBatchingClient(client, chain.BatchesInFlightRemote), p: probe}, &x200Signer{Signer: e.hot, p: probe},
 		slog.New(slog.DiscardHandler), nil)
 	xctx, stop := context.WithCancel(ctx)
@@ -332,7 +332,7 @@ func newX200Env(b *testing.B, store *sqlstore.Store, node x200Node) *x200Env {
 	}
 	e.net, _ = e.nets.Network("devnet")
 	e.mid = storetest.NewMerchant(b, store).ID
-	e.reg = contract.NewRegistry(store, e.nets, nil)
+	e.reg = contract.NewRegistry(contract.RegistryConfig{}, store, e.nets, nil)
 	frag, err := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	if err != nil {
 		b.Fatal(err)

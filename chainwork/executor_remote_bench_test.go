@@ -65,7 +65,7 @@ func BenchmarkExecute200Remote(b *testing.B) {
 			}
 		}
 		client, _ := e.nets.Client(e.net.Name) // what the app gives its executor
-		x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, store, contract.NewRegistry(store, e.nets, nil), e.net, client, e.hot,
+		x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, store, contract.NewRegistry(contract.RegistryConfig{}, store, e.nets, nil), e.net, client, e.hot,
 			slog.New(slog.DiscardHandler), nil)
 
 		h := e.nextBlock(b)

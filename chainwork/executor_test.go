@@ -70,7 +70,7 @@ func newExecEnv(t *testing.T) *execEnv {
 	t.Cleanup(nets.Close)
 	net, _ := nets.Network("devnet")
 	m := storetest.NewMerchant(t, store)
-	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(store, nets, nil), net: net, hot: hot,
+	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil), net: net, hot: hot,
 		mid: m.ID, nft: bindings.NewDemoNFT()}
 	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {
 		t.Fatal(err)
@@ -474,7 +474,7 @@ func TestExecutorApproveReset(t *testing.T) {
 	}
 	t.Cleanup(nets.Close)
 	e.net, _ = nets.Network("devnet")
-	e.reg = contract.NewRegistry(e.store, nets, nil)
+	e.reg = contract.NewRegistry(contract.RegistryConfig{}, e.store, nets, nil)
 	frag, err := contract.FunctionFragment(devchain.NFTABI(), "mintWithToken")
 	if err != nil {
 		t.Fatal(err)

@@ -48,27 +48,27 @@ type Registry struct {
 	devMode bool
 }
 
-// DevMode makes the registry take http image URLs as well as https ones, as dev mode does
-// (the dev server serves its demo images over http), and returns r.
-func (r *Registry) DevMode(on bool) *Registry {
-	r.devMode = on
-	return r
-}
-
-// CacheActive makes Active keep each function it reads for ttl, so that a burst of orders does
-// not read it every time, and returns r. Disable through r applies at once; a change made by
-// another process (the admin CLI, another instance) within ttl.
-func (r *Registry) CacheActive(ttl time.Duration) *Registry {
-	r.active = expirable.NewLRU[string, *rampway.ContractFunction](10_000, nil, ttl)
-	return r
+// RegistryConfig tunes a Registry.
+type RegistryConfig struct {
+	// DevMode takes http image URLs as well as https ones, as dev mode does (the dev server
+	// serves its demo images over http).
+	DevMode bool
+	// ActiveCacheTTL, when positive, makes Active keep each function it reads that long, so
+	// that a burst of orders does not read it every time. Disable through the Registry applies
+	// at once; a change made by another process (the admin CLI, another instance) within it.
+	ActiveCacheTTL time.Duration
 }
 
 // NewRegistry returns a Registry. now is the clock (time.Now when nil).
-func NewRegistry(store Store, chains Chains, now func() time.Time) *Registry {
+func NewRegistry(cfg RegistryConfig, store Store, chains Chains, now func() time.Time) *Registry {
 	if now == nil {
 		now = time.Now
 	}
-	return &Registry{store: store, chains: chains, now: now}
+	r := &Registry{store: store, chains: chains, now: now, devMode: cfg.DevMode}
+	if cfg.ActiveCacheTTL > 0 {
+		r.active = expirable.NewLRU[string, *rampway.ContractFunction](10_000, nil, cfg.ActiveCacheTTL)
+	}
+	return r
 }
 
 // RegisterParams describe a function to register.
@@ -267,7 +267,7 @@ func functionNotFound(id string) error {
 	return rampway.Errorf(rampway.ENOTFOUND, "Smart-contract function %q not found", id)
 }
 
-// cachedGet is Get through the cache of CacheActive.
+// cachedGet is Get through the cache of RegistryConfig.ActiveCacheTTL.
 func (r *Registry) cachedGet(ctx context.Context, merchantID, id string) (*rampway.ContractFunction, error) {
 	if r.active == nil {
 		return r.Get(ctx, merchantID, id)

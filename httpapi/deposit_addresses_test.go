@@ -27,7 +27,7 @@ func newDepositAddresses(t *testing.T, e *env) *merchant.DepositAddresses {
 		t.Fatal(err)
 	}
 	t.Cleanup(nets.Close)
-	return merchant.NewDepositAddresses(e.store, nets, e.hotWallet, nil)
+	return merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: e.hotWallet}, e.store, nets, nil)
 }
 
 // noDepositChains has no network: every deposit address is refused for its network.

@@ -22,7 +22,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway"
@@ -909,7 +908,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(),
 		Providers:        []rampway.FiatProvider{sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)},
-		DepositAddresses: merchant.NewDepositAddresses(e.store, noDepositChains{}, common.Address{}, nil)}))
+		DepositAddresses: merchant.NewDepositAddresses(merchant.DepositAddressesConfig{}, e.store, noDepositChains{}, nil)}))
 	t.Cleanup(srv.Close)
 	e.srv = srv
 	doc := decodeDoc(t, openAPIDoc)

@@ -240,7 +240,7 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(nets.Close)
-	e.functions = contract.NewRegistry(store, nets, nil)
+	e.functions = contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil)
 	signer, err := hd.FromMnemonic(testMnemonic, "")
 	if err != nil {
 		t.Fatal(err)

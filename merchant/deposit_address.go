@@ -44,21 +44,11 @@ type DepositAddresses struct {
 	chains    DepositChains
 	hotWallet common.Address
 	now       func() time.Time
-	// cache keeps the addresses Payout read (CachePayouts), by merchant, network and symbol.
+	// cache keeps the addresses Payout read (PayoutCacheTTL), by merchant, network and symbol.
 	cache *expirable.LRU[payoutKey, *rampway.MerchantDepositAddress]
 }
 
 type payoutKey struct{ merchant, network, symbol string }
-
-// CachePayouts makes Payout keep each address it reads for ttl, so that a burst of area C
-// orders does not read it every time, and returns d. A change made through d applies at once;
-// one made by another process (the admin CLI, another instance) within ttl: an order created
-// in that window sends to the address it was created with, as one created just before the
-// change does. An address not found is never kept: one just onboarded is found at once.
-func (d *DepositAddresses) CachePayouts(ttl time.Duration) *DepositAddresses {
-	d.cache = expirable.NewLRU[payoutKey, *rampway.MerchantDepositAddress](10_000, nil, ttl)
-	return d
-}
 
 // forget drops what the cache holds for the merchant's address of an asset.
 func (d *DepositAddresses) forget(merchantID, network, symbol string) {
@@ -68,7 +58,7 @@ func (d *DepositAddresses) forget(merchantID, network, symbol string) {
 }
 
 // Payout returns where area C delivers the asset to the merchant: its deposit address for
-// (network, symbol), through the cache of CachePayouts. ENOTFOUND, unwrapped, when there is
+// (network, symbol), through the cache of PayoutCacheTTL. ENOTFOUND, unwrapped, when there is
 // none. It does not check that the merchant exists (the caller authenticated it).
 func (d *DepositAddresses) Payout(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error) {
 	k := payoutKey{merchantID, network, symbol}
@@ -84,14 +74,31 @@ func (d *DepositAddresses) Payout(ctx context.Context, merchantID, network, symb
 	return a, err
 }
 
-// NewDepositAddresses returns the deposit address use cases. hotWallet is the account area C
-// sends from: a contract's acceptance of a transfer is simulated from it. now is the clock
-// (time.Now when nil).
-func NewDepositAddresses(store DepositAddressStore, chains DepositChains, hotWallet common.Address, now func() time.Time) *DepositAddresses {
+// DepositAddressesConfig tunes the deposit address use cases.
+type DepositAddressesConfig struct {
+	// HotWallet is the account area C sends from: a contract's acceptance of a transfer is
+	// simulated from it.
+	HotWallet common.Address
+	// PayoutCacheTTL, when positive, makes Payout keep each address it reads that long, so
+	// that a burst of area C orders does not read it every time. A change made through these
+	// DepositAddresses applies at once; one made by another process (the admin CLI, another
+	// instance) within it: an order created in that window sends to the address it was
+	// created with, as one created just before the change does. An address not found is
+	// never kept: one just onboarded is found at once.
+	PayoutCacheTTL time.Duration
+}
+
+// NewDepositAddresses returns the deposit address use cases. now is the clock (time.Now when
+// nil).
+func NewDepositAddresses(cfg DepositAddressesConfig, store DepositAddressStore, chains DepositChains, now func() time.Time) *DepositAddresses {
 	if now == nil {
 		now = time.Now
 	}
-	return &DepositAddresses{store: store, chains: chains, hotWallet: hotWallet, now: now}
+	d := &DepositAddresses{store: store, chains: chains, hotWallet: cfg.HotWallet, now: now}
+	if cfg.PayoutCacheTTL > 0 {
+		d.cache = expirable.NewLRU[payoutKey, *rampway.MerchantDepositAddress](10_000, nil, cfg.PayoutCacheTTL)
+	}
+	return d
 }
 
 // DepositAddressParams are a deposit address to set.

@@ -101,7 +101,7 @@ func TestDepositAddressValidation(t *testing.T) {
 	s := openStore(t)
 	m := mustCreate(t, s)
 	chains := newFakeChains()
-	svc := merchant.NewDepositAddresses(s, chains, hotWallet, nil)
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet}, s, chains, nil)
 	ctx := t.Context()
 	for _, c := range []struct {
 		name                     string
@@ -158,7 +158,7 @@ func TestDepositAddressSetReplaceDelete(t *testing.T) {
 	s := openStore(t)
 	m := mustCreate(t, s)
 	clock := time.Date(2026, 11, 25, 9, 0, 0, 123456789, time.UTC)
-	svc := merchant.NewDepositAddresses(s, newFakeChains(), hotWallet, func() time.Time { return clock })
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet}, s, newFakeChains(), func() time.Time { return clock })
 	ctx := t.Context()
 	// Lowercase and EIP-55 are both taken, and kept EIP-55.
 	eth, err := svc.Set(ctx, m.ID, merchant.DepositAddressParams{Network: "devnet", Symbol: "ETH", Address: strings.ToLower(account.Hex())})
@@ -214,8 +214,8 @@ func TestDepositAddressPayoutCache(t *testing.T) {
 	m := mustCreate(t, s)
 	ctx := t.Context()
 	const ttl = 200 * time.Millisecond
-	svc := merchant.NewDepositAddresses(s, newFakeChains(), hotWallet, nil).CachePayouts(ttl)
-	other := merchant.NewDepositAddresses(s, newFakeChains(), hotWallet, nil) // another process's
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet, PayoutCacheTTL: ttl}, s, newFakeChains(), nil)
+	other := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet}, s, newFakeChains(), nil) // another process's
 	payout := func() common.Address {
 		t.Helper()
 		a, err := svc.Payout(ctx, m.ID, "devnet", "ETH")
@@ -276,7 +276,7 @@ func TestDepositAddressContractSimulated(t *testing.T) {
 	s := openStore(t)
 	m := mustCreate(t, s)
 	chains := newFakeChains()
-	svc := merchant.NewDepositAddresses(s, chains, hotWallet, nil)
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet}, s, chains, nil)
 	ctx := t.Context()
 	set := func(symbol string) error {
 		_, err := svc.Set(ctx, m.ID, merchant.DepositAddressParams{Network: "devnet", Symbol: symbol, Address: contractW.Hex()})
@@ -372,7 +372,7 @@ func TestDepositAddressOnDevChain(t *testing.T) {
 
 	s := openStore(t)
 	m := mustCreate(t, s)
-	svc := merchant.NewDepositAddresses(s, nets, hot, nil)
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hot}, s, nets, nil)
 	set := func(symbol string, addr common.Address) error {
 		_, err := svc.Set(ctx, m.ID, merchant.DepositAddressParams{Network: "devnet", Symbol: symbol, Address: addr.Hex()})
 		return err
@@ -400,7 +400,7 @@ func TestDepositAddressOnDevChain(t *testing.T) {
 
 	// A hot wallet without DUSD or ETH cannot test a contract: 503, the address is not taken.
 	empty, _ := crypto.GenerateKey()
-	poor := merchant.NewDepositAddresses(s, nets, crypto.PubkeyToAddress(empty.PublicKey), nil)
+	poor := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: crypto.PubkeyToAddress(empty.PublicKey)}, s, nets, nil)
 	for _, symbol := range []string{"DUSD", "ETH"} {
 		_, err := poor.Set(ctx, m.ID, merchant.DepositAddressParams{Network: "devnet", Symbol: symbol, Address: stop.Hex()})
 		wantCode(t, err, rampway.EUNAVAILABLE)

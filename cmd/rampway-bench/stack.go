@@ -263,7 +263,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := app.NewDepositAddresses(cfg, s.store, s.app.Networks).Set(ctx, m.ID,
+	if _, err := app.NewDepositAddresses(cfg, s.store, s.app.Networks, 0).Set(ctx, m.ID,
 		merchant.DepositAddressParams{Network: devNetwork, Symbol: devchain.NativeSymbol, Address: depositKey.addr.Hex()}); err != nil {
 		return nil, fmt.Errorf("onboard a deposit address: %w", err)
 	}

@@ -162,23 +162,23 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	// command works offline.
 	registry := func(online bool) (*contract.Registry, func(), error) {
 		if !online {
-			return contract.NewRegistry(store, offline{}, nil), func() {}, nil
+			return contract.NewRegistry(contract.RegistryConfig{}, store, offline{}, nil), func() {}, nil
 		}
 		nets, err := chain.Dial(ctx, cfg.DomainNetworks())
 		if err != nil {
 			return nil, nil, fmt.Errorf("networks: %w", err)
 		}
-		return contract.NewRegistry(store, nets, nil).DevMode(cfg.Mode == config.ModeDev), nets.Close, nil
+		return app.NewRegistry(cfg, store, nets, 0), nets.Close, nil
 	}
 	deposits := func(online bool) (*merchant.DepositAddresses, func(), error) {
 		if !online {
-			return merchant.NewDepositAddresses(store, offline{}, common.Address{}, nil), func() {}, nil
+			return merchant.NewDepositAddresses(merchant.DepositAddressesConfig{}, store, offline{}, nil), func() {}, nil
 		}
 		nets, err := chain.Dial(ctx, cfg.DomainNetworks())
 		if err != nil {
 			return nil, nil, fmt.Errorf("networks: %w", err)
 		}
-		return app.NewDepositAddresses(cfg, store, nets), nets.Close, nil
+		return app.NewDepositAddresses(cfg, store, nets, 0), nets.Close, nil
 	}
 	// Refunds: only giving an address needs the chain (a contract is tested with a simulated
 	// transfer from the hot wallet).

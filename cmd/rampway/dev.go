@@ -304,8 +304,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		store.Close()
 		return fmt.Errorf("dev: networks: %w", err)
 	}
-	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(store, networks, nil).DevMode(true),
-		app.NewDepositAddresses(cfg, store, networks), cfg.HTTP.BasePaths, ch, state, keys, base)
+	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(contract.RegistryConfig{DevMode: true}, store, networks, nil),
+		app.NewDepositAddresses(cfg, store, networks, 0), cfg.HTTP.BasePaths, ch, state, keys, base)
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}

@@ -31,13 +31,15 @@ func fragment(t *testing.T, contractABI, name string) json.RawMessage {
 }
 
 type registryEnv struct {
-	reg      *contract.Registry
+	reg *contract.Registry
+	// dev is a registry in dev mode on the same store and chain.
+	dev      *contract.Registry
 	chain    *devchain.Chain
 	merchant string
 	other    string
 }
 
-func newRegistryEnv(t *testing.T) *registryEnv {
+func newRegistryEnv(t *testing.T, cfg contract.RegistryConfig) *registryEnv {
 	t.Helper()
 	c := devchaintest.Start(t)
 	nets, err := chain.Dial(t.Context(), []rampway.Network{c.Network("devnet")})
@@ -50,7 +52,9 @@ func newRegistryEnv(t *testing.T) *registryEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	e := &registryEnv{reg: contract.NewRegistry(store, nets, nil), chain: c}
+	dev := cfg
+	dev.DevMode = true
+	e := &registryEnv{reg: contract.NewRegistry(cfg, store, nets, nil), dev: contract.NewRegistry(dev, store, nets, nil), chain: c}
 	for _, id := range []*string{&e.merchant, &e.other} {
 		m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now()), Name: "m", Status: rampway.MerchantActive, CreatedAt: now(), UpdatedAt: now()}
 		if err := store.CreateMerchant(t.Context(), m); err != nil {
@@ -71,10 +75,11 @@ func TestRegistry(t *testing.T) {
 }
 
 func testRegistry(t *testing.T, cached bool) {
-	e := newRegistryEnv(t)
+	var cfg contract.RegistryConfig
 	if cached {
-		e.reg.CacheActive(time.Minute)
+		cfg.ActiveCacheTTL = time.Minute
 	}
+	e := newRegistryEnv(t, cfg)
 	ctx := t.Context()
 	nft := e.chain.Contracts().NFT.Hex()
 	mint := fragment(t, devchain.NFTABI(), "mint")
@@ -159,12 +164,11 @@ func testRegistry(t *testing.T, cached bool) {
 		t.Fatalf("registered without them: %q, %q", f.DisplayName, f.ImageURL)
 	}
 	// Dev mode takes an http image (the dev server serves its demo images over http).
-	if _, err := e.reg.DevMode(true).Register(ctx, e.merchant, params(func(p *contract.RegisterParams) {
+	if _, err := e.dev.Register(ctx, e.merchant, params(func(p *contract.RegisterParams) {
 		p.ImageURL = "http://127.0.0.1:8080/demo/assets/nft.svg"
 	})); err != nil {
 		t.Fatalf("dev mode and an http image: %v", err)
 	}
-	e.reg.DevMode(false)
 	// The display changes in place (same id); checked as at registration; per merchant.
 	changed, err := e.reg.SetDisplay(ctx, e.merchant, shown.ID, " Golden Ticket ", "https://img.example/ticket.png")
 	if err != nil || changed.ID != shown.ID || changed.DisplayName != "Golden Ticket" || changed.ImageURL != "https://img.example/ticket.png" ||
@@ -231,12 +235,12 @@ func (d downChains) HasCode(context.Context, string, common.Address) (bool, erro
 
 func TestRegistryNetworkDown(t *testing.T) {
 	t.Parallel()
-	e := newRegistryEnv(t)
+	e := newRegistryEnv(t, contract.RegistryConfig{})
 	store, _ := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "d.db"), nil)
 	defer store.Close()
 	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now()), Name: "m", Status: rampway.MerchantActive, CreatedAt: now(), UpdatedAt: now()}
 	_ = store.CreateMerchant(t.Context(), m)
-	reg := contract.NewRegistry(store, downChains{e.chain.Network("devnet")}, nil)
+	reg := contract.NewRegistry(contract.RegistryConfig{}, store, downChains{e.chain.Network("devnet")}, nil)
 	_, err := reg.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: e.chain.Contracts().NFT.Hex(),
 		ABI: fragment(t, devchain.NFTABI(), "mint"), DefaultGasLimit: 100_000, PayableSymbol: "ETH"})
 	if rampway.ErrorCode(err) != rampway.EUNAVAILABLE || strings.Contains(rampway.ErrorMessage(err), "refused") {

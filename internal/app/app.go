@@ -68,9 +68,19 @@ func NewMerchantService(cfg config.Config, store *sqlstore.Store, authCache time
 }
 
 // NewDepositAddresses returns the onboarding of merchants' deposit addresses on nets, testing
-// contracts with transfers simulated from the configured hot wallet.
-func NewDepositAddresses(cfg config.Config, store *sqlstore.Store, nets *chain.Networks) *merchant.DepositAddresses {
-	return merchant.NewDepositAddresses(store, nets, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
+// contracts with transfers simulated from the configured hot wallet; payoutCache > 0 keeps
+// the addresses area C's orders read that long (the server's, see cacheTTL; the admin CLI
+// reads every time).
+func NewDepositAddresses(cfg config.Config, store *sqlstore.Store, nets merchant.DepositChains, payoutCache time.Duration) *merchant.DepositAddresses {
+	return merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress),
+		PayoutCacheTTL: payoutCache}, store, nets, nil)
+}
+
+// NewRegistry returns the registry of merchants' contract functions on nets (dev mode takes
+// http image URLs, as its merchant service does logos); activeCache > 0 keeps the functions
+// orders read that long (the server's, see cacheTTL; the admin CLI reads every time).
+func NewRegistry(cfg config.Config, store *sqlstore.Store, nets contract.Chains, activeCache time.Duration) *contract.Registry {
+	return contract.NewRegistry(contract.RegistryConfig{DevMode: cfg.Mode == config.ModeDev, ActiveCacheTTL: activeCache}, store, nets, nil)
 }
 
 // cacheTTL is how long the server keeps what every order request reads and merchants rarely
@@ -239,8 +249,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		return nil, err
 	}
 	a.Merchants = NewMerchantService(cfg, a.Store, cacheTTL)
-	// Dev mode takes http image URLs, as its merchant service does logos.
-	a.Functions = contract.NewRegistry(a.Store, a.Networks, nil).DevMode(cfg.Mode == config.ModeDev).CacheActive(cacheTTL)
+	a.Functions = NewRegistry(cfg, a.Store, a.Networks, cacheTTL)
 	var deriver checkout.Deriver
 	if cfg.Checkout.DepositXPub != "" {
 		if deriver, err = hd.FromXPub(cfg.Checkout.DepositXPub); err != nil {
@@ -262,7 +271,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
 	// One deposit address service for the admin API and area C's orders, so that a change
 	// through the API applies to the next order at once.
-	deposits := NewDepositAddresses(cfg, a.Store, a.Networks).CachePayouts(cacheTTL)
+	deposits := NewDepositAddresses(cfg, a.Store, a.Networks, cacheTTL)
 	a.Checkout.SetPayouts(deposits.Payout)
 	// The payment providers, each an instance of a registered module (provider/all), in the
 	// configuration's order: a new payment starts with the first of its order's mode that takes
