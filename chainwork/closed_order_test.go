@@ -147,7 +147,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	watched := *e.net
 	watched.Confirmations = 2 // a payment is seen a block before it is credited
 	log := slog.New(slog.DiscardHandler)
-	w := chainwork.NewWatcher(e.store, &watched, e.client, log, nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &watched, e.client, log, nil)
 	watch := func(w *chainwork.Watcher) {
 		t.Helper()
 		if err := w.Step(ctx); err != nil {
@@ -251,7 +251,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 	if err := e.store.SetWatchCursor(ctx, "devnet", cur-4, back.Hash(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w2 := chainwork.NewWatcher(e.store, &watched, e.client, log, nil)
+	w2 := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &watched, e.client, log, nil)
 	for range 3 {
 		watch(w2)
 		e.mine()
@@ -307,7 +307,7 @@ func TestPaymentsToClosedOrders(t *testing.T) {
 func TestWatcherReorgOfPaymentToClosedOrder(t *testing.T) {
 	t.Parallel()
 	e := newWatchEnv(t)
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)

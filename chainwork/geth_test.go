@@ -53,7 +53,7 @@ func TestWatcherOnGethProcess(t *testing.T) {
 	if err := store.CreateOrder(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
-	w := chainwork.NewWatcher(store, &net, cl, slog.New(slog.DiscardHandler), nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, store, &net, cl, slog.New(slog.DiscardHandler), nil)
 	if err := w.Step(t.Context()); err != nil { // starts at the head
 		t.Fatal(err)
 	}

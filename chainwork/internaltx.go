@@ -21,7 +21,7 @@ import (
 // Internal transfers: the native coin reaches a deposit address through a contract (a Safe or
 // another contract wallet, an exchange's batch payout, Multicall3's aggregate3Value) in a
 // call frame that a block's transaction list does not show. The watcher sees them in one of
-// two ways, per network (SetInternalTransfers):
+// two ways, per network (WatcherConfig.Internal):
 //
 //   - InternalTrace: one debug_traceBlockByHash with go-ethereum's callTracer per block (the
 //     block just read, by its hash, so that trace and block cannot differ), every call frame
@@ -82,29 +82,36 @@ type balanceAt struct {
 	wei   *big.Int
 }
 
-// SetInternalTransfers has the watcher also see native payments made inside transactions
-// (see InternalMode), through node: by tracing each block, or by checking the open deposit
-// addresses' balances through the Multicall3 contract at multicall3 (balance mode only).
-// InternalOff (or "") leaves the watcher to top-level transfers and token logs. Call it
-// before Run.
-func (w *Watcher) SetInternalTransfers(mode InternalMode, node RPCCaller, multicall3 common.Address) error {
-	switch mode {
+// InternalTransfers says how a watcher sees native payments made inside transactions (see
+// InternalMode): by tracing each block through Node, or by checking the open deposit
+// addresses' balances through the Multicall3 contract at Multicall3 (balance mode only).
+// Mode InternalOff (or "") leaves the watcher to top-level transfers and token logs.
+type InternalTransfers struct {
+	Mode InternalMode
+	// Node is the raw JSON-RPC client the traces or balances are asked of.
+	Node RPCCaller
+	// Multicall3 is the Multicall3 contract's address (balance mode).
+	Multicall3 common.Address
+}
+
+// source returns the watcher's source of internal transfers (nil when off), or what of t
+// cannot work on network.
+func (t InternalTransfers) source(network string) (*internalSource, error) {
+	switch t.Mode {
 	case "", InternalOff:
-		w.internal = nil
-		return nil
+		return nil, nil
 	case InternalTrace:
 	case InternalBalance:
-		if multicall3 == (common.Address{}) {
-			return fmt.Errorf("network %s: internal transfers by balance need the Multicall3 contract's address", w.net.Name)
+		if t.Multicall3 == (common.Address{}) {
+			return nil, fmt.Errorf("network %s: internal transfers by balance need the Multicall3 contract's address", network)
 		}
 	default:
-		return fmt.Errorf("network %s: unknown internal-transfer mode %q (off, trace or balance)", w.net.Name, mode)
+		return nil, fmt.Errorf("network %s: unknown internal-transfer mode %q (off, trace or balance)", network, t.Mode)
 	}
-	if node == nil {
-		return fmt.Errorf("network %s: internal transfers by %s need a JSON-RPC client", w.net.Name, mode)
+	if t.Node == nil {
+		return nil, fmt.Errorf("network %s: internal transfers by %s need a JSON-RPC client", network, t.Mode)
 	}
-	w.internal = &internalSource{mode: mode, node: node, multicall: multicall3}
-	return nil
+	return &internalSource{mode: t.Mode, node: t.Node, multicall: t.Multicall3}, nil
 }
 
 // CheckInternalTransfers asks the node whether it serves the configured mode: the trace

@@ -26,14 +26,12 @@ var internalModes = []chainwork.InternalMode{chainwork.InternalTrace, chainwork.
 // namespace), balances through Multicall3 over HTTP, as a node without tracing is reached.
 func (e *watchEnv) internalWatcher(mode chainwork.InternalMode) *chainwork.Watcher {
 	e.t.Helper()
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
-	node := e.client.Client()
+	var node chainwork.RPCCaller = e.client.Client()
 	if mode == chainwork.InternalTrace {
 		node = e.chain.RPC()
 	}
-	if err := w.SetInternalTransfers(mode, node, e.chain.Contracts().Multicall); err != nil {
-		e.t.Fatal(err)
-	}
+	w := mustWatcher(e.t, chainwork.WatcherConfig{Internal: chainwork.InternalTransfers{Mode: mode, Node: node, Multicall3: e.chain.Contracts().Multicall}},
+		e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	if err := w.CheckInternalTransfers(e.t.Context()); err != nil {
 		e.t.Fatal(err)
 	}
@@ -316,27 +314,31 @@ func (e *watchEnv) sweep(key *ecdsa.PrivateKey, amount int64) {
 func TestCheckInternalTransfers(t *testing.T) {
 	t.Parallel()
 	e := newWatchEnv(t)
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	watcher := func(mode chainwork.InternalMode, multicall3 common.Address) (*chainwork.Watcher, error) {
+		return chainwork.NewWatcher(chainwork.WatcherConfig{Internal: chainwork.InternalTransfers{Mode: mode, Node: e.client.Client(), Multicall3: multicall3}},
+			e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	}
 	// The chain's HTTP endpoint has no debug namespace: a node without tracing.
-	if err := w.SetInternalTransfers(chainwork.InternalTrace, e.client.Client(), common.Address{}); err != nil {
+	w, err := watcher(chainwork.InternalTrace, common.Address{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := w.CheckInternalTransfers(t.Context()); err == nil || !strings.Contains(err.Error(), "does not serve debug_traceBlockByHash") {
 		t.Fatalf("trace on a node without it: %v", err)
 	}
-	if err := w.SetInternalTransfers(chainwork.InternalBalance, e.client.Client(), common.Address{}); err == nil {
+	if _, err := watcher(chainwork.InternalBalance, common.Address{}); err == nil {
 		t.Fatal("balance without a Multicall3 address was taken")
 	}
-	if err := w.SetInternalTransfers("poll", e.client.Client(), common.Address{}); err == nil {
+	if _, err := watcher("poll", common.Address{}); err == nil {
 		t.Fatal("an unknown mode was taken")
 	}
-	if err := w.SetInternalTransfers(chainwork.InternalBalance, e.client.Client(), common.HexToAddress("0x00000000000000000000000000000000000c0de0")); err != nil {
+	if w, err = watcher(chainwork.InternalBalance, common.HexToAddress("0x00000000000000000000000000000000000c0de0")); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.CheckInternalTransfers(t.Context()); err == nil || !strings.Contains(err.Error(), "no contract is deployed at multicall3") {
 		t.Fatalf("balance without Multicall3 there: %v", err)
 	}
-	if err := w.SetInternalTransfers(chainwork.InternalBalance, e.client.Client(), e.chain.Contracts().Multicall); err != nil {
+	if w, err = watcher(chainwork.InternalBalance, e.chain.Contracts().Multicall); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.CheckInternalTransfers(t.Context()); err != nil {

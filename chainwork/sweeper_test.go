@@ -79,7 +79,7 @@ func TestSweeper(t *testing.T) {
 	e.send(eth, dust.DepositAddress, big.NewInt(1000))
 
 	log := slog.New(slog.DiscardHandler)
-	w := chainwork.NewWatcher(e.store, e.net, e.client, log, nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
 	if err := w.Step(t.Context()); err != nil { // starts at the head
 		t.Fatal(err)
 	}

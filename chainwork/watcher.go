@@ -53,10 +53,10 @@ type Watcher struct {
 	watched map[common.Address]rampway.WatchedDeposit
 	fullAt  time.Time
 	// behindGrace is how long the chain's head may stay below the cursor before it is
-	// reported (SetBehindGrace); lag is what Step last saw of that, for Ping.
+	// reported (WatcherConfig); lag is what Step last saw of that, for Ping.
 	behindGrace time.Duration
 	lag         chainLag
-	// internal sees native payments made inside transactions (SetInternalTransfers); nil
+	// internal sees native payments made inside transactions (WatcherConfig.Internal); nil
 	// when off.
 	internal *internalSource
 }
@@ -114,22 +114,44 @@ func (w *Watcher) watchedSet(ctx context.Context) (map[common.Address]rampway.Wa
 	return w.watched, nil
 }
 
-// OnCredit has fn called after a step credited payments, so that paid orders go on at once.
-func (w *Watcher) OnCredit(fn func()) { w.credited = fn }
+// WatcherConfig tunes a Watcher; the zero value is a watcher of top-level transfers and token
+// logs, with the default grace.
+type WatcherConfig struct {
+	// BehindGrace is how long the chain's head may stay below the block the watcher has
+	// recorded before it is reported; DefaultBehindGrace when zero.
+	BehindGrace time.Duration
+	// CannotLag reports a head below the recorded block at the first step that sees it,
+	// without BehindGrace: for a chain that mines its own blocks (the dev chain).
+	CannotLag bool
+	// Internal has the watcher also see native payments made inside transactions (see
+	// InternalMode); the zero value leaves them unseen.
+	Internal InternalTransfers
+	// OnCredit, when set, is called after a step credited payments, so that paid orders go on
+	// at once (the executor's Wake).
+	OnCredit func()
+}
 
-// NewWatcher returns a watcher of net.
-func NewWatcher(store rampway.DepositStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) *Watcher {
+// NewWatcher returns a watcher of net. An error says what of cfg.Internal cannot work.
+func NewWatcher(cfg WatcherConfig, store rampway.DepositStore, net *rampway.Network, client WatchClient, log *slog.Logger, now func() time.Time) (*Watcher, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}, behindGrace: DefaultBehindGrace}
+	grace := cfg.BehindGrace
+	switch {
+	case cfg.CannotLag:
+		grace = 0
+	case grace <= 0:
+		grace = DefaultBehindGrace
+	}
+	w := &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}, behindGrace: grace,
+		credited: cfg.OnCredit}
+	src, err := cfg.Internal.source(net.Name)
+	if err != nil {
+		return nil, err
+	}
+	w.internal = src
+	return w, nil
 }
-
-// SetBehindGrace sets how long the chain's head may stay below the block the watcher has
-// recorded before it is reported (DefaultBehindGrace unless set); zero reports it at the first
-// step that sees it, for a chain that cannot lag (the dev chain, which mines its own blocks).
-// Call it before Run.
-func (w *Watcher) SetBehindGrace(d time.Duration) { w.behindGrace = max(d, 0) }
 
 // noteHead compares the chain's head with the block the watcher has recorded. A head below it
 // means the chain lost blocks the database knows (payments seen in them, calls mined there)

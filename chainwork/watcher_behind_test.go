@@ -36,7 +36,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); clock = clock.Add(d) }
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.NewTextHandler(&logs, nil)), now)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.NewTextHandler(&logs, nil)), now)
 	step := stepper(t, w)
 	errorLines := func() int { return strings.Count(logs.String(), "level=ERROR") }
 
@@ -78,8 +78,7 @@ func TestWatcherReportsAChainBehindItsCursor(t *testing.T) {
 	if err := e.store.SetWatchCursor(t.Context(), "devnet", head+100, common.HexToHash("0x1234"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w = chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
-	w.SetBehindGrace(0)
+	w = mustWatcher(t, chainwork.WatcherConfig{CannotLag: true}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	if err := w.Ping(t.Context()); err != nil {
 		t.Fatalf("Ping before any step = %v", err)
 	}

@@ -132,7 +132,7 @@ func newWatchBenchEnvVia(b *testing.B, proxy bool) *watchBenchEnv {
 	net := c.Network("devnet")
 	net.Confirmations = 2
 	e := &watchBenchEnv{chain: c, send: send, store: store, net: net, payer: payer, mid: m.ID, rpc: ht, node: rc}
-	e.watcher = chainwork.NewWatcher(store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
+	e.watcher = mustWatcher(b, chainwork.WatcherConfig{}, store, &e.net, wc, slog.New(slog.DiscardHandler), nil)
 	if err := e.watcher.Step(b.Context()); err != nil { // starts at the head
 		b.Fatal(err)
 	}
@@ -346,11 +346,8 @@ func BenchmarkWatcherInternalRPC(b *testing.B) {
 	env.forward = true
 	watchers := map[chainwork.InternalMode]*chainwork.Watcher{}
 	for _, mode := range []chainwork.InternalMode{chainwork.InternalTrace, chainwork.InternalBalance} {
-		w := chainwork.NewWatcher(env.store, &env.net, ethclient.NewClient(env.node), slog.New(slog.DiscardHandler), nil)
-		if err := w.SetInternalTransfers(mode, env.node, env.chain.Contracts().Multicall); err != nil {
-			b.Fatal(err)
-		}
-		watchers[mode] = w
+		watchers[mode] = mustWatcher(b, chainwork.WatcherConfig{Internal: chainwork.InternalTransfers{Mode: mode, Node: env.node, Multicall3: env.chain.Contracts().Multicall}},
+			env.store, &env.net, ethclient.NewClient(env.node), slog.New(slog.DiscardHandler), nil)
 	}
 	perBlock := map[chainwork.InternalMode]map[int]float64{chainwork.InternalTrace: {}, chainwork.InternalBalance: {}}
 	for _, n := range []int{1, 1_000, 100_000} {

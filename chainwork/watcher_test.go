@@ -121,7 +121,7 @@ func (e *watchEnv) want(o *rampway.Order, status rampway.OrderStatus, received s
 func TestWatcherCreditsPayments(t *testing.T) {
 	t.Parallel()
 	e := newWatchEnv(t)
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step() // starts at the head
 	eth, dusd := e.net.Native, e.net.Tokens[0]
@@ -191,7 +191,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 	if err := e.store.SetWatchCursor(t.Context(), "devnet", cur-5, back.Hash(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	w2 := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w2 := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	for range 3 {
 		if err := w2.Step(t.Context()); err != nil {
 			t.Fatal(err)
@@ -218,7 +218,7 @@ func TestWatcherCreditsPayments(t *testing.T) {
 func TestWatcherReorg(t *testing.T) {
 	t.Parallel()
 	e := newWatchEnv(t)
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
@@ -249,7 +249,7 @@ func TestWatcherReorg(t *testing.T) {
 func TestWatcherReorgDropsTopUp(t *testing.T) {
 	t.Parallel()
 	e := newWatchEnv(t)
-	w := chainwork.NewWatcher(e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, slog.New(slog.DiscardHandler), nil)
 	step := stepper(t, w)
 	step()
 	o := e.order(e.net.Native, 1e16)
@@ -330,4 +330,15 @@ func stepper(t *testing.T, w *chainwork.Watcher) func() {
 			t.Fatal(err)
 		}
 	}
+}
+
+// mustWatcher is chainwork.NewWatcher, failing tb on an error.
+func mustWatcher(tb testing.TB, cfg chainwork.WatcherConfig, store rampway.DepositStore, net *rampway.Network, client chainwork.WatchClient,
+	log *slog.Logger, now func() time.Time) *chainwork.Watcher {
+	tb.Helper()
+	w, err := chainwork.NewWatcher(cfg, store, net, client, log, now)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w
 }

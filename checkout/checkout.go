@@ -76,7 +76,7 @@ type Store interface {
 	rampway.DeliveryStore
 	rampway.FiatPaymentStore
 	// MerchantDepositAddress is rampway.MerchantDepositAddressStore's: where area C delivers
-	// (unless SetPayouts gives another source).
+	// (unless Deps.Payouts gives another source).
 	MerchantDepositAddress(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error)
 	// SetOrderUser adds the user fields to an order's (the page's identity step). ENOTFOUND.
 	SetOrderUser(ctx context.Context, orderID string, fields map[string]string, at time.Time) (*rampway.Order, error)
@@ -111,10 +111,6 @@ type Service struct {
 // PayoutFunc returns the merchant's deposit address for an asset on a network (ENOTFOUND when
 // it has none): where an area C order delivers.
 type PayoutFunc func(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error)
-
-// SetPayouts makes area C read merchants' deposit addresses from f (merchant.DepositAddresses'
-// Payout, cached) instead of the store.
-func (s *Service) SetPayouts(f PayoutFunc) { s.payouts = f }
 
 // FiatRoute is a payment provider and what it takes.
 type FiatRoute struct {
@@ -219,20 +215,43 @@ func checkNetworkMode(field string, n *rampway.Network, livemode bool) error {
 		field, n.Name, rampway.ModeName(n.Livemode), rampway.ModeName(livemode), rampway.APIKeyPrefix(livemode), rampway.ModeName(livemode))
 }
 
-// New returns a Service. now is the clock (time.Now when nil).
-func New(cfg Config, store Store, functions *contract.Registry, chains Chains, prices pricing.Source, deriver Deriver, now func() time.Time) *Service {
+// Deps are what the use cases work with. Store is required; each other one only by the use
+// cases that need it (the expiry and the webhook log need only the store).
+type Deps struct {
+	Store Store
+	// Functions are the merchants' registered functions (area A's quotes and orders).
+	Functions *contract.Registry
+	// Chains are the networks and their nodes (quotes and orders).
+	Chains Chains
+	// Prices convert between assets and currencies (fees, areas B and C).
+	Prices pricing.Source
+	// Deriver gives the orders' deposit addresses (area A); nil: none are derived.
+	Deriver Deriver
+	// Payouts gives where area C delivers (merchant.DepositAddresses' Payout, cached); nil:
+	// Store's MerchantDepositAddress.
+	Payouts PayoutFunc
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// New returns a Service.
+func New(cfg Config, deps Deps) *Service {
 	if cfg.OrderExpiry <= 0 {
 		cfg.OrderExpiry = 30 * time.Minute
 	}
 	if cfg.BankTransferExpiry <= 0 {
 		cfg.BankTransferExpiry = DefaultBankTransferExpiry
 	}
-	if now == nil {
-		now = time.Now
+	if deps.Now == nil {
+		deps.Now = time.Now
 	}
-	s := &Service{cfg: cfg, store: store, functions: functions, chains: chains, prices: prices, deriver: deriver, now: now, payouts: store.MerchantDepositAddress}
-	if deriver != nil {
-		s.addresses = &addresses{reserve: store.ReserveDepositIndexes, derive: deriver.Addresses}
+	if deps.Payouts == nil {
+		deps.Payouts = deps.Store.MerchantDepositAddress
+	}
+	s := &Service{cfg: cfg, store: deps.Store, functions: deps.Functions, chains: deps.Chains, prices: deps.Prices, deriver: deps.Deriver,
+		now: deps.Now, payouts: deps.Payouts}
+	if deps.Deriver != nil {
+		s.addresses = &addresses{reserve: deps.Store.ReserveDepositIndexes, derive: deps.Deriver.Addresses}
 	}
 	return s
 }

@@ -38,7 +38,7 @@ func TestExpireDue(t *testing.T) {
 	storetest.Seen(t, store, paying, paying.CryptoAmount) // DEPOSIT_PROCESSING
 
 	clock := t0.Add(2 * time.Minute)
-	svc := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, func() time.Time { return clock })
+	svc := checkout.New(checkout.Config{}, checkout.Deps{Store: store, Now: func() time.Time { return clock }})
 	// Two instances at once: each order moves once.
 	var wg sync.WaitGroup
 	counts := make([]int, 2)

@@ -41,7 +41,7 @@ func (f *startingFiat) OpenFiatPayment(ctx context.Context, o *rampway.Order) (*
 func TestFiatPageStartsNothingOnGET(t *testing.T) {
 	o := fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodCard)
 	f := &startingFiat{fakeFiat: fakeFiat{complete: true}}
-	h := New(Config{}, &viewStore{order: o}, f, viewChains{}, slog.New(slog.DiscardHandler), nil)
+	h := New(Config{}, Deps{Store: &viewStore{order: o}, Checkout: f, Fiat: f, Chains: viewChains{}, Log: slog.New(slog.DiscardHandler)})
 	do := func(method, target string, form url.Values) *httptest.ResponseRecorder {
 		t.Helper()
 		var req *http.Request
@@ -100,7 +100,7 @@ func TestFiatPageStartsNothingOnGET(t *testing.T) {
 func TestFiatPageFormFirst(t *testing.T) {
 	o := fiatOrder(rampway.AreaNFTRamp, rampway.StatusCreated, rampway.MethodCard)
 	f := &startingFiat{fakeFiat: fakeFiat{complete: true, formFirst: true}}
-	h := New(Config{}, &viewStore{order: o}, f, viewChains{}, slog.New(slog.DiscardHandler), nil)
+	h := New(Config{}, Deps{Store: &viewStore{order: o}, Checkout: f, Fiat: f, Chains: viewChains{}, Log: slog.New(slog.DiscardHandler)})
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/checkout?order_id="+o.ID+"&hash=h", nil))
 	page := rec.Body.String()

@@ -93,18 +93,34 @@ type Handler struct {
 	errPg  *template.Template
 	assets http.Handler
 	mux    *http.ServeMux
-	// fiat and fiatPg serve fiat-paid orders (when hash is also a FiatCheckout).
+	// fiat and fiatPg serve fiat-paid orders (Deps.Fiat); nil: none.
 	fiat   FiatCheckout
 	fiatPg *template.Template
 	qrs    qrCache
 	// widgets are the payment provider modules' widgets, by next-action kind.
 	widgets map[string]*pageWidget
-	// refunds shows area A's refunds and takes their addresses (WithRefunds); nil: none.
+	// refunds shows area A's refunds and takes their addresses (Deps.Refunds); nil: none.
 	refunds Refunds
 }
 
-// New returns the page handler. now is the clock (time.Now when nil).
-func New(cfg Config, store Store, hash Checkout, chains Chains, log *slog.Logger, now func() time.Time) *Handler {
+// Deps are what the page reads and calls.
+type Deps struct {
+	Store    Store
+	Checkout Checkout
+	// Fiat serves the orders paid in fiat (areas B and C: checkout.Service); nil: the page
+	// serves none of them (their page is the crypto one's).
+	Fiat FiatCheckout
+	// Refunds has the page show an area A order's refunds and ask for the address of those
+	// that wait for one (checkout.Refunds); nil: the page shows none.
+	Refunds Refunds
+	Chains  Chains
+	Log     *slog.Logger
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// New returns the page handler.
+func New(cfg Config, deps Deps) *Handler {
 	if cfg.ReturnAfter <= 0 {
 		cfg.ReturnAfter = 5 * time.Second
 	}
@@ -114,16 +130,17 @@ func New(cfg Config, store Store, hash Checkout, chains Chains, log *slog.Logger
 	if cfg.StreamFor <= 0 {
 		cfg.StreamFor = 5 * time.Minute
 	}
+	now := deps.Now
 	if now == nil {
 		now = time.Now
 	}
 	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] }}
-	h := &Handler{cfg: cfg, store: store, hash: hash, chains: chains, log: log, now: now,
+	h := &Handler{cfg: cfg, store: deps.Store, hash: deps.Checkout, chains: deps.Chains, log: deps.Log, now: now, refunds: deps.Refunds,
 		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html", "templates/header.html")),
 		errPg: template.Must(template.New("error.html").Funcs(funcs).ParseFS(templateFS, "templates/error.html")),
 		mux:   http.NewServeMux()}
-	if f, ok := hash.(FiatCheckout); ok {
-		h.fiat, h.fiatPg = f, fiatTemplate(funcs)
+	if deps.Fiat != nil {
+		h.fiat, h.fiatPg = deps.Fiat, fiatTemplate(funcs)
 	}
 	h.widgets = parseWidgets(funcs)
 	sub, _ := fs.Sub(assetFS, "assets")

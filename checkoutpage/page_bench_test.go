@@ -55,8 +55,8 @@ func BenchmarkCheckoutPage(b *testing.B) {
 	if err := store.CreateOrder(b.Context(), o); err != nil {
 		b.Fatal(err)
 	}
-	h := checkoutpage.New(checkoutpage.Config{}, store, hashes{}, nets{&rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), Confirmations: 1}},
-		slog.New(slog.DiscardHandler), nil)
+	h := checkoutpage.New(checkoutpage.Config{}, checkoutpage.Deps{Store: store, Checkout: hashes{},
+		Chains: nets{&rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), Confirmations: 1}}, Log: slog.New(slog.DiscardHandler)})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	url := srv.URL + "/checkout?order_id=" + o.ID + "&hash=h-" + o.ID

@@ -111,8 +111,8 @@ func TestUnavailable(t *testing.T) {
 	id := rampway.NewID(rampway.PrefixOrder, time.Now())
 	o := &rampway.Order{ID: id, Area: rampway.AreaMint, Status: rampway.StatusDepositProcessing, Network: "devnet",
 		CryptoAmount: big.NewInt(10), CryptoReceived: big.NewInt(0), DepositAddress: common.Address{1}, MerchantRedirectURL: "https://shop.example/back"}
-	transfersDown := New(Config{}, failingStore{order: o}, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
-	orderDown := New(Config{}, failingStore{orderErr: errors.New("connection refused")}, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+	transfersDown := New(Config{}, Deps{Store: failingStore{order: o}, Checkout: anyHash{}, Chains: oneNetwork{}, Log: slog.New(slog.DiscardHandler)})
+	orderDown := New(Config{}, Deps{Store: failingStore{orderErr: errors.New("connection refused")}, Checkout: anyHash{}, Chains: oneNetwork{}, Log: slog.New(slog.DiscardHandler)})
 	for _, tc := range []struct {
 		h                       *Handler
 		path, contentType, want string
@@ -144,7 +144,7 @@ func TestUnavailable(t *testing.T) {
 // Every payment method rampway knows has its own icon, served as SVG; another gets the
 // generic one.
 func TestMethodIcons(t *testing.T) {
-	h := New(Config{}, nil, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+	h := New(Config{}, Deps{Checkout: anyHash{}, Chains: oneNetwork{}, Log: slog.New(slog.DiscardHandler)})
 	for _, id := range []string{"credit_debit_card", "apple_pay", "google_pay", "sepa_bank_transfer", "gbp_bank_transfer",
 		"pm_open_banking", "pm_cash_app", "pm_jwire", "pm_unknown"} {
 		path := MethodIcon(id)

@@ -133,7 +133,7 @@ func TestPageAsksForWhatIsDue(t *testing.T) {
 			"5.025", "5025000", "ethereum:0x5FbDB2315678afecb367f032d93F642f64180aa3@1337/transfer?address=0x70997970C51812dc3A010C7d01b50e0d17dc79C8&uint256=5025000", Messages["amount_left"]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := New(Config{}, &viewStore{order: tc.o, transfers: tc.transfers}, anyHash{}, viewChains{net}, slog.New(slog.DiscardHandler), nil)
+			h := New(Config{}, Deps{Store: &viewStore{order: tc.o, transfers: tc.transfers}, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)})
 			page := viewGet(t, h, "/checkout", tc.o)
 			if strings.Contains(page, "ZgotmplZ") {
 				t.Fatalf("html/template refused a value:\n%s", page)
@@ -186,7 +186,7 @@ func TestPageShowsWhatWasPaid(t *testing.T) {
 		{TxHash: common.Hash{9}, Amount: big.NewInt(1), Status: rampway.TransferDropped},
 		{TxHash: pay2, Amount: big.NewInt(5262800000000000), Status: rampway.TransferConfirmed},
 	}}
-	h := New(Config{}, store, anyHash{}, viewChains{net}, slog.New(slog.DiscardHandler), nil)
+	h := New(Config{}, Deps{Store: store, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)})
 	page := viewGet(t, h, "/checkout", o)
 	if !regexp.MustCompile(`<section id="pay"[^>]*hidden`).MatchString(page) || regexp.MustCompile(`<div id="paid"[^>]*hidden`).MatchString(page) {
 		t.Fatalf("at SUCCESS the payment section shows or what was paid does not:\n%s", page)
@@ -223,7 +223,7 @@ func TestPageShowsWhatWasPaid(t *testing.T) {
 // configuration (it may hold a provider's key).
 func TestPublicRPC(t *testing.T) {
 	h := New(Config{PublicRPCURLs: map[string]string{"mainnet": "https://rpc.example", "bad": "ftp://x", "creds": "https://u:p@rpc.example"}},
-		nil, anyHash{}, oneNetwork{}, slog.New(slog.DiscardHandler), nil)
+		Deps{Checkout: anyHash{}, Chains: oneNetwork{}, Log: slog.New(slog.DiscardHandler)})
 	for _, tc := range []struct {
 		n    rampway.Network
 		want string
@@ -250,7 +250,7 @@ func TestPageDescribesTheNetwork(t *testing.T) {
 	net := &rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), RPCURLs: []string{"http://127.0.0.1:8545"}, ExplorerURL: "https://explorer.example/",
 		Native: rampway.Asset{Symbol: "ETH"}}
 	o := viewOrder(rampway.StatusCreated, false, 1000, 0)
-	page := viewGet(t, New(Config{}, &viewStore{order: o}, anyHash{}, viewChains{net}, slog.New(slog.DiscardHandler), nil), "/checkout", o)
+	page := viewGet(t, New(Config{}, Deps{Store: &viewStore{order: o}, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)}), "/checkout", o)
 	for name, want := range map[string]string{"data-chain-id": "0x539", "data-chain-name": "devnet", "data-native-symbol": "ETH",
 		"data-rpc-url": "http://127.0.0.1:8545", "data-explorer-url": "https://explorer.example"} {
 		if got := attr(t, page, "checkout", name); got != want {
@@ -308,7 +308,7 @@ func TestPageShowsWhatIsBought(t *testing.T) {
 			"img-src 'self' data: https://cdn.acme.example https://img.example:8443;", [][2]string{{"Total", "0.0102628 ETH"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := New(Config{}, &viewStore{order: tc.o, merchant: tc.merchant, function: tc.function}, anyHash{}, viewChains{net}, slog.New(slog.DiscardHandler), nil)
+			h := New(Config{}, Deps{Store: &viewStore{order: tc.o, merchant: tc.merchant, function: tc.function}, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)})
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/checkout?order_id="+tc.o.ID+"&hash=h", nil))
 			page := rec.Body.String()

@@ -28,13 +28,6 @@ type Refunds interface {
 
 var _ Refunds = (*checkout.Refunds)(nil)
 
-// WithRefunds has the page show an area A order's refunds and ask for the address of those
-// that wait for one; without it the page shows none. It returns h.
-func (h *Handler) WithRefunds(r Refunds) *Handler {
-	h.refunds = r
-	return h
-}
-
 // refundMessages are the refund panel's texts (joined to Messages).
 var refundMessages = map[string]string{
 	"refunds":               "Money owed back to you",

@@ -123,14 +123,14 @@ func TestTestModeMark(t *testing.T) {
 			t.Run(tc.name+" "+rampway.ModeName(live), func(t *testing.T) {
 				o := *tc.o
 				o.Livemode = live
-				var hash Checkout = anyHash{}
+				deps := Deps{Store: &viewStore{order: &o}, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)}
 				if tc.fiat != nil {
-					hash = *tc.fiat
+					deps.Checkout, deps.Fiat = *tc.fiat, *tc.fiat
 				}
-				h := New(Config{}, &viewStore{order: &o}, hash, viewChains{net}, slog.New(slog.DiscardHandler), nil)
 				if tc.refunds != nil {
-					h.WithRefunds(tc.refunds)
+					deps.Refunds = tc.refunds
 				}
+				h := New(Config{}, deps)
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/checkout?order_id="+o.ID+"&hash=h", nil))
 				page := rec.Body.String()

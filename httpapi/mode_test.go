@@ -66,7 +66,7 @@ func newModeEnv(t *testing.T, liveNetwork, withLiveProvider bool) *modeEnv {
 		e.live = &liveProvider{}
 		cfg.LiveFiat = onlyMethods(defaultFiat(), e.live.Methods())
 	}
-	d.checkout = checkout.New(cfg, d.store, d.functions, d.chains, d.prices, d.deriver, nil)
+	d.checkout = checkout.New(cfg, checkout.Deps{Store: d.store, Functions: d.functions, Chains: d.chains, Prices: d.prices, Deriver: d.deriver})
 	if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: d.sandbox}); err != nil {
 		t.Fatal(err)
 	}

@@ -503,7 +503,7 @@ func newOpenAPIServer(t *testing.T, e *env, bp BasePaths) *httptest.Server {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := New(Config{BasePaths: bp, MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test"},
 		Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store, DB: e.ping, Log: log,
-			Metrics: prometheus.NewRegistry(), Page: checkoutpage.New(checkoutpage.Config{}, e.store, e.checkout, openAPIChains{}, log, nil),
+			Metrics: prometheus.NewRegistry(), Page: checkoutpage.New(checkoutpage.Config{}, checkoutpage.Deps{Store: e.store, Checkout: e.checkout, Fiat: e.checkout, Chains: openAPIChains{}, Log: log}),
 			Providers:        []rampway.FiatProvider{sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)},
 			DepositAddresses: newDepositAddresses(t, e), Refunds: newRefunds(t, e), Orders: e.store})
 	srv := httptest.NewServer(h)

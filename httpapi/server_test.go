@@ -257,11 +257,11 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 	}
 	e.chains, e.deriver = testChains{nets, &net}, deriver
 	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}, orders, e.functions, e.chains,
-		e.prices, deriver, nil)
+		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100},
+		checkout.Deps{Store: orders, Functions: e.functions, Chains: e.chains, Prices: e.prices, Deriver: deriver})
 	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
-			Page: checkoutpage.New(checkoutpage.Config{}, store, e.checkout, e.chains, log, nil)})
+			Page: checkoutpage.New(checkoutpage.Config{}, checkoutpage.Deps{Store: store, Checkout: e.checkout, Fiat: e.checkout, Chains: e.chains, Log: log})})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

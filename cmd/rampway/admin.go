@@ -193,7 +193,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return checkout.NewRefunds(store, nets, hot, nil), nets.Close, nil
 	}
-	hooks := checkout.New(checkout.Config{}, store, nil, nil, nil, nil, nil) // the webhook log needs only the store
+	hooks := checkout.New(checkout.Config{}, checkout.Deps{Store: store}) // the webhook log needs only the store
 	var out any
 	if slices.Contains(cfg.FiatProviderNames(), rest[0]) {
 		out, err = providerCommand(ctx, cfg, store, rest)

@@ -200,8 +200,10 @@ type App struct {
 	// watchers are the networks' deposit watchers, in network order: Serve runs them, and
 	// /readyz asks them whether a chain's head is behind the block they have recorded.
 	watchers []*chainwork.Watcher
-	srv      *http.Server
-	ln       net.Listener
+	// executors are the networks' executors, in network order (nil without a hot wallet).
+	executors []*chainwork.Executor
+	srv       *http.Server
+	ln        net.Listener
 	// providers are the payment providers, in the configuration's order.
 	providers []rampway.FiatProvider
 	// prices are the configured price sources (a token refund's network fee is converted).
@@ -263,16 +265,15 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		prices = pricing.NewFeeds(pricing.FeedsConfig{Feeds: feeds, Fallback: prices, CacheFor: cacheTTL}, nil) // a burst of fiat quotes reads each feed once
 	}
 	a.prices = prices
+	// One deposit address service for the admin API and area C's orders, so that a change
+	// through the API applies to the next order at once.
+	deposits := NewDepositAddresses(cfg, a.Store, a.Networks, cacheTTL)
 	a.Checkout = checkout.New(checkout.Config{
 		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
 		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
 		TestFiat: cfg.FiatCurrencies(false), LiveFiat: cfg.FiatCurrencies(true), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
-	}, a.Store, a.Functions, nets, prices, deriver, nil)
+	}, checkout.Deps{Store: a.Store, Functions: a.Functions, Chains: nets, Prices: prices, Deriver: deriver, Payouts: deposits.Payout})
 	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
-	// One deposit address service for the admin API and area C's orders, so that a change
-	// through the API applies to the next order at once.
-	deposits := NewDepositAddresses(cfg, a.Store, a.Networks, cacheTTL)
-	a.Checkout.SetPayouts(deposits.Payout)
 	// The payment providers, each an instance of a registered module (provider/all), in the
 	// configuration's order: a new payment starts with the first of its order's mode that takes
 	// its currency and method.
@@ -319,17 +320,43 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// A chain whose head stays below the block the database has recorded (a node that lost
 	// blocks, or lags) is logged as an error and makes /readyz answer 503. The dev chain
 	// mines its own blocks and never lags: at once there; a minute's grace elsewhere.
+	// A network's executor (with a hot wallet) is woken by its watcher's credits: a confirmed
+	// payment is executed at once, not at the next poll.
 	var ready []httpapi.Pinger
 	for _, n := range a.Networks.List() {
 		cl, _ := a.Networks.Client(n.Name)
-		w := chainwork.NewWatcher(a.Store, n, cl, log.With("worker", "watcher"), nil)
-		if cfg.Mode == config.ModeDev {
-			w.SetBehindGrace(0)
+		var x *chainwork.Executor
+		if a.signer != nil {
+			// The executor shares the network's batcher with the order path (its in-flight
+			// limit set for where the node is: loopback or remote).
+			var xcl chainwork.ExecClient = cl
+			if bc, ok := a.Networks.Batching(n.Name); ok {
+				xcl = bc
+			}
+			x = chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks),
+				FiatGiveUpAfter: cfg.Checkout.FiatExecutionTimeout, RefundPolicies: cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, xcl,
+				a.signer, log.With("worker", "executor"), nil)
 		}
-		if err := internalTransfers(ctx, w, cfg, n.Name, cl, log); err != nil {
+		wcfg := chainwork.WatcherConfig{CannotLag: cfg.Mode == config.ModeDev}
+		if x != nil {
+			wcfg.OnCredit = x.Wake
+		}
+		field, err := internalTransfers(&wcfg, cfg, n.Name, cl, log)
+		if err != nil {
 			return nil, err
 		}
+		w, err := chainwork.NewWatcher(wcfg, a.Store, n, cl, log.With("worker", "watcher"), nil)
+		if err == nil {
+			err = w.CheckInternalTransfers(ctx)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		if wcfg.Internal.Mode != "" {
+			log.Info("internal transfers watched", "network", n.Name, "mode", wcfg.Internal.Mode)
+		}
 		a.watchers = append(a.watchers, w)
+		a.executors = append(a.executors, x)
 		ready = append(ready, w, nodesPinger{a.Networks, n.Name})
 	}
 	// The chain workers of a network read all its blocks and receipts: each runs on the one
@@ -356,7 +383,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
-		Home: opt.Home, Providers: a.providers, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, a.Store, a.Checkout, nets, log.With("component", "checkout-page"), nil).WithRefunds(a.Refunds), streams)})
+		Home: opt.Home, Providers: a.providers, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
+			Fiat: a.Checkout, Refunds: a.Refunds, Chains: nets, Log: log.With("component", "checkout-page")}), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cfg.HTTP.ReadHeaderTimeout,
@@ -376,34 +404,29 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	return a, nil
 }
 
-// internalTransfers sets how network's watcher sees native payments made inside
-// transactions (networks[].internal_transfers) and checks at start that the node serves it:
-// a node without tracing, or no Multicall3 where the config says, stops the start with an
-// error naming the setting. Off is logged: such payments are not seen.
-func internalTransfers(ctx context.Context, w *chainwork.Watcher, cfg config.Config, network string, cl *ethclient.Client, log *slog.Logger) error {
+// internalTransfers sets in wcfg how network's watcher sees native payments made inside
+// transactions (networks[].internal_transfers), and returns the setting's field for the
+// errors of the watcher's start (NewWatcher, CheckInternalTransfers: a node without tracing,
+// or no Multicall3 where the config says). Off is logged: such payments are not seen.
+func internalTransfers(wcfg *chainwork.WatcherConfig, cfg config.Config, network string, cl *ethclient.Client, log *slog.Logger) (string, error) {
 	i := slices.IndexFunc(cfg.Networks, func(n config.Network) bool { return n.Name == network })
 	if i < 0 {
-		return nil // a network given to Start already dialled, not in the config: off
+		return "network " + network, nil // a network given to Start already dialled, not in the config: off
 	}
+	field := fmt.Sprintf("networks[%d].internal_transfers", i)
 	n := cfg.Networks[i]
 	mode := n.InternalMode()
 	if mode == config.InternalTransfersOff {
 		log.Warn("internal transfers are off: native payments made inside transactions (contract wallets, batch payouts) are not seen; set internal_transfers to trace or balance",
-			"network", network, "field", fmt.Sprintf("networks[%d].internal_transfers", i))
-		return nil
+			"network", network, "field", field)
+		return field, nil
 	}
 	var mc common.Address
 	if n.Multicall3 != "" {
 		mc = common.HexToAddress(n.Multicall3)
 	}
-	if err := w.SetInternalTransfers(chainwork.InternalMode(mode), cl.Client(), mc); err != nil {
-		return fmt.Errorf("networks[%d].internal_transfers: %w", i, err)
-	}
-	if err := w.CheckInternalTransfers(ctx); err != nil {
-		return fmt.Errorf("networks[%d].internal_transfers: %w", i, err)
-	}
-	log.Info("internal transfers watched", "network", network, "mode", mode)
-	return nil
+	wcfg.Internal = chainwork.InternalTransfers{Mode: chainwork.InternalMode(mode), Node: cl.Client(), Multicall3: mc}
+	return field, nil
 }
 
 // endStreamsOnShutdown gives the checkout page's server-sent-events requests a context that
@@ -439,19 +462,8 @@ func (a *App) Serve(ctx context.Context) error {
 	leases := a.leases
 	wakes := workerWakes{executors: map[string]func(){}} // the workers the store's hooks wake
 	for i, n := range a.Networks.List() {
-		cl, _ := a.Networks.Client(n.Name)
 		w := a.watchers[i]
-		if a.signer != nil {
-			// The executor shares the network's batcher with the order path (its in-flight
-			// limit set for where the node is: loopback or remote).
-			var xcl chainwork.ExecClient = cl
-			if bc, ok := a.Networks.Batching(n.Name); ok {
-				xcl = bc
-			}
-			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks),
-				FiatGiveUpAfter: a.Cfg.Checkout.FiatExecutionTimeout, RefundPolicies: a.Cfg.RefundPolicies(), Prices: a.prices}, a.Store, a.Functions, n, xcl,
-				a.signer, a.Log.With("worker", "executor"), nil)
-			w.OnCredit(x.Wake) // a confirmed payment is executed at once, not at the next poll
+		if x := a.executors[i]; x != nil {
 			wakes.executors[n.Name] = x.Wake
 			workers.Go(func() {
 				leases.Run(wctx, "executor/"+n.Name+"/"+a.signer.Address().Hex(), func(ctx context.Context) { x.Run(ctx, watchPoll) })
