@@ -36,15 +36,14 @@ import (
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
-	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/devworld"
 	"github.com/rampway/rampway/internal/sqlstore"
-	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/sqlite"
 )
 
 // devNetwork is the embedded chain's network name, as in `rampway dev`.
-const devNetwork = "devnet"
+const devNetwork = devworld.Network
 
 // stackOptions say which database a stack runs on.
 type stackOptions struct {
@@ -121,13 +120,9 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	}
 	deployer, payer, hot := keys[0], keys[1], keys[2]
 	s.payer = payer.addr
-	thousandETH := new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18))
 	s.chain, err = devchain.Start(ctx, devchain.Config{
 		RPCAddr: "127.0.0.1:0", BlockTime: devchain.DefaultBlockTime, Deployer: deployer.key, Logger: log.With("component", "devchain"),
-		Fund: []devchain.Funding{
-			{Address: payer.addr, Wei: thousandETH, TokenUnits: big.NewInt(1_000_000 * 1e6)},
-			{Address: hot.addr, Wei: thousandETH, TokenUnits: big.NewInt(1_000_000 * 1e6)},
-		},
+		Fund: devworld.Funding(payer.addr, hot.addr),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("embedded chain: %w", err)
@@ -157,12 +152,11 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	default:
 		return nil, fmt.Errorf("--db: unknown database %q (sqlite or postgres)", opt.db)
 	}
-	dec := int(devchain.TokenDecimals)
-	cfg.Networks = []config.Network{{
-		Name: devNetwork, Mode: rampway.ModeTest, ChainID: devchain.ChainID, RPCURLs: []string{s.chain.RPCURL()}, Confirmations: 1,
-		Native: config.Asset{Symbol: devchain.NativeSymbol, MinAmount: "0.000001", MaxAmount: "100"},
-		Tokens: []config.Asset{{Symbol: devchain.TokenSymbol, Address: s.chain.Contracts().Token.Hex(), Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
-	}}
+	// The dev network, without its tracing of internal transfers (off, as in the benchmark's
+	// earlier runs: no order is paid here, and the figures stay comparable).
+	dev := devworld.NetworkConfig(s.chain.RPCURL(), s.chain.Contracts().Token.Hex())
+	dev.InternalTransfers, dev.Native.MinAmount = "", "0.000001"
+	cfg.Networks = []config.Network{dev}
 	mnemonic, err := hd.NewMnemonic()
 	if err != nil {
 		return nil, err
@@ -233,40 +227,22 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, err
 	}
 	s.store = s.app.Store
-	merchants, functions := s.app.Merchants, s.app.Functions
 
-	// The demo merchant and its native-paid mint, as `rampway dev` registers them.
-	m, err := merchants.Create(ctx, merchant.CreateParams{Name: "Demo Store"})
-	if err != nil {
-		return nil, err
-	}
-	s.merchantID = m.ID
-	if _, s.apiKey, err = merchants.IssueAPIKey(ctx, m.ID, false); err != nil {
-		return nil, err
-	}
-	if _, err := merchants.SetWebhookSecret(ctx, m.ID, false, "", 0); err != nil {
-		return nil, err
-	}
-	fragment, err := contract.FunctionFragment(devchain.NFTABI(), "mint")
-	if err != nil {
-		return nil, err
-	}
-	f, err := functions.Register(ctx, m.ID, contract.RegisterParams{Network: devNetwork, ContractAddress: s.chain.Contracts().NFT.Hex(),
-		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: devchain.NativeSymbol})
-	if err != nil {
-		return nil, fmt.Errorf("register mint: %w", err)
-	}
-	s.functionID = f.ID
-	// Its deposit address for the native coin, where C1 sends what the user's fiat buys, as
-	// `rampway dev` onboards one per dev asset.
+	// The dev world, as `rampway dev` makes it (without the demo store's webhook receiver and
+	// pictures): the demo merchant, its functions (the benchmark orders the native-paid mint)
+	// and its deposit addresses, where C1 sends what the user's fiat buys.
 	depositKey, err := newKey()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := app.NewDepositAddresses(cfg, s.store, s.app.Networks, 0).Set(ctx, m.ID,
-		merchant.DepositAddressParams{Network: devNetwork, Symbol: devchain.NativeSymbol, Address: depositKey.addr.Hex()}); err != nil {
-		return nil, fmt.Errorf("onboard a deposit address: %w", err)
+	world, err := devworld.Ensure(ctx, devworld.Services{Merchants: s.app.Merchants, Functions: s.app.Functions,
+		Deposits: app.NewDepositAddresses(cfg, s.store, s.app.Networks, 0)},
+		devworld.Spec{Contracts: s.chain.Contracts(), DepositAddress: depositKey.addr})
+	if err != nil {
+		return nil, err
 	}
+	mint, _ := world.Function(devchain.NativeSymbol)
+	s.merchantID, s.apiKey, s.functionID = world.Merchant.ID, world.Merchant.APIKey, mint.Registered.ID
 
 	// The baseline's table, in the same database.
 	blob := "BLOB"

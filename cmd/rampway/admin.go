@@ -25,6 +25,7 @@ import (
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/app"
+	"github.com/rampway/rampway/internal/devworld"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/provider"
@@ -142,7 +143,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 				return err
 			}
 			token := devchain.ContractAddresses(crypto.PubkeyToAddress(keys.deployer.PublicKey)).Token
-			cfg.Networks = []config.Network{devNetworkConfig(st.RPCURL, token.Hex())}
+			cfg.Networks = []config.Network{devworld.NetworkConfig(st.RPCURL, token.Hex())}
 			cfg.Checkout.HotWalletAddress = crypto.PubkeyToAddress(keys.hotWallet.PublicKey).Hex()
 		}
 	case *path != "":

@@ -15,7 +15,6 @@ import (
 	"math/big"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -24,14 +23,13 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/gofrs/flock"
 
-	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/config"
-	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/app"
-	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/internal/devworld"
+	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/provider"
 )
 
@@ -181,13 +179,7 @@ type devMerchantDepositAddress struct {
 }
 
 // devNetwork is the name of the embedded chain's network in dev mode.
-const devNetwork = "devnet"
-
-// Dev wallet funding: plenty for any demo.
-var (
-	devWei        = new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)) // 1000 ETH
-	devTokenUnits = big.NewInt(1_000_000 * 1e6)                          // 1,000,000 DUSD
-)
+const devNetwork = devworld.Network
 
 func runDev(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "pay" {
@@ -271,7 +263,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	state.RPCURL = ch.RPCURL()
-	cfg.Networks = []config.Network{devNetworkConfig(ch.RPCURL(), ch.Contracts().Token.Hex())}
+	cfg.Networks = []config.Network{devworld.NetworkConfig(ch.RPCURL(), ch.Contracts().Token.Hex())}
 	if cfg.Checkout.DepositXPub, err = state.depositXPub(); err != nil {
 		return err
 	}
@@ -282,8 +274,8 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if cfg.Secrets.DepositXPrv, err = state.depositXPrv(); err != nil {
 		return err
 	}
-	cfg.Checkout.Prices = devPrices
-	cfg.Checkout.PriceFeeds = devPriceFeeds(ch.Contracts())
+	cfg.Checkout.Prices = devworld.Prices
+	cfg.Checkout.PriceFeeds = devworld.PriceFeeds(ch.Contracts())
 	// Refunds are paid automatically up to 1 ETH or 1,000 DUSD; above, an operator approves.
 	cfg.Refunds.Assets = []config.RefundAsset{{Network: devNetwork, Symbol: devchain.NativeSymbol, AutoMax: "1"},
 		{Network: devNetwork, Symbol: devchain.TokenSymbol, AutoMax: "1000"}}
@@ -304,8 +296,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		store.Close()
 		return fmt.Errorf("dev: networks: %w", err)
 	}
-	dj, err := prepareDev(ctx, app.NewMerchantService(cfg, store, 0), contract.NewRegistry(contract.RegistryConfig{DevMode: true}, store, networks, nil),
-		app.NewDepositAddresses(cfg, store, networks, 0), cfg.HTTP.BasePaths, ch, state, keys, base)
+	dj, err := prepareDev(ctx, devServices(cfg, store, networks), cfg.HTTP.BasePaths, ch, state, keys, base)
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
@@ -337,30 +328,8 @@ func devChainConfig(keys *devKeys, dataDir, rpcAddr string, blockTime time.Durat
 	return devchain.Config{
 		RPCAddr: rpcAddr, BlockTime: blockTime, Deployer: keys.deployer, Logger: log,
 		DataDir: filepath.Join(dataDir, devChainDir),
-		Fund: []devchain.Funding{
-			{Address: crypto.PubkeyToAddress(keys.payer.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
-			{Address: crypto.PubkeyToAddress(keys.hotWallet.PublicKey), Wei: devWei, TokenUnits: devTokenUnits},
-		},
+		Fund:    devworld.Funding(crypto.PubkeyToAddress(keys.payer.PublicKey), crypto.PubkeyToAddress(keys.hotWallet.PublicKey)),
 	}
-}
-
-// devPrices is the dev price table: the demo token at 1 USD. ETH, EUR and GBP are read from
-// the dev chain's feeds (devPriceFeeds).
-var devPrices = map[string]string{devchain.TokenSymbol: "1"}
-
-// devFeedMaxAge is how old a dev feed's answer may be: any age. The dev feeds change only when
-// their owner (the deployer) sets them, and a dev directory's chain may start again months
-// after its feeds were deployed.
-const devFeedMaxAge = 100 * 365 * 24 * time.Hour
-
-// devPriceFeeds are the dev chain's USD feeds as checkout.price_feeds: ETH (3000), EUR (1.08)
-// and GBP (1.27) until their owner sets another answer.
-func devPriceFeeds(c devchain.Contracts) []config.PriceFeed {
-	var out []config.PriceFeed
-	for _, f := range c.USDFeeds() {
-		out = append(out, config.PriceFeed{Symbol: f.Symbol, Network: devNetwork, Address: f.Address.Hex(), MaxAge: devFeedMaxAge})
-	}
-	return out
 }
 
 // depositXPrv returns the xprv of the dev deposit addresses (depositXPub makes their seed).
@@ -388,47 +357,39 @@ func (st *devState) depositXPub() (string, error) {
 	return s.XPub()
 }
 
-// devMinETH is the dev network's smallest ETH payment. It stays below the smallest network
-// fee the dev chain can quote, so that the free mint (whose user pays the network fee only)
-// is allowed at any time: an idle chain's base fee decays to 7 wei (EIP-1559's floor, where
-// the 1/8 step rounds to zero) and the tip go-ethereum suggests never falls below its miner's
-// 0.001 gwei, so 300,000 gas costs at least 0.0000003 ETH.
-const devMinETH = "0.0000001"
-
-// devNetworkConfig is the dev network as configuration (so it goes through the same
-// validation and start-up checks as a production network).
-func devNetworkConfig(rpcURL, token string) config.Network {
-	dec := int(devchain.TokenDecimals)
-	return config.Network{
-		Name: devNetwork, Mode: rampway.ModeTest, ChainID: devchain.ChainID, RPCURLs: []string{rpcURL}, Confirmations: 1,
-		// The dev chain traces blocks (in process: its HTTP endpoint has no debug namespace).
-		InternalTransfers: config.InternalTransfersTrace,
-		Native:            config.Asset{Symbol: devchain.NativeSymbol, MinAmount: devMinETH, MaxAmount: "100"},
-		Tokens:            []config.Asset{{Symbol: devchain.TokenSymbol, Address: token, Decimals: &dec, MinAmount: "0.01", MaxAmount: "100000"}},
-	}
+// devServices are the use cases the dev world is made through, on the dev configuration's
+// store and networks.
+func devServices(cfg config.Config, store *sqlstore.Store, nets *chain.Networks) devworld.Services {
+	return devworld.Services{Merchants: app.NewMerchantService(cfg, store, 0), Functions: app.NewRegistry(cfg, store, nets, 0),
+		Deposits: app.NewDepositAddresses(cfg, store, nets, 0)}
 }
 
-// prepareDev makes sure the demo merchant, its functions and its deposit addresses exist and
-// returns dev.json.
-func prepareDev(ctx context.Context, merchants *merchant.Service, functions *contract.Registry, deposits *merchant.DepositAddresses,
-	bp config.BasePaths, ch *devchain.Chain, st *devState, keys *devKeys, base string) (devJSON, error) {
-	if err := ensureDemoMerchant(ctx, merchants, st, base+demoWebhookPath, demoAssetURL(base, demoLogo)); err != nil {
-		return devJSON{}, err
-	}
-	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
-	fns, err := ensureDemoFunctions(ctx, functions, st.MerchantID, ch.Contracts(), payer, demoAssetURL(base, demoNFTImage))
-	if err != nil {
-		return devJSON{}, err
-	}
+// prepareDev makes sure the demo merchant, its functions and its deposit addresses exist
+// (devworld), keeps the merchant's credentials in st, and returns dev.json.
+func prepareDev(ctx context.Context, svc devworld.Services, bp config.BasePaths, ch *devchain.Chain, st *devState, keys *devKeys,
+	base string) (devJSON, error) {
 	depositAddr, err := st.merchantDepositAddress()
 	if err != nil {
 		return devJSON{}, err
 	}
-	addrs, err := ensureDemoDepositAddresses(ctx, deposits, st.MerchantID, depositAddr)
-	if err != nil {
-		return devJSON{}, err
-	}
 	c := ch.Contracts()
+	w, err := devworld.Ensure(ctx, svc, devworld.Spec{
+		Merchant:  devworld.Merchant{ID: st.MerchantID, APIKey: st.APIKey, WebhookSecret: st.WebhookSecret},
+		Contracts: c, DepositAddress: depositAddr,
+		WebhookURL: base + demoWebhookPath, LogoURL: demoAssetURL(base, demoLogo), NFTImageURL: demoAssetURL(base, demoNFTImage)})
+	if err != nil {
+		return devJSON{}, fmt.Errorf("dev: %w", err)
+	}
+	st.MerchantID, st.APIKey, st.WebhookSecret = w.Merchant.ID, w.Merchant.APIKey, w.Merchant.WebhookSecret
+	payer := crypto.PubkeyToAddress(keys.payer.PublicKey)
+	var fns []devFunction
+	for _, f := range w.Functions {
+		fns = append(fns, devFunctionOf(f, c, payer))
+	}
+	var addrs []devMerchantDepositAddress
+	for _, a := range w.DepositAddresses {
+		addrs = append(addrs, devMerchantDepositAddress{Symbol: a.Symbol, Network: a.Network, Address: a.Address.Hex()})
+	}
 	return devJSON{
 		API: devAPI{MintBaseURL: base + bp.Mint, NFTRampBaseURL: base + bp.NFTRamp,
 			DepositBaseURL: base + bp.Deposit, AdminBaseURL: base + bp.Admin},
@@ -446,26 +407,19 @@ func prepareDev(ctx context.Context, merchants *merchant.Service, functions *con
 	}, nil
 }
 
-// demoDepositSymbols are the dev assets the demo merchant has a deposit address for, in
-// dev.json's order.
-var demoDepositSymbols = []string{devchain.NativeSymbol, devchain.TokenSymbol}
-
-// ensureDemoDepositAddresses gives the demo merchant a deposit address, addr, for each dev
-// asset it has none for, and returns its addresses as dev.json lists them. One the developer
-// set (through the admin API or CLI) is kept.
-func ensureDemoDepositAddresses(ctx context.Context, svc *merchant.DepositAddresses, merchantID string, addr common.Address) ([]devMerchantDepositAddress, error) {
-	var out []devMerchantDepositAddress
-	for _, symbol := range demoDepositSymbols {
-		a, err := svc.Get(ctx, merchantID, devNetwork, symbol)
-		if rampway.ErrorCode(err) == rampway.ENOTFOUND {
-			a, err = svc.Set(ctx, merchantID, merchant.DepositAddressParams{Network: devNetwork, Symbol: symbol, Address: addr.Hex()})
-		}
-		if err != nil {
-			return nil, fmt.Errorf("dev: demo deposit address for %s: %w", symbol, err)
-		}
-		out = append(out, devMerchantDepositAddress{Symbol: a.Symbol, Network: a.Network, Address: a.Address.Hex()})
+// devFunctionOf is a demo function as dev.json lists it, with a working example: one token
+// minted to payer.
+func devFunctionOf(f devworld.Function, c devchain.Contracts, payer common.Address) devFunction {
+	r := f.Registered
+	ex := devExecution{SmartContractFunctionID: r.ID, FunctionArgs: map[string]any{"to": payer.Hex(), "quantity": "1"},
+		NetworkParams: devNetworkParams{NetworkName: devNetwork}}
+	switch f.Payable {
+	case devchain.NativeSymbol:
+		ex.Payment = &devPayment{PayableCryptoSymbol: f.Payable, PayableCryptoContractAddress: "", TotalValue: f.TotalValue}
+	case devchain.TokenSymbol:
+		ex.Payment = &devPayment{PayableCryptoSymbol: f.Payable, PayableCryptoContractAddress: c.Token.Hex(), TotalValue: f.TotalValue}
 	}
-	return out, nil
+	return devFunction{ID: r.ID, ContractAddress: r.Contract.Hex(), ABI: json.RawMessage(r.ABI), PayableSymbol: r.PayableSymbol, Example: ex}
 }
 
 // merchantDepositAddress returns the demo merchant's deposit address, making its key on the
@@ -484,74 +438,6 @@ func (st *devState) merchantDepositAddress() (common.Address, error) {
 		return common.Address{}, fmt.Errorf("dev: %s holds a bad merchant deposit key: %w", devStateFile, err)
 	}
 	return crypto.PubkeyToAddress(key.PublicKey), nil
-}
-
-// demoFunction is a DemoNFT function the demo merchant has registered.
-type demoFunction struct {
-	name       string
-	payable    string
-	totalValue string // for one token
-	// display is what the checkout page says is bought (with the demo NFT's picture).
-	display string
-}
-
-var demoFunctions = []demoFunction{
-	{name: "mint", payable: devchain.NativeSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTPriceWei), 18), display: "Demo NFT"},
-	{name: "mintWithToken", payable: devchain.TokenSymbol, totalValue: rampway.FormatUnits(big.NewInt(devchain.NFTTokenPrice), devchain.TokenDecimals),
-		display: "Demo NFT"},
-	{name: "freeMint", display: "Demo NFT (free mint)"},
-}
-
-// ensureDemoFunctions registers the demo merchant's NFT functions, with their display name and
-// the picture at image, unless an active registration of the same function exists, and returns
-// them with working examples. An existing one keeps its id; its display is made the demo's when
-// it has none or an earlier run's (its picture on another port), and kept when the developer
-// gave it a picture of their own.
-func ensureDemoFunctions(ctx context.Context, reg *contract.Registry, merchantID string, c devchain.Contracts, payer common.Address,
-	image string) ([]devFunction, error) {
-	existing, err := reg.List(ctx, merchantID)
-	if err != nil {
-		return nil, fmt.Errorf("dev: demo functions: %w", err)
-	}
-	var out []devFunction
-	for _, d := range demoFunctions {
-		fragment, err := contract.FunctionFragment(devchain.NFTABI(), d.name)
-		if err != nil {
-			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
-		}
-		fn, err := contract.ParseFunction(fragment)
-		if err != nil {
-			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
-		}
-		var f *rampway.ContractFunction
-		for _, e := range existing {
-			if e.Status == rampway.ContractFunctionActive && e.Network == devNetwork && e.Contract == c.NFT &&
-				e.Signature == fn.Signature() && e.PayableSymbol == d.payable {
-				f = e
-				break
-			}
-		}
-		switch {
-		case f == nil:
-			f, err = reg.Register(ctx, merchantID, contract.RegisterParams{Network: devNetwork, ContractAddress: c.NFT.Hex(),
-				ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: d.payable, DisplayName: d.display, ImageURL: image})
-		case f.ImageURL != image && (f.ImageURL == "" || isDemoURL(f.ImageURL, demoAssetPath+demoNFTImage)):
-			f, err = reg.SetDisplay(ctx, merchantID, f.ID, d.display, image)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("dev: demo function %s: %w", d.name, err)
-		}
-		ex := devExecution{SmartContractFunctionID: f.ID, FunctionArgs: map[string]any{"to": payer.Hex(), "quantity": "1"},
-			NetworkParams: devNetworkParams{NetworkName: devNetwork}}
-		switch d.payable {
-		case devchain.NativeSymbol:
-			ex.Payment = &devPayment{PayableCryptoSymbol: d.payable, PayableCryptoContractAddress: "", TotalValue: d.totalValue}
-		case devchain.TokenSymbol:
-			ex.Payment = &devPayment{PayableCryptoSymbol: d.payable, PayableCryptoContractAddress: c.Token.Hex(), TotalValue: d.totalValue}
-		}
-		out = append(out, devFunction{ID: f.ID, ContractAddress: f.Contract.Hex(), ABI: json.RawMessage(f.ABI), PayableSymbol: f.PayableSymbol, Example: ex})
-	}
-	return out, nil
 }
 
 // devKeys are the dev chain's keys.
@@ -609,60 +495,6 @@ func devSecret() string {
 	var b [24]byte
 	_, _ = rand.Read(b[:])
 	return config.DevSecretPrefix + hex.EncodeToString(b[:])
-}
-
-// ensureDemoMerchant makes sure the demo merchant exists with a working API key and webhook
-// secret, repairing what is missing (a first run, a revoked key, a cleared secret), and that
-// its webhook URL is the demo store's receiver, hookURL, and its logo the demo store's,
-// logoURL: each set when it has none or when it is an earlier run's (another port); a URL of
-// the developer's own is kept.
-func ensureDemoMerchant(ctx context.Context, svc *merchant.Service, st *devState, hookURL, logoURL string) error {
-	m, err := svc.Get(ctx, st.MerchantID)
-	if rampway.ErrorCode(err) == rampway.ENOTFOUND {
-		m, err = svc.Create(ctx, merchant.CreateParams{Name: "Demo Store", WebhookURL: hookURL, LogoURL: logoURL})
-		st.APIKey, st.WebhookSecret = "", ""
-	}
-	if err != nil {
-		return fmt.Errorf("dev: demo merchant: %w", err)
-	}
-	st.MerchantID = m.ID
-	var fix merchant.UpdateParams
-	if m.Status != rampway.MerchantActive {
-		active := string(rampway.MerchantActive)
-		fix.Status = &active
-	}
-	if m.WebhookURL != hookURL && (m.WebhookURL == "" || isDemoURL(m.WebhookURL, demoWebhookPath)) {
-		fix.WebhookURL = &hookURL
-	}
-	if m.LogoURL != logoURL && (m.LogoURL == "" || isDemoURL(m.LogoURL, demoAssetPath+demoLogo)) {
-		fix.LogoURL = &logoURL
-	}
-	if fix.Status != nil || fix.WebhookURL != nil || fix.LogoURL != nil {
-		if _, err := svc.Update(ctx, m.ID, fix); err != nil {
-			return fmt.Errorf("dev: demo merchant: %w", err)
-		}
-	}
-	if _, _, err := svc.Authenticate(ctx, st.APIKey); err != nil {
-		if rampway.ErrorCode(err) != rampway.EUNAUTHORIZED {
-			return fmt.Errorf("dev: demo merchant key: %w", err)
-		}
-		if _, st.APIKey, err = svc.IssueAPIKey(ctx, m.ID, false); err != nil { // dev is test mode throughout
-			return fmt.Errorf("dev: demo merchant key: %w", err)
-		}
-	}
-	if m.WebhookSecret == "" || m.WebhookSecret != st.WebhookSecret {
-		if st.WebhookSecret, err = svc.SetWebhookSecret(ctx, m.ID, false, "", 0); err != nil {
-			return fmt.Errorf("dev: demo merchant webhook secret: %w", err)
-		}
-	}
-	return nil
-}
-
-// isDemoURL reports whether raw is the demo store's address of path (its webhook receiver, one
-// of its images), of any run: the port changes with --addr.
-func isDemoURL(raw, path string) bool {
-	u, err := url.Parse(raw)
-	return err == nil && u.Scheme == "http" && u.Path == path && u.RawQuery == ""
 }
 
 // saveJSON writes v to path atomically (readers see the old file or the whole new one), 0600.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/bindings"
+	"github.com/rampway/rampway/internal/devworld"
 )
 
 // devFiatQuote asks the dev server for a B3 fiat quote of dev.json's function fn (its
@@ -97,7 +98,7 @@ func TestDevPricesFromFeeds(t *testing.T) {
 		}
 	}
 	// The config rampway dev serves with names the three feeds on its network.
-	feeds := devPriceFeeds(addrs)
+	feeds := devworld.PriceFeeds(addrs)
 	if len(feeds) != 3 {
 		t.Fatalf("price feeds %+v", feeds)
 	}
@@ -109,8 +110,8 @@ func TestDevPricesFromFeeds(t *testing.T) {
 			t.Fatalf("price_feeds[%d] = %+v, want %s at %s on %s, any age", i, f, want.symbol, want.addr.Hex(), devNetwork)
 		}
 	}
-	if len(devPrices) != 1 || devPrices[devchain.TokenSymbol] != "1" {
-		t.Fatalf("dev price table %v, want DUSD 1 only", devPrices)
+	if len(devworld.Prices) != 1 || devworld.Prices[devchain.TokenSymbol] != "1" {
+		t.Fatalf("dev price table %v, want DUSD 1 only", devworld.Prices)
 	}
 
 	var ethMint, tokenMint devFunction
