@@ -90,8 +90,10 @@ func (s *Service) Cancel(ctx context.Context, orderID string) (*rampway.Order, e
 	return s.store.Apply(ctx, orderID, rampway.Cancelled{}, s.now().UTC().Truncate(time.Microsecond))
 }
 
-// Service is the checkout use cases.
+// Service is the checkout use cases: quotes, orders' creation, the user's cancel and the
+// expiry, fiat payments; and its Records (lookups, webhook logs, operators' fiat actions).
 type Service struct {
+	*Records
 	cfg       Config
 	store     Store
 	functions *contract.Registry
@@ -248,7 +250,7 @@ func New(cfg Config, deps Deps) *Service {
 	if deps.Payouts == nil {
 		deps.Payouts = deps.Store.MerchantDepositAddress
 	}
-	s := &Service{cfg: cfg, store: deps.Store, functions: deps.Functions, chains: deps.Chains, prices: deps.Prices, deriver: deps.Deriver,
+	s := &Service{Records: NewRecords(deps.Store, deps.Now), cfg: cfg, store: deps.Store, functions: deps.Functions, chains: deps.Chains, prices: deps.Prices, deriver: deps.Deriver,
 		now: deps.Now, payouts: deps.Payouts}
 	if deps.Deriver != nil {
 		s.addresses = &addresses{reserve: deps.Store.ReserveDepositIndexes, derive: deps.Deriver.Addresses}

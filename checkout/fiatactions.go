@@ -22,7 +22,7 @@ type OperatorFiatAction struct {
 
 // FiatActionsByStatus lists fiat actions in a status, oldest change first, after the action id
 // after, at most limit. EINVALID for an unknown status, a malformed cursor or limit.
-func (s *Service) FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]OperatorFiatAction, error) {
+func (s *Records) FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]OperatorFiatAction, error) {
 	if !slices.Contains(FiatActionStatuses, rampway.FiatActionStatus(status)) {
 		return nil, rampway.FieldErrorf("status", "status must be one of %v, not %q", FiatActionStatuses, rampway.Echo(status))
 	}
@@ -41,7 +41,7 @@ func (s *Service) FiatActionsByStatus(ctx context.Context, status, after string,
 
 // RetryFiatAction makes an action that needs an operator pending again, due now, its give-up
 // clock started over. ENOTFOUND; ECONFLICT when it does not need an operator.
-func (s *Service) RetryFiatAction(ctx context.Context, id string) (OperatorFiatAction, error) {
+func (s *Records) RetryFiatAction(ctx context.Context, id string) (OperatorFiatAction, error) {
 	if !rampway.ValidID(rampway.PrefixFiatAction, id) {
 		return OperatorFiatAction{}, rampway.Errorf(rampway.ENOTFOUND, "Fiat action %q not found", rampway.Echo(id))
 	}
@@ -51,7 +51,7 @@ func (s *Service) RetryFiatAction(ctx context.Context, id string) (OperatorFiatA
 // ResolveFiatAction records that an operator did an action that needed one by hand at the
 // provider (or found nothing to do); note says what, 1 to 500 characters. ENOTFOUND; EINVALID;
 // ECONFLICT when it does not need an operator.
-func (s *Service) ResolveFiatAction(ctx context.Context, id, note string) (OperatorFiatAction, error) {
+func (s *Records) ResolveFiatAction(ctx context.Context, id, note string) (OperatorFiatAction, error) {
 	if !rampway.ValidID(rampway.PrefixFiatAction, id) {
 		return OperatorFiatAction{}, rampway.Errorf(rampway.ENOTFOUND, "Fiat action %q not found", rampway.Echo(id))
 	}
@@ -67,7 +67,7 @@ func (s *Service) ResolveFiatAction(ctx context.Context, id, note string) (Opera
 
 // operatorAction returns what a store's change of one action answers: the action with its
 // decimals, or the change's error.
-func (s *Service) operatorAction(ctx context.Context) func(*rampway.FiatAction, error) (OperatorFiatAction, error) {
+func (s *Records) operatorAction(ctx context.Context) func(*rampway.FiatAction, error) (OperatorFiatAction, error) {
 	return func(a *rampway.FiatAction, err error) (OperatorFiatAction, error) {
 		if err != nil {
 			return OperatorFiatAction{}, err
@@ -81,7 +81,7 @@ func (s *Service) operatorAction(ctx context.Context) func(*rampway.FiatAction, 
 }
 
 // withDecimals reads the decimals of each action's currency from its order.
-func (s *Service) withDecimals(ctx context.Context, as ...*rampway.FiatAction) ([]OperatorFiatAction, error) {
+func (s *Records) withDecimals(ctx context.Context, as ...*rampway.FiatAction) ([]OperatorFiatAction, error) {
 	out := make([]OperatorFiatAction, len(as))
 	decimals := map[string]uint8{}
 	for i, a := range as {

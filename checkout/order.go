@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/mail"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -170,41 +169,4 @@ func (s *Service) checkOrderParams(p OrderParams) error {
 		}
 	}
 	return nil
-}
-
-// Order returns an order in scope in an area. ENOTFOUND also for another merchant's, another
-// mode's or another area's order.
-func (s *Service) Order(ctx context.Context, scope rampway.Scope, area rampway.Area, id string) (*rampway.Order, error) {
-	notFound := rampway.Errorf(rampway.ENOTFOUND, "Order %q not found", id)
-	if !rampway.ValidID(rampway.PrefixOrder, id) {
-		return nil, notFound
-	}
-	o, err := s.store.Order(ctx, id)
-	if rampway.ErrorCode(err) == rampway.ENOTFOUND || (err == nil && (!scope.Sees(o) || (area != "" && o.Area != area))) {
-		return nil, notFound
-	}
-	return o, err
-}
-
-// Refunds returns what is owed back for an order (an order the caller may see).
-func (s *Service) Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error) {
-	return s.store.Refunds(ctx, o.ID)
-}
-
-// Transfers returns the payments seen for an order (an order the caller may see), oldest
-// first, without those a chain reorganisation dropped.
-func (s *Service) Transfers(ctx context.Context, o *rampway.Order) ([]*rampway.InboundTransfer, error) {
-	ts, err := s.store.OrderTransfers(ctx, o.ID)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(ts, func(t *rampway.InboundTransfer) bool { return t.Status == rampway.TransferDropped }), nil
-}
-
-// Orders lists the merchant's orders in an area, newest first.
-func (s *Service) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error) {
-	if f.Before != "" && !rampway.ValidID(rampway.PrefixOrder, f.Before) {
-		return nil, rampway.FieldErrorf("starting_after", "starting_after must be an order id")
-	}
-	return s.store.Orders(ctx, f)
 }

@@ -15,7 +15,7 @@ type DeliveryLog struct {
 
 // Deliveries returns the webhook log of an order in scope in an area: every event's delivery,
 // in event order, with its attempts. ENOTFOUND for an unknown order or one out of scope.
-func (s *Service) Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]DeliveryLog, error) {
+func (s *Records) Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]DeliveryLog, error) {
 	o, err := s.Order(ctx, scope, area, orderID)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (s *Service) Deliveries(ctx context.Context, scope rampway.Scope, area ramp
 
 // Resend queues an event of a merchant's order again, due now: the same eventId and body.
 // ENOTFOUND for an unknown order or event, or one out of scope.
-func (s *Service) Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error) {
+func (s *Records) Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error) {
 	o, err := s.Order(ctx, scope, area, orderID)
 	if err != nil {
 		return nil, err

@@ -42,25 +42,49 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// Checkout is the merchant API's use cases the handlers call (checkout.Service).
+// Checkout is the merchant API's use cases the handlers call (checkout.Service), by role.
 type Checkout interface {
+	Quotes
+	Orders
+	Webhooks
+	FiatPayments
+}
+
+// Quotes are the crypto quotes of area A (checkout.Service).
+type Quotes interface {
 	Quote(ctx context.Context, p checkout.QuoteParams) (*checkout.Quote, error)
-	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
-	// FiatCurrencies are the currencies and methods of a mode (B2, C2).
-	FiatCurrencies(livemode bool) []rampway.FiatCurrency
+}
+
+// Orders are the orders' creation in each area and their lookup in a scope
+// (checkout.Service; the lookups are its checkout.Records).
+type Orders interface {
 	CreateMintOrder(ctx context.Context, m *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error)
 	CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p checkout.FiatOrderParams) (*checkout.Created, error)
 	CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p checkout.DepositOrderParams) (*checkout.Created, error)
-	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
-	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
-	ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error)
+	// Order returns an order in scope in an area; ENOTFOUND also for one out of scope.
 	Order(ctx context.Context, scope rampway.Scope, area rampway.Area, id string) (*rampway.Order, error)
 	Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.Order, error)
 	Refunds(ctx context.Context, o *rampway.Order) ([]*rampway.Refund, error)
 	Transfers(ctx context.Context, o *rampway.Order) ([]*rampway.InboundTransfer, error)
 	GatewayURL(orderID string) string
+}
+
+// Webhooks are an order's webhook log and its resends (checkout.Records).
+type Webhooks interface {
 	Deliveries(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID string) ([]checkout.DeliveryLog, error)
 	Resend(ctx context.Context, scope rampway.Scope, area rampway.Area, orderID, eventID string) (*rampway.Delivery, error)
+}
+
+// FiatPayments are what areas B and C add: fiat quotes, currencies and methods, an order's
+// payments and actions, the providers' notifications, and the actions an operator looks after
+// (checkout.Service; the operator's are its checkout.Records).
+type FiatPayments interface {
+	FiatQuote(ctx context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error)
+	// FiatCurrencies are the currencies and methods of a mode (B2, C2).
+	FiatCurrencies(livemode bool) []rampway.FiatCurrency
+	FiatPayments(ctx context.Context, o *rampway.Order) ([]*rampway.FiatPayment, error)
+	FiatActions(ctx context.Context, o *rampway.Order) ([]*rampway.FiatAction, error)
+	ProviderWebhook(ctx context.Context, name string, h http.Header, body []byte) (bool, error)
 	FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]checkout.OperatorFiatAction, error)
 	RetryFiatAction(ctx context.Context, id string) (checkout.OperatorFiatAction, error)
 	ResolveFiatAction(ctx context.Context, id, note string) (checkout.OperatorFiatAction, error)
@@ -91,6 +115,7 @@ type Functions interface {
 
 var (
 	_ Checkout  = (*checkout.Service)(nil)
+	_ Webhooks  = (*checkout.Records)(nil)
 	_ Merchants = (*merchant.Service)(nil)
 	_ Functions = (*contract.Registry)(nil)
 )

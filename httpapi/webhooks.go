@@ -140,7 +140,7 @@ func (s *Server) handleResend(area rampway.Area, admin bool) handlerFunc {
 // returns its log entry as the resend left it: pending, with the attempts made so far (as many
 // as attempt_count; one a dispatcher records meanwhile is left for the log). ENOTFOUND for an
 // unknown or foreign order or event.
-func ResendDelivery(ctx context.Context, c Checkout, scope rampway.Scope, area rampway.Area, orderID, eventID string) (DeliveryView, error) {
+func ResendDelivery(ctx context.Context, c Webhooks, scope rampway.Scope, area rampway.Area, orderID, eventID string) (DeliveryView, error) {
 	d, err := c.Resend(ctx, scope, area, orderID, eventID)
 	if err != nil {
 		return DeliveryView{}, err

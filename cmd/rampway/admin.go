@@ -194,12 +194,12 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		return checkout.NewRefunds(store, nets, hot, nil), nets.Close, nil
 	}
-	hooks := checkout.New(checkout.Config{}, checkout.Deps{Store: store}) // the webhook log needs only the store
+	records := checkout.NewRecords(store, nil) // webhook logs and fiat actions need only the store
 	var out any
 	if slices.Contains(cfg.FiatProviderNames(), rest[0]) {
 		out, err = providerCommand(ctx, cfg, store, rest)
 	} else {
-		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, hooks, rest)
+		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, records, rest)
 	}
 	if err != nil {
 		return err
@@ -256,7 +256,7 @@ type refundCases struct {
 
 // adminCommand runs one command and returns what to print.
 func adminCommand(ctx context.Context, svc *merchant.Service, registry func(online bool) (*contract.Registry, func(), error),
-	deposits func(online bool) (*merchant.DepositAddresses, func(), error), refunds refundCases, hooks *checkout.Service,
+	deposits func(online bool) (*merchant.DepositAddresses, func(), error), refunds refundCases, records orderRecords,
 	args []string) (any, error) {
 	if len(args) < 2 {
 		return nil, fmt.Errorf("admin: %q needs a sub-command (rampway admin help)", args[0])
@@ -430,7 +430,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(2, "MERCHANT_ID ORDER_ID"); err != nil {
 			return nil, err
 		}
-		logs, err := hooks.Deliveries(ctx, rampway.AdminScope(pos[0]), "", pos[1])
+		logs, err := records.Deliveries(ctx, rampway.AdminScope(pos[0]), "", pos[1])
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +439,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if err := need(3, "MERCHANT_ID ORDER_ID EVENT_ID"); err != nil {
 			return nil, err
 		}
-		return httpapi.ResendDelivery(ctx, hooks, rampway.AdminScope(pos[0]), "", pos[1], pos[2])
+		return httpapi.ResendDelivery(ctx, records, rampway.AdminScope(pos[0]), "", pos[1], pos[2])
 	case "contract-functions register":
 		if err := need(1, "MERCHANT_ID"); err != nil {
 			return nil, err
@@ -516,7 +516,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		if st == "" {
 			st = string(rampway.ActionNeedsOperator)
 		}
-		as, err := hooks.FiatActionsByStatus(ctx, st, *after, *limit+1) // one more: has_more
+		as, err := records.FiatActionsByStatus(ctx, st, *after, *limit+1) // one more: has_more
 		if err != nil {
 			return nil, err
 		}
@@ -528,9 +528,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		var a checkout.OperatorFiatAction
 		var err error
 		if verb == "retry" {
-			a, err = hooks.RetryFiatAction(ctx, pos[0])
+			a, err = records.RetryFiatAction(ctx, pos[0])
 		} else {
-			a, err = hooks.ResolveFiatAction(ctx, pos[0], *note)
+			a, err = records.ResolveFiatAction(ctx, pos[0], *note)
 		}
 		if err != nil {
 			return nil, err
@@ -662,6 +662,17 @@ func providerCommand(ctx context.Context, cfg config.Config, store *sqlstore.Sto
 	}
 	return nil, fmt.Errorf("admin: payment provider %s has no operation %q (it has %v)", args[0], args[1], names)
 }
+
+// orderRecords are what the admin commands read and note of orders (checkout.Records): the
+// webhook log and its resends, and the fiat actions an operator looks after.
+type orderRecords interface {
+	httpapi.Webhooks
+	FiatActionsByStatus(ctx context.Context, status, after string, limit int) ([]checkout.OperatorFiatAction, error)
+	RetryFiatAction(ctx context.Context, id string) (checkout.OperatorFiatAction, error)
+	ResolveFiatAction(ctx context.Context, id, note string) (checkout.OperatorFiatAction, error)
+}
+
+var _ orderRecords = (*checkout.Records)(nil)
 
 // offline stands for the networks where a command does not need them.
 type offline struct{}
