@@ -397,24 +397,7 @@ func TestDepositOrderRequestErrors(t *testing.T) {
 	wantEnvelope(t, e.merchantAPI(http.MethodPost, depositOrderPath, e.depositBody(nil)), 400, 400, depositOrderPath,
 		"The merchant has no deposit address for ETH on devnet: onboard one first")
 
-	// Keys: none, unknown, another merchant's (with this merchant's id).
-	for name, h := range map[string]map[string]string{"no key": nil, "unknown key": {"X-API-KEY": "rw_test_" + strings.Repeat("a", 32)},
-		"another merchant's key": {"X-API-KEY": otherKey}} {
-		t.Run(name, func(t *testing.T) {
-			wantEnvelope(t, e.do(http.MethodPost, depositOrderPath, e.depositBody(nil), h), 401, 401, depositOrderPath, "Unauthorized")
-		})
-	}
-	// The body itself.
-	for _, tc := range []struct{ name, body, msg string }{
-		{"malformed", "{\n  \"merchant_id\": \"x\",\n}", "Malformed JSON at line 3, column 1"},
-		{"an array", `[{"order_fiat_symbol": "EUR"}]`, "Request body must be a JSON object, not an array"},
-		{"empty", ``, "Request body is required"},
-		{"an empty object", `{}`, "merchant_id is required"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			wantEnvelope(t, e.merchantAPI(http.MethodPost, depositOrderPath, tc.body), 400, 400, depositOrderPath, tc.msg)
-		})
-	}
+	// Keys and bodies that are not one JSON object: TestFiatOrderHTTP.
 
 	// A refused request creates nothing.
 	if page := decode[ListView[OrderView]](t, e.merchantAPI(http.MethodGet, depositOrdersPath, nil), 200); len(page.Data) != 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/rampway/rampway/internal/pgtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/postgres"
 	"github.com/rampway/rampway/sqlite"
 )
@@ -61,7 +62,7 @@ func testAdminDisplayFields(t *testing.T, store *sqlstore.Store) {
 	t.Cleanup(nets.Close)
 	svc := merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456"})
 	e := &env{t: t, store: store, svc: svc, ping: &fakePinger{}}
-	e.srv = httptest.NewServer(New(testConfig(), Deps{Merchants: svc, Functions: contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil), Checkout: noChain{},
+	e.srv = httptest.NewServer(New(testConfig(), Deps{Merchants: svc, Functions: contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil), Checkout: &mock.Checkout{},
 		Idempotency: store, DB: e.ping, Log: slog.New(slog.DiscardHandler), Metrics: prometheus.NewRegistry()}))
 	t.Cleanup(e.srv.Close)
 

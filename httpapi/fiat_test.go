@@ -14,6 +14,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/config"
+	"github.com/rampway/rampway/mock"
 )
 
 // B2 and C2 list the configured currencies with the methods the provider takes, as the spec's
@@ -27,8 +28,9 @@ func TestFiatCurrencies(t *testing.T) {
 	cfg.Fiat.Currencies[0].Methods = append(cfg.Fiat.Currencies[0].Methods, config.PaymentMethod{ID: "pm_unknown", MinAmount: 1, MaxAmount: 2})
 	c := testConfig()
 	c.PublicURL = "https://pay.example/"
-	fiat := noChain{fiat: map[bool][]rampway.FiatCurrency{false: cfg.FiatCurrencies(false), true: cfg.FiatCurrencies(true)}}
-	h := New(c, Deps{Merchants: e.svc, Functions: noChain{}, Checkout: fiat, Idempotency: e.store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+	fiats := map[bool][]rampway.FiatCurrency{false: cfg.FiatCurrencies(false), true: cfg.FiatCurrencies(true)}
+	fiat := &mock.Checkout{FiatCurrenciesFn: func(live bool) []rampway.FiatCurrency { return fiats[live] }}
+	h := New(c, Deps{Merchants: e.svc, Functions: &mock.Functions{}, Checkout: fiat, Idempotency: e.store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 

@@ -28,6 +28,7 @@ import (
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/provider/sandbox"
 )
 
@@ -905,7 +906,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	t.Parallel()
 	e := newHTTPEnv(t)
 	// With the sandbox provider, for its admin route's body.
-	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: e.store, DB: e.ping,
+	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: e.svc, Functions: &mock.Functions{}, Checkout: &mock.Checkout{}, Idempotency: e.store, DB: e.ping,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(),
 		Providers:        []rampway.FiatProvider{sandbox.New(sandbox.Config{BaseURL: "https://pay.example", Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)},
 		DepositAddresses: merchant.NewDepositAddresses(merchant.DepositAddressesConfig{}, e.store, noDepositChains{}, nil)}))

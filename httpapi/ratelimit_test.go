@@ -17,6 +17,7 @@ import (
 
 	"github.com/rampway/rampway/checkoutpage"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/mock"
 )
 
 // limitEnv is a server with a rate limit and a clock the test moves, and two merchants.
@@ -56,7 +57,7 @@ func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 	})
 	e.srv = New(Config{BasePaths: BasePaths{Mint: "/mint", NFTRamp: "/nft-ramp", Deposit: "/deposit", Admin: "/admin"},
 		MaxBodyBytes: 1 << 20, AdminToken: adminToken, Version: "test", RateLimit: rl},
-		Deps{Merchants: svc, Checkout: noChain{}, Idempotency: store, DB: &fakePinger{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Deps{Merchants: svc, Checkout: &mock.Checkout{}, Idempotency: store, DB: &fakePinger{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Metrics: prometheus.NewRegistry(), Page: page})
 	if e.srv.limiter != nil {
 		e.srv.limiter.now = e.clock

@@ -32,6 +32,7 @@ import (
 	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/pricing"
 	"github.com/rampway/rampway/sqlite"
 )
@@ -139,92 +140,24 @@ func testConfig() Config {
 // newHTTPEnv starts a server on a fresh SQLite store with merchants, and no chain: for the
 // tests of HTTP itself (auth, bodies, routing, errors, operations, onboarding), whose requests
 // never reach a use case that needs one. The checkout use cases and the function registry
-// answer 503 (noChain); there is no checkout page.
+// answer 503 (mock.Checkout and mock.Functions with nothing set); there is no checkout page.
 func newHTTPEnv(t *testing.T) *env {
 	t.Helper()
 	e, log := newMerchantEnv(t)
 	store, svc := e.store, e.svc
 	h := New(testConfig(),
-		Deps{Merchants: svc, Functions: noChain{}, Checkout: noChain{}, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
+		Deps{Merchants: svc, Functions: &mock.Functions{}, Checkout: &mock.Checkout{}, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry()})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e
 }
 
-// noChain is the use cases that need a chain, in a test without one: each answers 503.
-// noChain answers without a chain; fiat are its currencies per mode (live: true).
-type noChain struct {
-	fiat map[bool][]rampway.FiatCurrency
-}
-
-func (c noChain) FiatCurrencies(live bool) []rampway.FiatCurrency { return c.fiat[live] }
+var (
+	_ Checkout  = (*mock.Checkout)(nil)
+	_ Functions = (*mock.Functions)(nil)
+)
 
 var errNoChain = rampway.Errorf(rampway.EUNAVAILABLE, "no chain in this test")
-
-func (noChain) FiatQuote(context.Context, checkout.FiatQuoteParams) (*checkout.FiatQuote, error) {
-	return nil, errNoChain
-}
-func (noChain) Quote(context.Context, checkout.QuoteParams) (*checkout.Quote, error) {
-	return nil, errNoChain
-}
-func (noChain) CreateMintOrder(context.Context, *rampway.Merchant, checkout.MintOrderParams) (*checkout.Created, error) {
-	return nil, errNoChain
-}
-func (noChain) CreateFiatOrder(context.Context, *rampway.Merchant, checkout.FiatOrderParams) (*checkout.Created, error) {
-	return nil, errNoChain
-}
-func (noChain) CreateDepositOrder(context.Context, *rampway.Merchant, checkout.DepositOrderParams) (*checkout.Created, error) {
-	return nil, errNoChain
-}
-func (noChain) FiatPayments(context.Context, *rampway.Order) ([]*rampway.FiatPayment, error) {
-	return nil, errNoChain
-}
-func (noChain) FiatActions(context.Context, *rampway.Order) ([]*rampway.FiatAction, error) {
-	return nil, errNoChain
-}
-func (noChain) ProviderWebhook(context.Context, string, http.Header, []byte) (bool, error) {
-	return false, errNoChain
-}
-func (noChain) Order(context.Context, rampway.Scope, rampway.Area, string) (*rampway.Order, error) {
-	return nil, errNoChain
-}
-func (noChain) Orders(context.Context, rampway.OrderFilter) ([]*rampway.Order, error) {
-	return nil, errNoChain
-}
-func (noChain) Refunds(context.Context, *rampway.Order) ([]*rampway.Refund, error) {
-	return nil, errNoChain
-}
-func (noChain) Transfers(context.Context, *rampway.Order) ([]*rampway.InboundTransfer, error) {
-	return nil, errNoChain
-}
-func (noChain) GatewayURL(string) string { return "" }
-func (noChain) Deliveries(context.Context, rampway.Scope, rampway.Area, string) ([]checkout.DeliveryLog, error) {
-	return nil, errNoChain
-}
-func (noChain) FiatActionsByStatus(context.Context, string, string, int) ([]checkout.OperatorFiatAction, error) {
-	return nil, errNoChain
-}
-func (noChain) RetryFiatAction(context.Context, string) (checkout.OperatorFiatAction, error) {
-	return checkout.OperatorFiatAction{}, errNoChain
-}
-func (noChain) ResolveFiatAction(context.Context, string, string) (checkout.OperatorFiatAction, error) {
-	return checkout.OperatorFiatAction{}, errNoChain
-}
-func (noChain) Resend(context.Context, rampway.Scope, rampway.Area, string, string) (*rampway.Delivery, error) {
-	return nil, errNoChain
-}
-func (noChain) Register(context.Context, string, contract.RegisterParams) (*rampway.ContractFunction, error) {
-	return nil, errNoChain
-}
-func (noChain) Get(context.Context, string, string) (*rampway.ContractFunction, error) {
-	return nil, errNoChain
-}
-func (noChain) List(context.Context, string) ([]*rampway.ContractFunction, error) {
-	return nil, errNoChain
-}
-func (noChain) Disable(context.Context, string, string) (*rampway.ContractFunction, error) {
-	return nil, errNoChain
-}
 
 // newEnv starts a server on a fresh SQLite store and dev chain; wrap, when given, wraps the
 // store the checkout service writes orders to.
