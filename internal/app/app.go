@@ -341,10 +341,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		if x != nil {
 			wcfg.OnCredit = x.Wake
 		}
-		field, err := internalTransfers(&wcfg, cfg, n.Name, cl, log)
-		if err != nil {
-			return nil, err
-		}
+		field := internalTransfers(&wcfg, cfg, n.Name, cl, log)
 		w, err := chainwork.NewWatcher(wcfg, a.Store, n, cl, log.With("worker", "watcher"), nil)
 		if err == nil {
 			err = w.CheckInternalTransfers(ctx)
@@ -408,10 +405,10 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 // transactions (networks[].internal_transfers), and returns the setting's field for the
 // errors of the watcher's start (NewWatcher, CheckInternalTransfers: a node without tracing,
 // or no Multicall3 where the config says). Off is logged: such payments are not seen.
-func internalTransfers(wcfg *chainwork.WatcherConfig, cfg config.Config, network string, cl *ethclient.Client, log *slog.Logger) (string, error) {
+func internalTransfers(wcfg *chainwork.WatcherConfig, cfg config.Config, network string, cl *ethclient.Client, log *slog.Logger) string {
 	i := slices.IndexFunc(cfg.Networks, func(n config.Network) bool { return n.Name == network })
 	if i < 0 {
-		return "network " + network, nil // a network given to Start already dialled, not in the config: off
+		return "network " + network // a network given to Start already dialled, not in the config: off
 	}
 	field := fmt.Sprintf("networks[%d].internal_transfers", i)
 	n := cfg.Networks[i]
@@ -419,14 +416,14 @@ func internalTransfers(wcfg *chainwork.WatcherConfig, cfg config.Config, network
 	if mode == config.InternalTransfersOff {
 		log.Warn("internal transfers are off: native payments made inside transactions (contract wallets, batch payouts) are not seen; set internal_transfers to trace or balance",
 			"network", network, "field", field)
-		return field, nil
+		return field
 	}
 	var mc common.Address
 	if n.Multicall3 != "" {
 		mc = common.HexToAddress(n.Multicall3)
 	}
 	wcfg.Internal = chainwork.InternalTransfers{Mode: chainwork.InternalMode(mode), Node: cl.Client(), Multicall3: mc}
-	return field, nil
+	return field
 }
 
 // endStreamsOnShutdown gives the checkout page's server-sent-events requests a context that
