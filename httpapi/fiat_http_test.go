@@ -36,6 +36,7 @@ func newMockEnv(t *testing.T, c *mock.Checkout) *env {
 // object without asking the use case; a body that is one reaches it decoded, and the field
 // error it answers is the 400 envelope naming it.
 func TestFiatOrderHTTP(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	refused := rampway.FieldErrorf("user_dob", "user_dob must be in the past")
 	var fiat checkout.FiatOrderParams

@@ -19,6 +19,7 @@ import (
 // and addresses on a second run; the demo store's URLs of an earlier run (another port) are
 // moved, one the developer set is kept.
 func TestEnsure(t *testing.T) {
+	t.Parallel()
 	c := devchaintest.Start(t)
 	nets, err := chain.Dial(t.Context(), []rampway.Network{c.Network(devworld.Network)})
 	if err != nil {
