@@ -46,8 +46,6 @@ type Watcher struct {
 	log    *slog.Logger
 	now    func() time.Time
 	hashes map[uint64]common.Hash // canonical hashes of recently scanned blocks
-	// credited, when set, is called after payments were credited (the executor's Wake).
-	credited func()
 	// watched are the orders a payment may arrive for, by deposit address: reloaded in full
 	// every watchReload, and between reloads completed with the orders created meanwhile.
 	watched map[common.Address]rampway.WatchedDeposit
@@ -126,9 +124,6 @@ type WatcherConfig struct {
 	// Internal has the watcher also see native payments made inside transactions (see
 	// InternalMode); the zero value leaves them unseen.
 	Internal InternalTransfers
-	// OnCredit, when set, is called after a step credited payments, so that paid orders go on
-	// at once (the executor's Wake).
-	OnCredit func()
 }
 
 // NewWatcher returns a watcher of net. An error says what of cfg.Internal cannot work.
@@ -143,8 +138,7 @@ func NewWatcher(cfg WatcherConfig, store rampway.DepositStore, net *rampway.Netw
 	case grace <= 0:
 		grace = DefaultBehindGrace
 	}
-	w := &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}, behindGrace: grace,
-		credited: cfg.OnCredit}
+	w := &Watcher{store: store, net: net, client: client, log: log, now: now, hashes: map[uint64]common.Hash{}, behindGrace: grace}
 	src, err := cfg.Internal.source(net.Name)
 	if err != nil {
 		return nil, err
@@ -384,7 +378,6 @@ func (w *Watcher) confirm(ctx context.Context, head uint64) error {
 		return err
 	}
 	need := uint64(max(w.net.Confirmations, 1))
-	credited := false
 	for _, t := range pending {
 		if head+1 < t.BlockNumber+need {
 			continue
@@ -407,10 +400,6 @@ func (w *Watcher) confirm(ctx context.Context, head uint64) error {
 			return fmt.Errorf("confirm transfer %s: %w", t.TxHash.Hex(), err)
 		}
 		w.log.Info("payment confirmed", "network", w.net.Name, "order_id", t.OrderID, "tx", t.TxHash.Hex())
-		credited = true
-	}
-	if credited && w.credited != nil {
-		w.credited()
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"net/url"
 	"slices"
@@ -104,7 +103,7 @@ type Service struct {
 	now       func() time.Time
 	fees      feeCache
 	// providers are the payment providers by name; routes the order in which a new payment
-	// picks one.
+	// picks one (Deps.Providers).
 	providers map[string]rampway.FiatProvider
 	routes    []FiatRoute
 	payouts   PayoutFunc
@@ -126,22 +125,6 @@ func (r FiatRoute) takes(currency, method string) bool {
 		return slices.Contains(r.Provider.Methods(), method)
 	}
 	return slices.Contains(r.Takes[currency], method)
-}
-
-// AddFiatProvider adds a payment provider after those added before: a new fiat payment starts
-// with the first provider of its order's mode that takes its currency and method, and every
-// action and notification of a payment goes to the provider that holds it, by name.
-func (s *Service) AddFiatProvider(r FiatRoute) error {
-	p := r.Provider
-	if _, ok := s.providers[p.Name()]; ok {
-		return fmt.Errorf("payment provider %s is added twice", p.Name())
-	}
-	if s.providers == nil {
-		s.providers = map[string]rampway.FiatProvider{}
-	}
-	s.providers[p.Name()] = p
-	s.routes = append(s.routes, r)
-	return nil
 }
 
 // ProviderFor returns the payment provider a new payment of o starts with: the first of o's
@@ -232,6 +215,10 @@ type Deps struct {
 	// Payouts gives where area C delivers (merchant.DepositAddresses' Payout, cached); nil:
 	// Store's MerchantDepositAddress.
 	Payouts PayoutFunc
+	// Providers are the payment providers, in the order a new payment picks one: the first of
+	// its order's mode that takes its currency and method (ProviderFor). Names are unique (the
+	// configuration checks it; a later one of a name already given is left out).
+	Providers []FiatRoute
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -251,7 +238,13 @@ func New(cfg Config, deps Deps) *Service {
 		deps.Payouts = deps.Store.MerchantDepositAddress
 	}
 	s := &Service{Records: NewRecords(deps.Store, deps.Now), cfg: cfg, store: deps.Store, functions: deps.Functions, chains: deps.Chains, prices: deps.Prices, deriver: deps.Deriver,
-		now: deps.Now, payouts: deps.Payouts}
+		now: deps.Now, payouts: deps.Payouts, providers: map[string]rampway.FiatProvider{}}
+	for _, r := range deps.Providers {
+		if _, ok := s.providers[r.Provider.Name()]; !ok {
+			s.providers[r.Provider.Name()] = r.Provider
+			s.routes = append(s.routes, r)
+		}
+	}
 	if deps.Deriver != nil {
 		s.addresses = &addresses{reserve: deps.Store.ReserveDepositIndexes, derive: deps.Deriver.Addresses}
 	}

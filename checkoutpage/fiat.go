@@ -48,7 +48,7 @@ type FiatCheckout interface {
 	ChooseFiatMethod(ctx context.Context, o *rampway.Order, method string) (*rampway.Order, error)
 }
 
-// checkout.Service is the page's fiat use cases (the handler finds them on its Checkout).
+// checkout.Service is the page's fiat use cases (Deps.Fiat).
 var _ FiatCheckout = (*checkout.Service)(nil)
 
 // methodLabel capitalises a method's name for a button ("card" -> "Card").

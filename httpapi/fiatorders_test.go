@@ -48,9 +48,7 @@ func newFiatEnv(t *testing.T) *fiatEnv {
 	// Listening before it is built, so that the sandbox knows where to send.
 	srv := httptest.NewUnstartedServer(nil)
 	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, sandbox.NewBooks(e.store, sandbox.Name), nil)
-	if err := e.checkout.AddFiatProvider(checkout.FiatRoute{Provider: e.sandbox}); err != nil {
-		t.Fatal(err)
-	}
+	e.withProviders(e.sandbox)
 	srv.Config.Handler = New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
 		DB: e.ping, Log: slog.New(slog.NewJSONHandler(e.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{e.sandbox}})
 	srv.Start()

@@ -66,17 +66,11 @@ func newModeEnv(t *testing.T, liveNetwork, withLiveProvider bool) *modeEnv {
 		e.live = &liveProvider{}
 		cfg.LiveFiat = onlyMethods(defaultFiat(), e.live.Methods())
 	}
-	d.checkout = checkout.New(cfg, checkout.Deps{Store: d.store, Functions: d.functions, Chains: d.chains, Prices: d.prices, Deriver: d.deriver})
-	if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: d.sandbox}); err != nil {
-		t.Fatal(err)
-	}
+	d.checkoutCfg = cfg
 	if e.live != nil {
-		if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: e.live}); err != nil {
-			t.Fatal(err)
-		}
-		if err := d.checkout.AddFiatProvider(checkout.FiatRoute{Provider: &liveProvider{}}); err == nil {
-			t.Fatal("a second provider of the same name was taken")
-		}
+		d.withProviders(d.sandbox, e.live)
+	} else {
+		d.withProviders(d.sandbox)
 	}
 	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: d.svc, Functions: d.functions, Checkout: d.checkout, Idempotency: d.store,
 		DB: d.ping, Log: slog.New(slog.NewJSONHandler(d.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{d.sandbox},

@@ -42,6 +42,10 @@ const adminToken = "test-admin-token-0123456789abcdef0123"
 // env is a server over a real SQLite store with one merchant and its key.
 type env struct {
 	t         *testing.T
+	// checkoutCfg and checkoutDeps built checkout: an env with payment providers builds it
+	// again with them (withProviders).
+	checkoutCfg  checkout.Config
+	checkoutDeps checkout.Deps
 	srv       *httptest.Server
 	store     *sqlstore.Store
 	svc       *merchant.Service
@@ -189,9 +193,10 @@ func newEnv(t *testing.T, wrap ...func(checkout.Store) checkout.Store) *env {
 		orders = w(orders)
 	}
 	e.chains, e.deriver = testChains{nets, &net}, deriver
-	e.checkout = checkout.New(checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100},
-		checkout.Deps{Store: orders, Functions: e.functions, Chains: e.chains, Prices: e.prices, Deriver: deriver})
+	e.checkoutCfg = checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
+		HotWallet: e.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}
+	e.checkoutDeps = checkout.Deps{Store: orders, Functions: e.functions, Chains: e.chains, Prices: e.prices, Deriver: deriver}
+	e.checkout = checkout.New(e.checkoutCfg, e.checkoutDeps)
 	h := New(testConfig(),
 		Deps{Merchants: svc, Functions: e.functions, Checkout: e.checkout, Idempotency: store, DB: e.ping, Log: log, Metrics: prometheus.NewRegistry(),
 			Page: checkoutpage.New(checkoutpage.Config{}, checkoutpage.Deps{Store: store, Checkout: e.checkout, Fiat: e.checkout, Chains: e.chains, Log: log})})
@@ -581,4 +586,13 @@ func defaultFiat() []rampway.FiatCurrency {
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
 	return cfg.FiatCurrencies(false)
+}
+
+// withProviders builds e's checkout again, with these payment providers (in this order).
+func (e *env) withProviders(ps ...rampway.FiatProvider) {
+	deps := e.checkoutDeps
+	for _, p := range ps {
+		deps.Providers = append(deps.Providers, checkout.FiatRoute{Provider: p})
+	}
+	e.checkout = checkout.New(e.checkoutCfg, deps)
 }

@@ -268,15 +268,10 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// One deposit address service for the admin API and area C's orders, so that a change
 	// through the API applies to the next order at once.
 	deposits := NewDepositAddresses(cfg, a.Store, a.Networks, cacheTTL)
-	a.Checkout = checkout.New(checkout.Config{
-		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
-		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
-		TestFiat: cfg.FiatCurrencies(false), LiveFiat: cfg.FiatCurrencies(true), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
-	}, checkout.Deps{Store: a.Store, Functions: a.Functions, Chains: nets, Prices: prices, Deriver: deriver, Payouts: deposits.Payout})
-	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
 	// The payment providers, each an instance of a registered module (provider/all), in the
 	// configuration's order: a new payment starts with the first of its order's mode that takes
 	// its currency and method.
+	var routes []checkout.FiatRoute
 	for _, pc := range cfg.FiatProviders() {
 		m, ok := provider.Lookup(pc.Module)
 		if !ok {
@@ -289,11 +284,15 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		if inst.Name() != pc.Name || inst.Livemode() != m.LivemodeOf(cfg.ProviderSettings(pc)) {
 			return nil, fmt.Errorf("fiat.providers: %s: the module %s built a provider named %s of %s mode", pc.Name, pc.Module, inst.Name(), rampway.ModeName(inst.Livemode()))
 		}
-		if err := a.Checkout.AddFiatProvider(checkout.FiatRoute{Provider: inst, Takes: cfg.ProviderTakes(pc)}); err != nil {
-			return nil, fmt.Errorf("fiat.providers: %w", err)
-		}
+		routes = append(routes, checkout.FiatRoute{Provider: inst, Takes: cfg.ProviderTakes(pc)})
 		a.providers = append(a.providers, inst)
 	}
+	a.Checkout = checkout.New(checkout.Config{
+		PublicURL: cfg.HTTP.PublicURL, HashSecret: []byte(cfg.Secrets.HashSecret), OrderExpiry: cfg.Checkout.OrderExpiry,
+		ServiceFeeBPS: cfg.Checkout.ServiceFeeBPS, HotWallet: common.HexToAddress(cfg.Checkout.HotWalletAddress), DevMode: cfg.Mode == config.ModeDev,
+		TestFiat: cfg.FiatCurrencies(false), LiveFiat: cfg.FiatCurrencies(true), FiatSpreadBPS: cfg.Fiat.SpreadBPS, BankTransferExpiry: cfg.Checkout.BankTransferExpiry,
+	}, checkout.Deps{Store: a.Store, Functions: a.Functions, Chains: nets, Prices: prices, Deriver: deriver, Payouts: deposits.Payout, Providers: routes})
+	a.Refunds = checkout.NewRefunds(a.Store, a.Networks, common.HexToAddress(cfg.Checkout.HotWalletAddress), nil)
 	// A provider that still holds open payments cannot be taken out of the configuration: its
 	// notifications would answer 404 and its captures, voids and refunds go nowhere.
 	inUse, err := a.Store.ProvidersInUse(ctx)
@@ -338,9 +337,6 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 				a.signer, log.With("worker", "executor"), nil)
 		}
 		wcfg := chainwork.WatcherConfig{CannotLag: cfg.Mode == config.ModeDev}
-		if x != nil {
-			wcfg.OnCredit = x.Wake
-		}
 		field := internalTransfers(&wcfg, cfg, n.Name, cl, log)
 		w, err := chainwork.NewWatcher(wcfg, a.Store, n, cl, log.With("worker", "watcher"), nil)
 		if err == nil {
