@@ -41,24 +41,24 @@ const adminToken = "test-admin-token-0123456789abcdef0123"
 
 // env is a server over a real SQLite store with one merchant and its key.
 type env struct {
-	t         *testing.T
+	t *testing.T
 	// checkoutCfg and checkoutDeps built checkout: an env with payment providers builds it
 	// again with them (withProviders).
 	checkoutCfg  checkout.Config
 	checkoutDeps checkout.Deps
-	srv       *httptest.Server
-	store     *sqlstore.Store
-	svc       *merchant.Service
-	merchant  *rampway.Merchant
-	key       string
-	keyID     string
-	logs      *devtest.LockedBuffer
-	ping      *fakePinger
-	chain     *devchain.Chain
-	hotWallet common.Address
-	functions *contract.Registry
-	checkout  *checkout.Service
-	prices    pricing.Static // the checkout service's (a test may take a price out)
+	srv          *httptest.Server
+	store        *sqlstore.Store
+	svc          *merchant.Service
+	merchant     *rampway.Merchant
+	key          string
+	keyID        string
+	logs         *devtest.LockedBuffer
+	ping         *fakePinger
+	chain        *devchain.Chain
+	hotWallet    common.Address
+	functions    *contract.Registry
+	checkout     *checkout.Service
+	prices       pricing.Static // the checkout service's (a test may take a price out)
 	// chains are the checkout service's networks: a test may mark chains.net live.
 	chains  testChains
 	deriver checkout.Deriver
