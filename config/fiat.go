@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"time"
@@ -56,11 +57,23 @@ type ProviderConfig struct {
 	Options map[string]string `yaml:"options"`
 }
 
+// providerKeys are a provider's fields in the file.
+var providerKeys = []string{"name", "module", "methods", "currencies", "options"}
+
 // UnmarshalYAML takes a mapping or a module's name.
 func (p *ProviderConfig) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		*p = ProviderConfig{Name: n.Value, Module: n.Value}
 		return nil
+	}
+	// A mapping's keys are checked here: the file's decoder refuses unknown fields, but a
+	// node decoded on its own does not.
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !slices.Contains(providerKeys, k.Value) {
+				return fmt.Errorf("line %d: field %s not found in a provider: it has %v", k.Line, k.Value, providerKeys)
+			}
+		}
 	}
 	type plain ProviderConfig
 	var v plain
@@ -247,6 +260,11 @@ func (c *Config) validateFiat(bad func(field, format string, args ...any)) {
 		for j, sym := range p.Currencies {
 			if !symbols[sym] {
 				bad(fmt.Sprintf("%s.currencies[%d]", field, j), "%q is not among fiat.currencies", sym)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(p.Options)) {
+			if !slices.Contains(m.Options, k) {
+				bad(field+".options."+k, "%s takes no option %q (its options: %v)", p.Module, k, m.Options)
 			}
 		}
 		if m.Check != nil {

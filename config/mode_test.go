@@ -32,6 +32,8 @@ func TestProviderModes(t *testing.T) {
 		{"the sandbox under two names", "dev", "fiat: {providers: [sandbox, {name: sandbox-eu, module: sandbox, currencies: [EUR]}]}", nil, "sandbox,sandbox-eu", "", ""},
 		{"one name twice", "dev", "fiat: {providers: [sandbox, {name: sandbox, module: sandbox}]}", nil, "", "", "fiat.providers[1].name: sandbox is used twice"},
 		{"a method the module does not take", "dev", "fiat: {providers: [{name: sb, module: sandbox, methods: [sepa_debit]}]}", nil, "", "", `fiat.providers[0].methods[0]: sandbox does not take "sepa_debit"`},
+		{"a field misspelt", "dev", "fiat: {providers: [{name: sb, module: sandbox, currency: [EUR]}]}", nil, "", "", "field currency not found in a provider"},
+		{"an option the module does not take", "dev", "fiat: {providers: [{name: sb, module: sandbox, options: {color: red}}]}", nil, "", "", `fiat.providers[0].options.color: sandbox takes no option "color"`},
 		{"a currency not configured", "dev", "fiat: {providers: [{name: sb, module: sandbox, currencies: [JPY]}]}", nil, "", "", `fiat.providers[0].currencies[0]: "JPY" is not among fiat.currencies`},
 		{"both forms", "production", "fiat: {provider: sandbox, providers: [sandbox]}", nil, "", "", "fiat.provider: and fiat.providers are both set"},
 		{"unknown", "production", "fiat: {providers: [adyen]}", nil, "", "", `fiat.providers[0]: must be among [sandbox stripe], not "adyen"`},

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway/checkoutpage"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/mock"
 )
@@ -24,8 +25,7 @@ import (
 type limitEnv struct {
 	t      *testing.T
 	srv    *Server
-	mu     sync.Mutex
-	now    time.Time
+	clock  *devtest.Clock
 	keyA   string
 	keyB   string
 	idA    string
@@ -38,7 +38,7 @@ const fiatPath = "/nft-ramp" + routeFiatCurrencies
 func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 	t.Helper()
 	store, svc := openMerchants(t)
-	e := &limitEnv{t: t, now: time.Date(2026, 11, 21, 14, 0, 0, 0, time.UTC)}
+	e := &limitEnv{t: t, clock: devtest.NewClock(time.Date(2026, 11, 21, 14, 0, 0, 0, time.UTC))}
 	for _, dst := range []*string{&e.keyA, &e.keyB} {
 		m, err := svc.Create(t.Context(), merchant.CreateParams{Name: "Shop"})
 		if err != nil {
@@ -60,21 +60,9 @@ func newLimitEnv(t *testing.T, rl RateLimit) *limitEnv {
 		Deps{Merchants: svc, Checkout: &mock.Checkout{}, Idempotency: store, DB: &fakePinger{}, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Metrics: prometheus.NewRegistry(), Page: page})
 	if e.srv.limiter != nil {
-		e.srv.limiter.now = e.clock
+		e.srv.limiter.now = e.clock.Now
 	}
 	return e
-}
-
-func (e *limitEnv) clock() time.Time {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.now
-}
-
-func (e *limitEnv) advance(d time.Duration) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.now = e.now.Add(d)
 }
 
 func (e *limitEnv) do(method, path, body string, header map[string]string) resp {
@@ -155,10 +143,10 @@ func TestRateLimitPerMerchant(t *testing.T) {
 	}
 
 	// The bucket refills at 1 per second.
-	e.advance(time.Second)
+	e.clock.Advance(time.Second)
 	wantAdmitted(t, e.get(e.keyA), "A after a second")
 	wantLimited(t, e.get(e.keyA), fiatPath, "1", "1")
-	e.advance(3 * time.Second)
+	e.clock.Advance(3 * time.Second)
 	for i := range 3 {
 		wantAdmitted(t, e.get(e.keyA), fmt.Sprintf("A's refilled request %d", i+1))
 	}
@@ -171,11 +159,11 @@ func TestRateLimitRetryAfter(t *testing.T) {
 	e := newLimitEnv(t, RateLimit{RequestsPerSecond: 0.25, Burst: 1})
 	wantAdmitted(t, e.get(e.keyA), "first")
 	wantLimited(t, e.get(e.keyA), fiatPath, "0.25", "4")
-	e.advance(1500 * time.Millisecond)
+	e.clock.Advance(1500 * time.Millisecond)
 	wantLimited(t, e.get(e.keyA), fiatPath, "0.25", "3")
-	e.advance(2 * time.Second)
+	e.clock.Advance(2 * time.Second)
 	wantLimited(t, e.get(e.keyA), fiatPath, "0.25", "1") // 0.5 s
-	e.advance(500 * time.Millisecond)
+	e.clock.Advance(500 * time.Millisecond)
 	// Four refusals later, the token is there on time: they took nothing.
 	wantAdmitted(t, e.get(e.keyA), "after 4 s")
 	wantLimited(t, e.get(e.keyA), fiatPath, "0.25", "4")

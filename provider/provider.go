@@ -35,10 +35,9 @@ type Module struct {
 	// Methods are the payment methods the module can take (rampway.Method*): an instance
 	// takes these or, when configured, a subset.
 	Methods []string
-	// Env are the names of the environment variables the module reads for an instance
-	// (secrets never come from the file), after the instance's prefix: with Env ["SECRET_KEY"]
-	// an instance named "stripe" reads RAMPWAY_STRIPE_SECRET_KEY (Settings.Env).
-	Env []string
+	// Options are the names of the settings an instance takes from the file
+	// (fiat.providers[].options, never secrets); any other is refused.
+	Options []string
 	// Check validates an instance's settings: bad reports each problem with the setting it is
 	// about (an option name, or the environment variable). Nil checks nothing.
 	Check func(s Settings, bad func(setting, format string, args ...any))
@@ -88,7 +87,8 @@ type Settings struct {
 	Getenv func(string) string
 }
 
-// EnvName is the environment variable an instance reads for a key of its module's Env:
+// EnvName is the environment variable an instance reads for a key (secrets come from the
+// environment only, never from the file):
 // RAMPWAY_<NAME>_<KEY>, the name upper-cased with - as _.
 func (s Settings) EnvName(key string) string {
 	return "RAMPWAY_" + strings.ToUpper(strings.ReplaceAll(s.Name, "-", "_")) + "_" + key

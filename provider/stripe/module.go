@@ -38,7 +38,6 @@ func init() {
 	provider.Register(provider.Module{
 		Name:    Name,
 		Methods: Methods,
-		Env:     []string{EnvSecretKey, EnvPublishableKey, EnvWebhookSecret, EnvAPIURL},
 		Check:   check,
 		Livemode: func(s provider.Settings) bool {
 			k := s.Env(EnvSecretKey)
