@@ -413,8 +413,10 @@ func TestWakeStepsAtOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx, time.Hour) }()
 	t.Cleanup(func() { cancel(); <-done })
-	for claims.n.Load() == 0 { // Run's first step has looked, and found nothing
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second); claims.n.Load() == 0; time.Sleep(time.Millisecond) { // Run's first step has looked, and found nothing
+		if time.Now().After(deadline) {
+			t.Fatal("Run made no first step in half a minute")
+		}
 	}
 	a := mustCapture(t, s)
 	for deadline := time.Now().Add(30 * time.Second); action(t, s, a).Status != rampway.ActionDone; time.Sleep(10 * time.Millisecond) {
