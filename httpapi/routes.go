@@ -120,6 +120,7 @@ func (s *Server) routes() {
 	m.Handle("GET /healthz", s.handle(s.handleHealth))
 	m.Handle("GET /openapi.json", s.handle(s.openAPI()))
 	m.Handle("GET /readyz", s.handle(s.handleReady))
+	s.pprofRoutes()
 	metricsHandler := promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{Registry: s.registry})
 	m.Handle("GET /metrics", s.handle(func(w http.ResponseWriter, r *http.Request) error {
 		metricsHandler.ServeHTTP(w, r)

@@ -55,16 +55,17 @@ func TestConcurrentMigrate(t *testing.T) {
 // (PostgreSQL's generic plans, which prepared statements get after a few runs): a partial
 // index is used only when its condition is in the query itself.
 func TestExecutorPollPlan(t *testing.T) {
-	got := genericPlan(t, `PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT $2`,
+	got := genericPlan(t, nil, `PREPARE poll(text, bigint) AS SELECT id FROM orders WHERE network = $1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT $2`,
 		`EXPLAIN EXECUTE poll('devnet', 10)`)
 	if !strings.Contains(got, "Index Only Scan using orders_network_paid") {
 		t.Fatalf("plan:\n%s\nwant an index scan of orders_network_paid", got)
 	}
 }
 
-// genericPlan prepares a statement on a fresh database and returns the plan explain gives it
+// genericPlan prepares a statement on a fresh database, after the setup statements (on the
+// same connection), and returns the plan explain gives it
 // under PostgreSQL's generic plans (what prepared statements get after a few runs).
-func genericPlan(t *testing.T, prepare, explain string) string {
+func genericPlan(t *testing.T, setup []string, prepare, explain string) string {
 	t.Helper()
 	s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{MaxOpenConns: 1})
 	if err != nil {
@@ -72,7 +73,7 @@ func genericPlan(t *testing.T, prepare, explain string) string {
 	}
 	defer s.Close()
 	db := s.DB()
-	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, prepare} {
+	for _, q := range append(setup, `SET plan_cache_mode = force_generic_plan`, prepare) {
 		if _, err := db.ExecContext(t.Context(), q); err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ var Dialect = sqlstore.Dialect{
 	NumberedQuestion: true,
 	TimesAsMicros:    true,
 	OneWriter:        true,
-	ClaimIndex:       " INDEXED BY webhook_deliveries_pending",
+	ClaimIndex:       " INDEXED BY webhook_deliveries_merchant_due",
 	PaidIndex:        " INDEXED BY orders_network_paid",
 	Maintain:         checkpoints,
 	IsUniqueViolation: func(err error) bool {

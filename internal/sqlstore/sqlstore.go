@@ -40,7 +40,8 @@ type Dialect struct {
 	// writer: waiting on a Go mutex beats its busy handler's sleeps of 1, 2, 5, 10... ms).
 	OneWriter bool
 	// ClaimIndex follows the webhook claim's table: SQLite's planner, without statistics,
-	// would walk the status index and sort; this names the pending index it should walk.
+	// might walk the status or order index and sort; this names the merchant-due index
+	// (merchant, due time) it should walk.
 	ClaimIndex string
 	// PaidIndex follows the executor poll's table, for the same reason: the paid orders'
 	// partial index, not the status index and a sort.

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -191,37 +193,39 @@ func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*ram
 }
 
 // ClaimDeliveries implements rampway.DeliveryStore.
+//
+// It goes merchant by merchant, so that its cost follows the merchants and what it claims, not
+// the backlog: first the merchants with a delivery due (an index probe each, the oldest due
+// first, leaving out skipMerchants and the disabled), then, in one statement, each one's first
+// due deliveries by its own index, at most perMerchant of it. (One walk of every pending
+// delivery in due order had to step over the whole backlog of a merchant at its share of
+// workers to reach another's: with one busy merchant, every claim read its whole backlog.)
 func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skipMerchants []string) ([]*rampway.Delivery, error) {
-	// The candidates (locked on PostgreSQL) are a few times limit, so that limit is reached
-	// when some merchants have more due than perMerchant.
-	args := []any{s.t(now), limit, s.t(now.Add(lease)), perMerchant, 4 * limit}
-	skip := ""
-	if len(skipMerchants) > 0 {
-		first := len(args) + 1
-		for _, m := range skipMerchants {
-			args = append(args, m)
-		}
-		skip = ` AND d.merchant_id NOT IN (` + placeholders(first, len(args)) + `)`
+	if limit <= 0 {
+		return nil, nil
 	}
-	// One statement: pick the due deliveries (each order's first pending one only, at most
-	// perMerchant of a merchant), lease them and read them back. On PostgreSQL, SKIP LOCKED
-	// lets other dispatchers pick other rows.
 	var out []*rampway.Delivery
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = s.queryDeliveries(ctx, tx, "claim deliveries", `WITH due AS (
-			SELECT d.event_id, d.merchant_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d`+s.d.ClaimIndex+`
-			WHERE d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)`+skip+`
-			AND d.merchant_id NOT IN (SELECT id FROM merchants WHERE status = 'disabled')
-			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
-			ORDER BY d.next_attempt_at, d.event_seq LIMIT $5`+s.d.SkipLocked+`
-		), picked AS (
-			SELECT event_id FROM (SELECT event_id, next_attempt_at, event_seq,
-				ROW_NUMBER() OVER (PARTITION BY merchant_id ORDER BY next_attempt_at, event_seq) AS rn FROM due) ranked
-			WHERE rn <= $4 ORDER BY next_attempt_at, event_seq LIMIT $2
-		)
-		UPDATE webhook_deliveries SET lease_until = $3 WHERE event_id IN (SELECT event_id FROM picked)
-		RETURNING `+deliveryColumns, args...)
+		merchants, err := s.dueMerchants(ctx, tx, now, limit, skipMerchants)
+		if err != nil || len(merchants) == 0 {
+			return err
+		}
+		// Each merchant's first due deliveries (each order's first pending one only), locked on
+		// PostgreSQL with SKIP LOCKED so that other dispatchers take other rows; of them all,
+		// the limit due first are leased and read back.
+		args := []any{s.t(now), s.t(now.Add(lease)), min(perMerchant, limit), limit}
+		branches := make([]string, len(merchants))
+		for i, m := range merchants {
+			args = append(args, m)
+			branches[i] = `SELECT * FROM (SELECT d.event_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d` + s.d.ClaimIndex + `
+				WHERE d.merchant_id = $` + strconv.Itoa(len(args)) + ` AND d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= $1
+				AND (d.lease_until IS NULL OR d.lease_until < $1)
+				AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
+				ORDER BY d.next_attempt_at, d.event_seq LIMIT $3` + s.d.SkipLocked + `) m` + strconv.Itoa(i)
+		}
+		out, err = s.queryDeliveries(ctx, tx, "claim deliveries", `UPDATE webhook_deliveries SET lease_until = $2 WHERE event_id IN (
+			SELECT event_id FROM (`+strings.Join(branches, "\nUNION ALL ")+`) due ORDER BY next_attempt_at, event_seq LIMIT $4)
+			RETURNING `+deliveryColumns, args...)
 		return err
 	})
 	// RETURNING keeps no order: due first, then in the order the events happened.
@@ -232,6 +236,29 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		return cmp.Compare(a.EventSeq, b.EventSeq)
 	})
 	return out, err
+}
+
+// dueMerchants returns up to limit merchants, not disabled and not in skip, whose oldest
+// pending delivery (not held) is due at now, the oldest due first: one probe of the
+// merchant-due index per merchant. A merchant whose due deliveries are all leased or wait for
+// an earlier event of their order is returned too, and then claims nothing.
+func (s *Store) dueMerchants(ctx context.Context, tx *sql.Tx, now time.Time, limit int, skip []string) ([]string, error) {
+	args := []any{s.t(now), limit}
+	notIn := ""
+	if len(skip) > 0 {
+		for _, m := range skip {
+			args = append(args, m)
+		}
+		notIn = ` AND m.id NOT IN (` + placeholders(3, len(args)) + `)`
+	}
+	return collect(ctx, tx, "due merchants", s.q(`WITH oldest AS MATERIALIZED (
+		SELECT m.id, (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d`+s.d.ClaimIndex+`
+			WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL) AS due
+		FROM merchants m WHERE m.status <> 'disabled'`+notIn+`)
+		SELECT id FROM oldest WHERE due <= $1 ORDER BY due, id LIMIT $2`), func(r interface{ Scan(...any) error }) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	}, args...)
 }
 
 // ReleaseDelivery implements rampway.DeliveryStore.
