@@ -217,7 +217,7 @@ func Default() Config {
 		Database: Database{Driver: "sqlite", Path: "rampway.db"},
 		Log:      Log{Level: "info", Format: "json"},
 		Checkout: Checkout{OrderExpiry: 30 * time.Minute, BankTransferExpiry: 72 * time.Hour, FiatExecutionTimeout: time.Hour, ExecutorRepriceBlocks: 3},
-		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 64, PerMerchant: 4, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
+		Webhooks: Webhooks{Timeout: 10 * time.Second, Workers: 128, PerMerchant: 16, SlowAfter: 250 * time.Millisecond, RetryFirst: 10 * time.Second, RetryMax: time.Hour,
 			GiveUpAfter: 72 * time.Hour},
 		Fiat:    defaultFiat(),
 		Refunds: defaultRefunds(),

@@ -72,7 +72,7 @@ func TestDefaultsAndValues(t *testing.T) {
 		c.HTTP.BasePaths != (BasePaths{"/mint", "/nft-ramp", "/deposit", "/admin"}) || c.Database.Driver != "sqlite" {
 		t.Fatalf("defaults not applied: %+v", c)
 	}
-	if w := c.Webhooks; w.Workers != 64 || w.PerMerchant != 4 || w.SlowAfter != 250*time.Millisecond || w.Timeout != 10*time.Second {
+	if w := c.Webhooks; w.Workers != 128 || w.PerMerchant != 16 || w.SlowAfter != 250*time.Millisecond || w.Timeout != 10*time.Second {
 		t.Fatalf("webhook defaults not applied: %+v", w)
 	}
 	if c.HTTP.RateLimit != (RateLimit{RequestsPerSecond: 100, Burst: 200}) {

@@ -86,10 +86,11 @@ type Secrets interface {
 type Config struct {
 	// Timeout bounds one attempt: a 2xx within it is success. Default 10 s.
 	Timeout time.Duration
-	// Workers bounds the attempts in flight that are not yet slow (see SlowAfter); default 64.
+	// Workers bounds the attempts in flight that are not yet slow (see SlowAfter); default 128.
 	Workers int
 	// PerMerchant bounds one merchant's attempts in flight, and the deliveries of one merchant a
-	// claim takes; default 4.
+	// claim takes; default 16 (one busy merchant's backlog drains at about twice the rate of
+	// 4: docs/BENCHMARKS.md, BenchmarkOneMerchantBacklog).
 	PerMerchant int
 	// SlowAfter is when an attempt still in flight stops counting against Workers, so that slow
 	// or dead endpoints do not shrink the pool the others are served by: in flight at most
@@ -138,10 +139,10 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 		cfg.Timeout = 10 * time.Second
 	}
 	if cfg.Workers <= 0 {
-		cfg.Workers = 64
+		cfg.Workers = 128
 	}
 	if cfg.PerMerchant <= 0 {
-		cfg.PerMerchant = 4
+		cfg.PerMerchant = 16
 	}
 	if cfg.SlowAfter <= 0 {
 		cfg.SlowAfter = 250 * time.Millisecond

@@ -73,26 +73,7 @@ const (
 // CPU profiles tell the phases apart by the label phase=setup|deliver (go tool pprof
 // -tagfocus=phase=deliver).
 func BenchmarkDeliveries(b *testing.B) {
-	dbs := []struct {
-		name string
-		open func(*testing.B) *sqlstore.Store
-	}{
-		{"sqlite", func(b *testing.B) *sqlstore.Store {
-			s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "d.db"), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-		{"postgres", func(b *testing.B) *sqlstore.Store {
-			s, err := postgres.Open(b.Context(), pgtest.FreshDSN(b), nil, postgres.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-	}
-	for _, db := range dbs {
+	for _, db := range dbStores {
 		b.Run("db="+db.name, func(b *testing.B) {
 			if db.name == "postgres" {
 				pgtest.BaseDSN(b) // skips without a server (fails in CI)
@@ -139,6 +120,27 @@ func BenchmarkDeliveries(b *testing.B) {
 			}
 		})
 	}
+}
+
+// dbStores are the stores the benchmarks run on, each opened fresh.
+var dbStores = []struct {
+	name string
+	open func(*testing.B) *sqlstore.Store
+}{
+	{"sqlite", func(b *testing.B) *sqlstore.Store {
+		s, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "d.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}},
+	{"postgres", func(b *testing.B) *sqlstore.Store {
+		s, err := postgres.Open(b.Context(), pgtest.FreshDSN(b), nil, postgres.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}},
 }
 
 // dbMedian returns the median of xs.
@@ -200,10 +202,7 @@ func dbRunBatch(b *testing.B, dbName string, store *sqlstore.Store, hanging bool
 	// setup's writes (more of them in the hanging batch) are checkpointed during one batch and
 	// not the other. PostgreSQL: planner statistics, as autovacuum keeps them in service (on
 	// the just-filled table the planner guessed a handful of pending rows and sorted them all).
-	settle := map[string]string{"sqlite": "PRAGMA wal_checkpoint(TRUNCATE)", "postgres": "ANALYZE webhook_deliveries"}[dbName]
-	if _, err := store.DB().ExecContext(b.Context(), settle); err != nil {
-		b.Fatal(err)
-	}
+	dbSettle(b, dbName, store)
 
 	stats := &dbStats{}
 	counted := &dbCountingStore{DeliveryStore: store, stats: stats, done: make(chan struct{})}
@@ -237,6 +236,77 @@ func dbRunBatch(b *testing.B, dbName string, store *sqlstore.Store, hanging bool
 		b.Fatalf("the dispatcher logged %d errors, the last: %s", n, last)
 	}
 	return dbRound{took: took, hungMax: hung.most.Load(), stats: measured}
+}
+
+// dbSettle checkpoints SQLite's write-ahead log or analyses PostgreSQL's outbox after a setup.
+func dbSettle(b *testing.B, dbName string, store *sqlstore.Store) {
+	b.Helper()
+	settle := map[string]string{"sqlite": "PRAGMA wal_checkpoint(TRUNCATE)", "postgres": "ANALYZE webhook_deliveries"}[dbName]
+	if _, err := store.DB().ExecContext(b.Context(), settle); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// obBacklog is the pending deliveries of BenchmarkOneMerchantBacklog's one merchant.
+const obBacklog = 3000
+
+// BenchmarkOneMerchantBacklog measures how fast one merchant's backlog drains to a receiver
+// that answers at once, by how many of its deliveries may be in flight
+// (webhooks.per_merchant), on SQLite and, when RAMPWAY_TEST_POSTGRES_DSN is set, PostgreSQL:
+//
+//	go test -run='^$' -bench=OneMerchantBacklog -benchtime=3x ./webhook
+//
+// Each op: a fresh database, one merchant with 3,000 pending order.created deliveries, a
+// dispatcher as in the app but for per=N; the timer runs from Run until the last is recorded
+// delivered. del/s is the median over the ops.
+func BenchmarkOneMerchantBacklog(b *testing.B) {
+	for _, db := range dbStores {
+		for _, per := range []int{4, 8, 16, 32} {
+			b.Run(fmt.Sprintf("db=%s/per=%d", db.name, per), func(b *testing.B) {
+				if db.name == "postgres" {
+					pgtest.BaseDSN(b)
+				}
+				var rates []float64
+				for range b.N {
+					b.StopTimer()
+					store := db.open(b)
+					srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+					m := dbMerchant(b, store, srv.URL, "whsec_bench")
+					dbCreateOrders(b, store, []*rampway.Merchant{m}, map[string]int{m.ID: obBacklog})
+					dbSettle(b, db.name, store)
+					stats := &dbStats{}
+					counted := &dbCountingStore{DeliveryStore: store, stats: stats, done: make(chan struct{}), want: obBacklog}
+					var errLog dbErrorLog
+					d := webhook.New(webhook.Config{AllowPrivate: true, UserAgent: "rampway/bench", PerMerchant: per}, counted,
+						merchant.NewService(store, merchant.Options{HashSecret: "bench"}), slog.New(slog.NewTextHandler(&errLog, &slog.HandlerOptions{Level: slog.LevelError})), nil)
+					ctx, cancel := context.WithCancel(context.Background())
+					stopped := make(chan struct{})
+					b.StartTimer()
+					start := time.Now()
+					go func() { d.Run(ctx); close(stopped) }()
+					select {
+					case <-counted.done:
+					case <-time.After(dbLimit):
+					}
+					took := time.Since(start)
+					b.StopTimer()
+					cancel()
+					<-stopped
+					srv.Close()
+					store.Close()
+					if n := stats.delivered.Load(); n < obBacklog {
+						b.Fatalf("%d of %d deliveries made within %s", n, obBacklog, dbLimit)
+					}
+					if n, last := errLog.get(); n > 0 {
+						b.Fatalf("the dispatcher logged %d errors, the last: %s", n, last)
+					}
+					rates = append(rates, obBacklog/took.Seconds())
+				}
+				b.ReportMetric(dbMedian(rates), "del/s")
+				b.Logf("deliveries/s %v", dbRound0(rates))
+			})
+		}
+	}
 }
 
 // dbErrorLog counts the log lines written to it and keeps the last.
@@ -299,6 +369,7 @@ type dbCountingStore struct {
 	rampway.DeliveryStore
 	stats *dbStats
 	done  chan struct{}
+	want  int64 // deliveries that close done; 0: dbBatch
 }
 
 func (c *dbCountingStore) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skip []string) ([]*rampway.Delivery, error) {
@@ -320,7 +391,11 @@ func (c *dbCountingStore) RecordAttempt(ctx context.Context, a *rampway.Delivery
 	c.stats.records.Add(1)
 	c.stats.recordTime.Add(int64(time.Since(t)))
 	c.stats.postTime.Add(int64(a.Latency))
-	if err == nil && status == rampway.DeliveryDelivered && c.stats.delivered.Add(1) == dbBatch {
+	want := c.want
+	if want == 0 {
+		want = dbBatch
+	}
+	if err == nil && status == rampway.DeliveryDelivered && c.stats.delivered.Add(1) == want {
 		close(c.done)
 	}
 	return err
