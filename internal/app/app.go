@@ -447,7 +447,8 @@ func (a *App) Serve(ctx context.Context) error {
 	// Background work stops with the server.
 	wctx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
 	var workers sync.WaitGroup
-	workers.Go(func() { a.Checkout.RunExpiry(wctx, expiryInterval, a.Log.With("worker", "expiry")) })
+	// The expiry can wait for requests: a burst of orders expiring at once must not slow them.
+	workers.Go(func() { a.Checkout.RunExpiry(rampway.Background(wctx), expiryInterval, a.Log.With("worker", "expiry")) })
 
 	if a.signer == nil && len(a.Networks.List()) > 0 {
 		a.Log.Warn("no hot wallet key: this instance does not execute paid orders", "env", config.EnvHotWalletKey)
@@ -471,7 +472,9 @@ func (a *App) Serve(ctx context.Context) error {
 			cl, _ := a.Networks.Client(n.Name)
 			sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(a.Cfg.Checkout.TreasuryAddress),
 				RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, a.Log.With("worker", "sweeper"), nil)
-			workers.Go(func() { leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(ctx, sweepPoll) }) })
+			workers.Go(func() {
+				leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(rampway.Background(ctx), sweepPoll) })
+			})
 		}
 	}
 	if ps := a.Checkout.FiatProviders(); len(ps) > 0 {

@@ -54,11 +54,15 @@ func (s *Store) submit(j *writeJob) error {
 	}
 	s.startBatches.Do(func() { go s.batchLoop() })
 	j.done = make(chan error, 1)
+	s.yield(j.ctx)
+	s.waiting.Add(1) // until the batch loop takes it
 	select {
 	case s.jobs <- j:
 	case <-s.quit:
+		s.waiting.Add(-1)
 		return errClosed
 	case <-j.ctx.Done():
+		s.waiting.Add(-1)
 		return j.ctx.Err()
 	}
 	return <-j.done // the job runs to its end: its outcome is known before the caller returns
@@ -88,6 +92,7 @@ func (s *Store) batchLoop() {
 				break fill
 			}
 		}
+		s.waiting.Add(-int32(len(batch)))
 		s.runBatch(batch)
 	}
 }

@@ -4,6 +4,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -78,6 +79,11 @@ type Store struct {
 	mu      sync.Mutex
 	queries map[string]string // $n query -> dialect query
 	writer  sync.Mutex        // held by each transaction when Dialect.OneWriter
+	waiting atomic.Int32      // writes waiting for the writer or the batch loop (yield)
+	// yieldFor is maxYield, and yielding is called when background work starts to yield
+	// (both changed by tests only).
+	yieldFor time.Duration
+	yielding func()
 
 	// Batched writes: group commit (one-writer dialects), new orders (all).
 	startBatches  sync.Once
@@ -219,14 +225,38 @@ func collect[T any](ctx context.Context, q querier, what, query string, scan fun
 // writerTurn runs fn while no transaction of the store runs (one-writer dialects).
 func (s *Store) writerTurn(fn func() error) error {
 	if s.d.OneWriter {
+		s.waiting.Add(1)
 		s.writer.Lock()
+		s.waiting.Add(-1)
 		defer s.writer.Unlock()
 	}
 	return fn()
 }
 
-// tx runs fn in a transaction, committing when fn returns nil.
+// maxYield bounds how long background work lets others' transactions go first: under
+// writes that never stop it still takes a turn at least this often.
+const maxYield = 50 * time.Millisecond
+
+// yield waits, for background work (rampway.Background) on a one-writer dialect, until no
+// other write is waiting for the writer (a transaction, or a write submitted to the batch
+// loop), or maxYield has passed.
+func (s *Store) yield(ctx context.Context) {
+	if !s.d.OneWriter || !rampway.IsBackground(ctx) || s.waiting.Load() == 0 {
+		return
+	}
+	if s.yielding != nil {
+		s.yielding()
+	}
+	deadline := time.Now().Add(cmp.Or(s.yieldFor, maxYield))
+	for s.waiting.Load() > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// tx runs fn in a transaction, committing when fn returns nil. Background work first lets
+// the transactions already waiting go (yield).
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.yield(ctx)
 	return s.writerTurn(func() error { return s.txNow(ctx, fn) })
 }
 
