@@ -35,7 +35,8 @@ func main() {
 	}
 }
 
-const usage = `usage: rampway-bench orders [--api a1,a2,b1,b3] [flags]   (rampway-bench orders -h lists the flags)`
+const usage = `usage: rampway-bench orders [--api a1,a2,b1,b3] [flags]   (rampway-bench orders -h lists the flags)
+       rampway-bench windows --dev-json DIR/dev.json [--api a1] [--windows 6] [--window 5s]   (a running rampway, from outside)`
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	switch args[0] {
 	case "orders":
 		return runOrders(ctx, args[1:], getenv, stdout)
+	case "windows":
+		return runWindows(ctx, args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
