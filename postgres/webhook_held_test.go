@@ -26,8 +26,8 @@ var claimSetup = []string{
 // Both hold in the plans prepared statements get after a few runs (generic plans).
 func TestWebhookClaimPlan(t *testing.T) {
 	due := genericPlan(t, claimSetup, `PREPARE due(timestamptz, bigint, text) AS WITH oldest AS MATERIALIZED (
-			SELECT m.id, (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d
-				WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL) AS due
+			SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d
+				WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL ORDER BY d.next_attempt_at LIMIT 1) AS due
 			FROM merchants m WHERE m.status <> 'disabled' AND m.id NOT IN ($3))
 			SELECT id FROM oldest WHERE due <= $1 ORDER BY due, id LIMIT $2`,
 		`EXPLAIN EXECUTE due(now(), 40, 'mch_1')`)

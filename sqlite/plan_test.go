@@ -21,8 +21,8 @@ func TestHotQueryPlans(t *testing.T) {
 		{"watcher's new deposits", `SELECT id, deposit_address, asset_contract FROM orders WHERE network = ?1 AND created_at >= ?2 AND deposit_address IS NOT NULL`,
 			"SEARCH orders USING COVERING INDEX orders_network_created (network=? AND created_at>?)"},
 		{"webhook claim: the merchants with a delivery due", `WITH oldest AS MATERIALIZED (
-			SELECT m.id, (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d` + Dialect.ClaimIndex + `
-				WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL) AS due
+			SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d` + Dialect.ClaimIndex + `
+				WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL ORDER BY d.next_attempt_at LIMIT 1) AS due
 			FROM merchants m WHERE m.status <> 'disabled' AND m.id NOT IN (?2))
 			SELECT id FROM oldest WHERE due <= ?1 ORDER BY due, id LIMIT 10`,
 			"SCAN m|SEARCH d USING COVERING INDEX webhook_deliveries_merchant_due (merchant_id=?)|SCAN oldest|USE TEMP B-TREE FOR ORDER BY"},

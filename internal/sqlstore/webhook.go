@@ -241,7 +241,10 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 // dueMerchants returns up to limit merchants, not disabled and not in skip, whose oldest
 // pending delivery (not held) is due at now, the oldest due first: one probe of the
 // merchant-due index per merchant. A merchant whose due deliveries are all leased or wait for
-// an earlier event of their order is returned too, and then claims nothing.
+// an earlier event of their order is returned too, and then claims nothing. The oldest is the
+// first row in the index's order (ORDER BY ... LIMIT 1): SQLite computes a MIN() under the
+// partial index's conditions by reading every pending row of the merchant (2 ms a claim at
+// 15,000 pending, against 0.2 ms).
 func (s *Store) dueMerchants(ctx context.Context, tx *sql.Tx, now time.Time, limit int, skip []string) ([]string, error) {
 	args := []any{s.t(now), limit}
 	notIn := ""
@@ -252,8 +255,8 @@ func (s *Store) dueMerchants(ctx context.Context, tx *sql.Tx, now time.Time, lim
 		notIn = ` AND m.id NOT IN (` + placeholders(3, len(args)) + `)`
 	}
 	return collect(ctx, tx, "due merchants", s.q(`WITH oldest AS MATERIALIZED (
-		SELECT m.id, (SELECT MIN(d.next_attempt_at) FROM webhook_deliveries d`+s.d.ClaimIndex+`
-			WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL) AS due
+		SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d`+s.d.ClaimIndex+`
+			WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL ORDER BY d.next_attempt_at LIMIT 1) AS due
 		FROM merchants m WHERE m.status <> 'disabled'`+notIn+`)
 		SELECT id FROM oldest WHERE due <= $1 ORDER BY due, id LIMIT $2`), func(r interface{ Scan(...any) error }) (string, error) {
 		var id string
