@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,9 +43,11 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
+// xOrders is the burst of paid orders: 200 for the target of BenchmarkExecute200Orders and
+// BenchmarkExecute200Remote (docs/BENCHMARKS.md), more with -x-orders (1,000 for #34's).
+var xOrders = flag.Int("x-orders", 200, "paid orders in the executor benchmarks' burst")
+
 const (
-	// x200Orders is the burst of paid orders of the target (docs/BENCHMARKS.md).
-	x200Orders = 200
 	// x200TargetBlocks is the target: every order's call mined within this many blocks of the
 	// block that confirmed its payment.
 	x200TargetBlocks = 3
@@ -404,7 +407,7 @@ func (e *x200Env) processingOrders(b *testing.B) []*rampway.Order {
 	asset, _ := e.net.Asset(e.mint.PayableSymbol)
 	value := big.NewInt(devchain.NFTPriceWei)
 	amount := new(big.Int).Add(value, big.NewInt(1000)) // the fees
-	out := make([]*rampway.Order, x200Orders)
+	out := make([]*rampway.Order, *xOrders)
 	for i := range out {
 		to, _ := crypto.GenerateKey()
 		args, _ := json.Marshal(map[string]any{"to": crypto.PubkeyToAddress(to.PublicKey).Hex(), "quantity": 1})

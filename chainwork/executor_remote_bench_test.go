@@ -28,6 +28,7 @@ const (
 // still start within 3 blocks" (docs/BENCHMARKS.md, "Executor against a remote node"):
 //
 //	go test -run='^$' -bench=Execute200Remote -benchtime=1x -count=3 ./chainwork
+//	go test -run='^$' -bench=Execute200Remote -benchtime=1x -count=3 ./chainwork -x-orders=1000
 //
 // Each op is one round on a new dev chain mining a block every 2 s (a background transfer
 // every 200 ms keeps them coming) behind an rpcfault proxy that delays every request by
@@ -118,8 +119,8 @@ func BenchmarkExecute200Remote(b *testing.B) {
 		if owned := e.owned(b, orders); owned != int64(len(orders)) {
 			b.Fatalf("the recipients own %d tokens, want %d", owned, len(orders))
 		}
-		b.Logf("round %d: all 200 calls at the node after %s (H+%d, %.2f Ethereum blocks, %d requests); all SUCCESS after %s (H+%d; %d requests, %d of them batches)",
-			round+1, r.start.Round(time.Millisecond), r.startBlocks, r.start.Seconds()/ethBlockTime.Seconds(), r.startRequests,
+		b.Logf("round %d: all %d calls at the node after %s (H+%d, %.2f Ethereum blocks, %d requests); all SUCCESS after %s (H+%d; %d requests, %d of them batches)",
+			round+1, len(orders), r.start.Round(time.Millisecond), r.startBlocks, r.start.Seconds()/ethBlockTime.Seconds(), r.startRequests,
 			r.success.Round(time.Millisecond), r.successBlocks, r.requests, r.batches)
 		rs = append(rs, r)
 		e.close()
