@@ -44,7 +44,7 @@ import (
 )
 
 // xOrders is the burst of paid orders: 200 for the target of BenchmarkExecute200Orders and
-// BenchmarkExecute200Remote (docs/BENCHMARKS.md), more with -x-orders (1,000 for #34's).
+// BenchmarkExecute200Remote (docs/BENCHMARKS.md), more with -x-orders (1,000: docs/BENCHMARKS.md, "Cost as the database grows").
 var xOrders = flag.Int("x-orders", 200, "paid orders in the executor benchmarks' burst")
 
 const (
