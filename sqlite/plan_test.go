@@ -31,6 +31,12 @@ func TestHotQueryPlans(t *testing.T) {
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT 10`,
 			"SEARCH d USING COVERING INDEX webhook_deliveries_merchant_due (merchant_id=? AND next_attempt_at<?)|SEARCH p USING COVERING INDEX webhook_deliveries_order_pending (order_id=? AND event_seq<?)"},
+		{"providers in use (at start)", `SELECT provider, COUNT(*) FROM (
+			SELECT provider, id FROM fiat_payments WHERE status IN ('pending', 'processing', 'authorized')
+			UNION SELECT p.provider, p.id FROM fiat_actions a JOIN fiat_payments p ON p.id = a.payment_id WHERE a.status = 'pending'
+			UNION SELECT p.provider, p.id FROM fiat_actions a JOIN fiat_payments p ON p.id = a.payment_id WHERE a.status = 'needs_operator'
+			) open GROUP BY provider`,
+			"SCAN fiat_payments USING INDEX fiat_payments_open|SCAN a USING INDEX fiat_actions_due|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN a USING INDEX fiat_actions_operator|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN open"},
 	} {
 		rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+tc.query, 1, "x")
 		if err != nil {
