@@ -1,18 +1,20 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/mock"
 )
@@ -86,107 +88,107 @@ func (e *mintEnv) fiatBody(edit func(b map[string]any)) map[string]any {
 	return q
 }
 
-// B3 prices the call's crypto as A2 does, in the currency at the prices, plus the spread and
-// the method's fee, rounded up to the cent; the limits and the call's simulation answer 200
-// with allowed false and why.
+// TestFiatQuote: B3 passes the body to the use case as read and answers 200 with its quote as
+// the spec's fiat quote (amounts in major units, the token's contract or null), also when it
+// is not allowed (fiat_amount "" when the quote states none); its refusals are envelopes
+// (function arguments HTTP 400 with 403 in the body); a body without contractExecution is
+// refused before it. What the quote is (its arithmetic, its limits) is checkout's TestFiatQuote.
 func TestFiatQuote(t *testing.T) {
 	t.Parallel()
-	e := newMintEnv(t)
-	crypto := decode[CryptoQuoteView](t, e.merchantAPI(http.MethodPost, quotePath, e.body(nil)), 200)
-	q := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(nil)), 200)
-	// The same crypto, at 3000 USD/ETH and 1.08 USD/EUR, +1 % spread, +2.9 % + 0.25 EUR card fee.
-	eth := decimal.RequireFromString(crypto.CryptoAmount)
-	sub := eth.Mul(decimal.NewFromInt(3000)).Div(decimal.RequireFromString("1.08"))
-	base := sub.Mul(decimal.RequireFromString("1.01"))
-	want := base.Mul(decimal.RequireFromString("1.029")).Add(decimal.RequireFromString("0.25")).Mul(decimal.NewFromInt(100)).Ceil().Div(decimal.NewFromInt(100))
-	if q.FiatAmount != want.StringFixed(2) || !q.Allowed || !strings.HasPrefix(q.Message, "Quote valid until ") || q.FiatSymbol != "EUR" ||
-		q.PayableCryptoSymbol != "ETH" || q.PayableCryptoContractAddress != nil || q.PayableCryptoNetwork != "devnet" ||
-		q.PayableCryptoAmount != crypto.CryptoAmount || q.TotalValue != "0.01" || q.FiatPaymentMethod != "credit_debit_card" ||
-		q.CryptoPriceUSD != "3000" || q.FiatPriceUSD != "1.08" {
-		t.Fatalf("quote %+v, want fiat_amount %s for %s ETH", q, want.StringFixed(2), crypto.CryptoAmount)
+	var asked []checkout.FiatQuoteParams
+	var answer *checkout.FiatQuote
+	var refusal error
+	e := newMockEnv(t, &mock.Checkout{FiatQuoteFn: func(_ context.Context, p checkout.FiatQuoteParams) (*checkout.FiatQuote, error) {
+		asked = append(asked, p)
+		return answer, refusal
+	}})
+	body := func(edit func(b map[string]any)) map[string]any {
+		b := e.rampBody(nil)
+		q := map[string]any{"merchant_id": b["merchant_id"], "order_fiat_symbol": "EUR", "fiat_payment_method": "credit_debit_card",
+			"contractExecution": b["contractExecution"]}
+		if edit != nil {
+			edit(q)
+		}
+		return q
 	}
-	if exp, err := time.Parse(rampway.TimeFormat, q.ExpiresAt); err != nil || time.Until(exp) < 4*time.Minute || time.Until(exp) > 6*time.Minute {
-		t.Fatalf("expires_at %q", q.ExpiresAt)
+	expires := mockT0.Add(checkout.DefaultFiatQuoteTTL)
+	eth := &checkout.Quote{Network: &rampway.Network{Name: "devnet"}, Asset: rampway.Asset{Symbol: "ETH", Network: "devnet", Decimals: 18},
+		Value: big.NewInt(10_000_000_000_000_000), GasLimit: 250_000, NetworkFee: big.NewInt(500_000_000_000_000), ServiceFee: big.NewInt(100_000_000_000_000),
+		Amount: big.NewInt(10_600_000_000_000_000), Allowed: true}
+	eur := rampway.FiatCurrency{Symbol: "EUR", Decimals: 2}
+	answer = &checkout.FiatQuote{Crypto: eth, Currency: eur, Method: rampway.PaymentMethod{ID: "credit_debit_card"}, AssetUSD: decimal.NewFromInt(3000),
+		FiatUSD: decimal.RequireFromString("1.08"), Subtotal: decimal.RequireFromString("2944.444444444444444444"), Spread: decimal.RequireFromString("29.444444444444444444"),
+		MethodFee: decimal.RequireFromString("111.24"), Amount: big.NewInt(3086), Allowed: true, Message: "Quote valid until 2030-06-14T12:05:00.000Z", ExpiresAt: expires}
+	r := e.merchantAPI(http.MethodPost, fiatQuotePath, body(nil))
+	q := decode[FiatQuoteView](t, r, 200)
+	want := FiatQuoteView{FiatAmount: "30.86", FiatSymbol: "EUR", PayableCryptoSymbol: "ETH", PayableCryptoNetwork: "devnet", PayableCryptoAmount: "0.0106",
+		Allowed: true, Message: "Quote valid until 2030-06-14T12:05:00.000Z", FiatPaymentMethod: "credit_debit_card", TotalValue: "0.01", NetworkFee: "0.0005",
+		ServiceFee: "0.0001", GasLimit: 250_000, CryptoPriceUSD: "3000", FiatPriceUSD: "1.08", FiatSubtotal: "29.44444444444444444444",
+		FiatSpread: "0.29444444444444444444", FiatMethodFee: "1.1124", ExpiresAt: "2030-06-14T12:05:00.000Z"}
+	if q != want || rawMember(t, r.body, "payable_crypto_contract_address") != "null" {
+		t.Fatalf("quote %s, want %+v", r.body, want)
 	}
-	// The token-paid mint: the crypto is the token, with its contract.
-	qt := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(func(b map[string]any) {
-		x := b["contractExecution"].(map[string]any)
-		x["smartContractFunctionId"] = e.token
-		x["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "3"}
-		x["payment"] = map[string]any{"payableCryptoSymbol": "DUSD", "totalValue": "30"} // about 24 GBP
-		b["order_fiat_symbol"], b["fiat_payment_method"] = "GBP", "gbp_bank_transfer"
-	})), 200)
-	if qt.PayableCryptoSymbol != "DUSD" || qt.PayableCryptoContractAddress == nil || *qt.PayableCryptoContractAddress != e.chain.Contracts().Token.Hex() ||
-		qt.FiatSymbol != "GBP" || qt.FiatAmount == "" {
-		t.Fatalf("token quote %+v", qt)
+	empty := ""
+	if len(asked) != 1 || asked[0].MerchantID != e.merchant.ID || asked[0].Livemode || asked[0].FiatSymbol != "EUR" || asked[0].Method != "credit_debit_card" ||
+		asked[0].ServiceFeeBPS != nil || asked[0].Execution.FunctionID != "scf_00000000000000000000000001" || asked[0].Execution.NetworkName != "devnet" ||
+		!reflect.DeepEqual(asked[0].Execution.Payment, &checkout.PaymentParams{Symbol: "ETH", ContractAddress: &empty, TotalValue: "0.01"}) {
+		t.Fatalf("asked %+v", asked)
 	}
-	// Not allowed: 200 with why.
+	// The token-paid mint: the token's contract.
+	token := *eth
+	token.Asset = rampway.Asset{Symbol: "DUSD", Network: "devnet", Contract: mockToken, Decimals: 6}
+	token.Amount = big.NewInt(30_500_000)
+	answer.Crypto = &token
+	if q := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, body(nil)), 200); q.PayableCryptoSymbol != "DUSD" ||
+		q.PayableCryptoContractAddress == nil || *q.PayableCryptoContractAddress != mockToken.Hex() || q.PayableCryptoAmount != "30.5" {
+		t.Fatalf("token quote %+v", q)
+	}
+	answer.Crypto = eth
+	// Not allowed: 200 with why, fiat_amount "" when the quote states none.
 	for _, tc := range []struct {
-		name, fiat, msg string
-		edit            func(b map[string]any)
+		name, msg string
+		noAmount  bool
 	}{
-		{"below the minimum", "", "Minimum buy amount is 20 EUR", func(b map[string]any) {
-			x := b["contractExecution"].(map[string]any)
-			x["smartContractFunctionId"] = e.free
-			delete(x, "payment")
-		}},
-		{"above the maximum", "given", "Please place an order below 10000 EUR", func(b map[string]any) {
-			x := b["contractExecution"].(map[string]any)
-			x["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "400"}
-			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "4"}
-			x["network_params"] = map[string]any{"networkName": "devnet", "customGasLimit": "20000000"} // 400 mints
-		}},
-		// Issue 29, 8: the limit is named, not the failing call's reason (the call is not even
-		// simulated: limits cost nothing).
-		{"above the maximum, and would revert", "given", "Please place an order below 10000 EUR", func(b map[string]any) {
-			x := b["contractExecution"].(map[string]any)
-			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "4"} // one mint is 0.01
-		}},
-		{"would revert", "given", "The smart-contract call would fail", func(b map[string]any) {
-			x := b["contractExecution"].(map[string]any)
-			x["payment"] = map[string]any{"payableCryptoSymbol": "ETH", "totalValue": "0.02"}
-		}},
+		{"below the minimum", "Minimum buy amount is 20 EUR", true},
+		{"above the maximum", "Please place an order below 10000 EUR", false},
+		{"no price", "No current price converts ETH into GBP: try again later", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(tc.edit)), 200)
-			if q.Allowed || !strings.HasPrefix(q.Message, tc.msg) || (q.FiatAmount == "") != (tc.fiat == "") {
-				t.Fatalf("quote %+v, want allowed false with %q", q, tc.msg)
+			answer.Allowed, answer.Message, answer.NoAmount = false, tc.msg, tc.noAmount
+			r := e.merchantAPI(http.MethodPost, fiatQuotePath, body(nil))
+			q := decode[FiatQuoteView](t, r, 200)
+			wantAmount := `"30.86"`
+			if tc.noAmount {
+				wantAmount = `""`
+			}
+			if q.Allowed || q.Message != tc.msg || rawMember(t, r.body, "fiat_amount") != wantAmount {
+				t.Fatalf("quote %s, want allowed false with %q", r.body, tc.msg)
 			}
 		})
 	}
-	// No price for the currency: not allowed, no amount (never a zero price).
-	delete(e.prices, "GBP")
-	qn := decode[FiatQuoteView](t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(func(b map[string]any) {
-		b["order_fiat_symbol"], b["fiat_payment_method"] = "GBP", "credit_debit_card"
-	})), 200)
-	if qn.Allowed || qn.FiatAmount != "" || qn.Message != "No current price converts ETH into GBP: try again later" {
-		t.Fatalf("a quote without a price: %+v", qn)
-	}
-	// Refused: 400 naming the request's own field.
+	// Refused by the use case: the envelope, 400 naming the field; function arguments HTTP 400
+	// with 403 in the body.
+	answer = nil
 	for _, tc := range []struct {
-		name, msg string
-		edit      func(b map[string]any)
+		name       string
+		err        error
+		bodyStatus int
 	}{
-		{"unknown currency", "order_fiat_symbol JPY is not a supported currency", func(b map[string]any) { b["order_fiat_symbol"] = "JPY" }},
-		{"currency missing", "order_fiat_symbol is required", func(b map[string]any) { delete(b, "order_fiat_symbol") }},
-		{"method of another currency", "fiat_payment_method gbp_bank_transfer is not available for EUR", func(b map[string]any) {
-			b["fiat_payment_method"] = "gbp_bank_transfer"
-		}},
-		{"method missing", "fiat_payment_method is required", func(b map[string]any) { delete(b, "fiat_payment_method") }},
-		{"payable asset invalid", "payableCryptoSymbol BTC is not valid for network devnet", func(b map[string]any) {
-			b["contractExecution"].(map[string]any)["payment"] = map[string]any{"payableCryptoSymbol": "BTC", "totalValue": "1"}
-		}},
-		{"unknown network", `networkName "mainnet" is not a supported network`, func(b map[string]any) {
-			b["contractExecution"].(map[string]any)["network_params"] = map[string]any{"networkName": "mainnet"}
-		}},
-		{"no contractExecution", "contractExecution is required", func(b map[string]any) { delete(b, "contractExecution") }},
+		{"a field", rampway.FieldErrorf("order_fiat_symbol", "order_fiat_symbol JPY is not a supported currency"), 400},
+		{"function arguments", rampway.Errorf(rampway.EFUNCARGS, "Function arguments are not valid: 2 arguments required, 1 given"), 403},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(tc.edit)), 400, 400, fiatQuotePath, tc.msg)
-		})
+		refusal = tc.err
+		if b := wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatQuotePath, body(nil)), 400, tc.bodyStatus, fiatQuotePath, ""); b.Message != rampway.ErrorMessage(tc.err) {
+			t.Fatalf("%s: message %q", tc.name, b.Message)
+		}
 	}
-	// Function arguments: HTTP 400 with 403 in the body, as A2.
-	wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatQuotePath, e.fiatBody(func(b map[string]any) {
-		b["contractExecution"].(map[string]any)["function_args"] = map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}
-	})), 400, 403, fiatQuotePath, "Function arguments are not valid")
+	// Refused before the use case: no contractExecution, a foreign merchant_id.
+	asked = nil
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatQuotePath, body(func(b map[string]any) { delete(b, "contractExecution") })), 400, 400, fiatQuotePath,
+		"contractExecution is required")
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatQuotePath, body(func(b map[string]any) { b["merchant_id"] = "mch_00000000000000000000000000" })), 401, 401,
+		fiatQuotePath, "Unauthorized")
+	if len(asked) != 0 {
+		t.Fatalf("asked %+v", asked)
+	}
 }

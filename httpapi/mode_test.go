@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/provider/sandbox"
 )
 
 // liveProvider is a payment provider of live mode, in these tests only (nothing here reaches a
@@ -46,42 +48,82 @@ func (p *liveProvider) ParseWebhook(http.Header, []byte, time.Time) (*rampway.Pr
 	return nil, errors.New("no webhooks in this test")
 }
 
-// modeEnv is a depositEnv whose network is test or live, whose test mode is paid through the
-// sandbox and whose live mode through live (when given), and whose merchant has a key of each
-// mode.
+// modeEnv is a mintEnv whose network is test or live, whose test mode is paid through the
+// sandbox and whose live mode through live (when given), whose merchant has a key of each mode
+// and deposit addresses for ETH and DUSD on devnet (onboarded while the network is a test one).
 type modeEnv struct {
-	*depositEnv
+	*mintEnv
+	sandbox *sandbox.Provider
 	live    *liveProvider // nil: no live provider
 	liveKey string
 }
 
+// The mode tests' merchant's deposit addresses: accounts of nobody here (not the payer, the
+// hot wallet or a contract), so a plain transfer to them needs no simulation of their code.
+var (
+	payoutETH  = common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
+	payoutDUSD = common.HexToAddress("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")
+)
+
 func newModeEnv(t *testing.T, liveNetwork, withLiveProvider bool) *modeEnv {
 	t.Helper()
-	d := newDepositEnv(t) // its merchant's deposit addresses are onboarded on a test network
-	e := &modeEnv{depositEnv: d}
-	d.chains.net.Livemode = liveNetwork
+	m := newMintEnv(t)
+	e := &modeEnv{mintEnv: m}
+	// Listening before it is built, so that the sandbox knows where to send.
+	srv := httptest.NewUnstartedServer(nil)
+	e.sandbox = sandbox.New(sandbox.Config{BaseURL: "http://" + srv.Listener.Addr().String(), Secret: sandboxTestSecret}, sandbox.NewBooks(m.store, sandbox.Name), nil)
+	m.chains.net.Livemode = liveNetwork
 	cfg := checkout.Config{PublicURL: "https://pay.example", HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
-		HotWallet: d.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}
+		HotWallet: m.hotWallet, DevMode: true, TestFiat: defaultFiat(), FiatSpreadBPS: 100}
 	if withLiveProvider {
 		e.live = &liveProvider{}
 		cfg.LiveFiat = onlyMethods(defaultFiat(), e.live.Methods())
 	}
-	d.checkoutCfg = cfg
+	m.checkoutCfg = cfg
 	if e.live != nil {
-		d.withProviders(d.sandbox, e.live)
+		m.withProviders(e.sandbox, e.live)
 	} else {
-		d.withProviders(d.sandbox)
+		m.withProviders(e.sandbox)
 	}
-	srv := httptest.NewServer(New(testConfig(), Deps{Merchants: d.svc, Functions: d.functions, Checkout: d.checkout, Idempotency: d.store,
-		DB: d.ping, Log: slog.New(slog.NewJSONHandler(d.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{d.sandbox},
-		DepositAddresses: newDepositAddresses(t, d.env), Events: d.store}))
+	srv.Config.Handler = New(testConfig(), Deps{Merchants: m.svc, Functions: m.functions, Checkout: m.checkout, Idempotency: m.store,
+		DB: m.ping, Log: slog.New(slog.NewJSONHandler(m.logs, nil)), Metrics: prometheus.NewRegistry(), Providers: []rampway.FiatProvider{e.sandbox},
+		DepositAddresses: newDepositAddresses(t, m.env), Events: m.store})
+	srv.Start()
 	t.Cleanup(srv.Close)
-	d.srv = srv
+	m.srv = srv // newEnv's server, without the providers, is asked nothing more
+	for symbol, a := range map[string]common.Address{"ETH": payoutETH, "DUSD": payoutDUSD} {
+		r := m.admin(http.MethodPost, "/merchants/"+m.merchant.ID+"/deposit-addresses", map[string]any{"network": "devnet", "symbol": symbol, "address": a.Hex()})
+		if v := decode[DepositAddressView](t, r, 201); v.Address != a.Hex() || v.Symbol != symbol || v.Network != "devnet" {
+			t.Fatalf("onboard %s: %s", symbol, r.body)
+		}
+	}
 	var err error
-	if _, e.liveKey, err = d.svc.IssueAPIKey(t.Context(), d.merchant.ID, true); err != nil {
+	if _, e.liveKey, err = m.svc.IssueAPIKey(t.Context(), m.merchant.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// rampBody is a valid B1 body on e's chain: B3's (the native mint of one token, in EUR by card)
+// with the order's fields; edit changes it.
+func (e *modeEnv) rampBody(edit func(b map[string]any)) map[string]any {
+	b := e.fiatBody(nil)
+	b["merchant_user_id"], b["merchant_txn_id"], b["merchant_redirect_url"] = "user-7", "txn-7", "https://shop.example/back"
+	if edit != nil {
+		edit(b)
+	}
+	return b
+}
+
+// quoteOf is B3's body for the same inputs as the B1 body b.
+func quoteOf(b map[string]any) map[string]any {
+	q := map[string]any{}
+	for _, k := range []string{"merchant_id", "order_fiat_symbol", "fiat_payment_method", "contractExecution"} {
+		if v, ok := b[k]; ok {
+			q[k] = v
+		}
+	}
+	return q
 }
 
 // onlyMethods keeps the currencies' methods among ids.
