@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ import (
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/postgres"
-	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/storetest"
 )
 
 // What the checkout page shows, through the admin API, on both stores: a merchant's logo_url
@@ -30,13 +29,7 @@ import (
 func TestAdminDisplayFields(t *testing.T) {
 	t.Parallel()
 	for name, open := range map[string]func(t *testing.T) *sqlstore.Store{
-		"sqlite": func(t *testing.T) *sqlstore.Store {
-			s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		},
+		"sqlite": func(t *testing.T) *sqlstore.Store { return storetest.OpenSQLite(t) },
 		"postgres": func(t *testing.T) *sqlstore.Store {
 			s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{})
 			if err != nil {

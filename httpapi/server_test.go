@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -34,7 +33,7 @@ import (
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/pricing"
-	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/storetest"
 )
 
 const adminToken = "test-admin-token-0123456789abcdef0123"
@@ -110,11 +109,7 @@ func (p *fakePinger) Ping(context.Context) error { return p.err }
 // service on it (dev mode: loopback webhook URLs allowed).
 func openMerchants(t *testing.T) (*sqlstore.Store, *merchant.Service) {
 	t.Helper()
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "api.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := storetest.OpenSQLite(t)
 	return store, merchant.NewService(store, merchant.Options{HashSecret: "hash-secret-0123456789abcdef0123456", DevMode: true})
 }
 
