@@ -3,6 +3,7 @@ package checkout_test
 import (
 	"encoding/json"
 	"math/big"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -112,6 +113,9 @@ type worldOptions struct {
 	// noChain: no chain, no functions, no prices; the use cases that need none (fiat payments
 	// and provider notifications, lookups) on orders the test stores itself.
 	noChain bool
+	// live, when set, is live mode's payment provider (after the sandbox, test mode's), taking
+	// its methods of the configured currencies.
+	live rampway.FiatProvider
 }
 
 func newWorld(t *testing.T) *world { return newWorldWith(t, worldOptions{}) }
@@ -134,6 +138,10 @@ func newWorldWith(t *testing.T, opt worldOptions) *world {
 	cfg := checkout.Config{PublicURL: publicURL, HashSecret: []byte("hash-secret-0123456789abcdef0123456"),
 		HotWallet: w.hotWallet, DevMode: true, TestFiat: testFiat(), FiatSpreadBPS: 100}
 	deps := checkout.Deps{Store: store, Providers: []checkout.FiatRoute{{Provider: w.sandbox}}, Now: w.clock.Now}
+	if opt.live != nil {
+		deps.Providers = append(deps.Providers, checkout.FiatRoute{Provider: opt.live})
+		cfg.LiveFiat = onlyMethods(testFiat(), opt.live.Methods())
+	}
 	if opt.noChain {
 		w.svc = checkout.New(cfg, deps)
 		return w
@@ -183,6 +191,18 @@ func testFiat() []rampway.FiatCurrency {
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
 	return cfg.FiatCurrencies(false)
+}
+
+// onlyMethods keeps the currencies' methods among ids.
+func onlyMethods(cs []rampway.FiatCurrency, ids []string) []rampway.FiatCurrency {
+	var out []rampway.FiatCurrency
+	for _, c := range cs {
+		c.Methods = slices.DeleteFunc(slices.Clone(c.Methods), func(m rampway.PaymentMethod) bool { return !slices.Contains(ids, m.ID) })
+		if len(c.Methods) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // onboard sets the merchant's deposit addresses for ETH and DUSD on devnet, as the admin API
@@ -359,8 +379,9 @@ func (w *world) claim(key string) rampway.IdempotencyClaim {
 }
 
 // storeFiatOrder stores an order of area B or C in CREATED as its creation would have (for the
-// tests that need no quote): amount in the currency's minor units (2 decimals), paid by method.
-func (w *world) storeFiatOrder(area rampway.Area, symbol, method string, amount int64) *rampway.Order {
+// tests that need no quote): amount in the currency's minor units (2 decimals), paid by method;
+// edit changes it first.
+func (w *world) storeFiatOrder(area rampway.Area, symbol, method string, amount int64, edit ...func(o *rampway.Order)) *rampway.Order {
 	w.t.Helper()
 	at := w.clock.Now()
 	o := storetest.NewOrder(w.merchant.ID, 0)
@@ -370,6 +391,9 @@ func (w *world) storeFiatOrder(area rampway.Area, symbol, method string, amount 
 		o.FunctionID, o.PayoutAddress = "", payoutDUSD
 	}
 	o.FiatSymbol, o.FiatMethod, o.FiatAmount, o.FiatDecimals = symbol, method, big.NewInt(amount), 2
+	for _, f := range edit {
+		f(o)
+	}
 	if err := w.store.CreateOrder(w.t.Context(), o); err != nil {
 		w.t.Fatal(err)
 	}

@@ -32,12 +32,7 @@ func TestOrderTextRefused(t *testing.T) {
 			return refuse()
 		},
 	})
-	mint := e.rampBody(func(b map[string]any) {
-		delete(b, "order_fiat_symbol")
-		delete(b, "fiat_payment_method")
-		b["crypto_symbol"], b["crypto_network"] = "ETH", "devnet"
-	})
-	for path, body := range map[string]map[string]any{mintOrderPath: mint, fiatOrderPath: e.rampBody(nil), depositOrderPath: e.depositBody(nil)} {
+	for path, body := range map[string]map[string]any{mintOrderPath: e.mintBody(), fiatOrderPath: e.rampBody(nil), depositOrderPath: e.depositBody(nil)} {
 		// Invalid UTF-8 in a string: the raw body, as a client that does not encode would send it.
 		body["merchant_txn_id"] = "TXN-MARK"
 		raw, _ := json.Marshal(body)

@@ -97,6 +97,13 @@ var (
 	mockPayout = common.HexToAddress("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65")
 )
 
+// mintBody is a valid A1 body of e's merchant for the mock use cases: rampBody's call, paid in
+// ETH on devnet.
+func (e *env) mintBody() map[string]any {
+	return map[string]any{"merchant_id": e.merchant.ID, "crypto_symbol": "ETH", "crypto_network": "devnet", "merchant_user_id": "user-7",
+		"merchant_txn_id": "txn-7", "merchant_redirect_url": "https://shop.example/back", "contractExecution": e.rampBody(nil)["contractExecution"]}
+}
+
 // mockOrder is an order of e's merchant as the checkout use cases return one, in CREATED with
 // every user field: area B's pays 35.99 EUR by card for the native mint of one token (0.01 ETH,
 // 0.0106 ETH with the fees); area C's converts 100.00 EUR by card into 87.51 DUSD for the

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/mock"
 	"github.com/rampway/rampway/provider/sandbox"
 )
 
@@ -276,59 +278,29 @@ func TestModeMatrix(t *testing.T) {
 	}
 }
 
-// A fiat payment starts with the provider of its order's mode, never the other: a live order
-// with no live provider is refused (the sandbox is never asked), and a live order with one goes
-// to it.
-func TestModeFiatPaymentProvider(t *testing.T) {
-	t.Parallel()
-	card := func(b map[string]any) { b["order_fiat_symbol"], b["fiat_payment_method"] = "EUR", rampway.MethodCard }
-	e := newModeEnv(t, true, true)
-	o := decode[FiatOrderView](t, e.as(true, http.MethodPost, fiatOrderPath, e.rampBody(card)), 201)
-	ord, err := e.checkout.Order(t.Context(), rampway.AdminScope(e.merchant.ID), rampway.AreaNFTRamp, o.OrderID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := e.checkout.StartFiatPayment(t.Context(), ord, "https://pay.example/back")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Provider != "livepay" || len(e.live.started) != 1 || !e.live.started[0].Livemode {
-		t.Fatalf("payment %+v, live provider asked %+v", p, e.live.started)
-	}
-
-	// A live order where live mode has no provider (a row forged live: the API creates none):
-	// refused, nothing stored, nothing started anywhere; the sandbox itself refuses it too.
-	e2 := newModeEnv(t, false, false)
-	o2 := decode[FiatOrderView](t, e2.as(false, http.MethodPost, fiatOrderPath, e2.rampBody(card)), 201)
-	if _, err := e2.store.DB().ExecContext(t.Context(), "UPDATE orders SET livemode = true WHERE id = $1", o2.OrderID); err != nil {
-		t.Fatal(err)
-	}
-	forged, err := e2.checkout.Order(t.Context(), rampway.AdminScope(e2.merchant.ID), rampway.AreaNFTRamp, o2.OrderID)
-	if err != nil || !forged.Livemode {
-		t.Fatalf("forged %+v, %v", forged, err)
-	}
-	if _, err := e2.checkout.StartFiatPayment(t.Context(), forged, "https://pay.example/back"); !errors.Is(err, checkout.ErrNoFiatProvider) {
-		t.Fatalf("a live order's payment without a live provider: %v", err)
-	}
-	if ps, _ := e2.store.FiatPayments(t.Context(), forged.ID); len(ps) != 0 {
-		t.Fatalf("payments stored: %+v", ps)
-	}
-	_, err = e2.sandbox.Start(t.Context(), rampway.StartFiatPayment{PaymentID: "fpy_x", OrderID: forged.ID, Amount: big.NewInt(2000),
-		Currency: "EUR", Decimals: 2, Method: rampway.MethodCard, Livemode: true})
-	if !errors.Is(err, rampway.ErrModeMismatch) {
-		t.Fatalf("the sandbox started a live payment: %v", err)
-	}
-}
-
 // An Idempotency-Key is the key's mode's: the same key and body sent with a live key after a
-// test key's order is a new request of live mode (here refused: the network is a test one),
-// never a replay of the test order; and the other way round.
+// test key's order is a new request of live mode (here refused by the use case: the network is
+// a test one), never a replay of the test order; and the other way round.
 func TestModeIdempotencyKeysApart(t *testing.T) {
 	t.Parallel()
-	e := newModeEnv(t, false, false)
+	var e *env
+	var asked []bool // the modes asked
+	e = newMockEnv(t, &mock.Checkout{CreateMintOrderFn: func(ctx context.Context, _ *rampway.Merchant, p checkout.MintOrderParams) (*checkout.Created, error) {
+		asked = append(asked, p.Quote.Livemode)
+		if p.Quote.Livemode {
+			return nil, rampway.FieldErrorf("crypto_network", "crypto_network devnet is a test network: a live-mode key (rw_live_…) orders on live networks only")
+		}
+		c := created(e.mockOrder(rampway.AreaMint, func(o *rampway.Order) { o.ID = rampway.NewID(rampway.PrefixOrder, time.Now()) }), "")
+		return c, e.storeReply(ctx, p.Reply, c)
+	}})
+	_, liveKey, err := e.svc.IssueAPIKey(t.Context(), e.merchant.ID, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := e.mintBody()
 	send := func(live bool) resp {
-		key := map[bool]string{false: e.key, true: e.liveKey}[live]
-		return e.do(http.MethodPost, mintOrderPath, e.body(nil), map[string]string{"X-API-KEY": key, "Idempotency-Key": "same-key"})
+		key := map[bool]string{false: e.key, true: liveKey}[live]
+		return e.do(http.MethodPost, mintOrderPath, body, map[string]string{"X-API-KEY": key, "Idempotency-Key": "same-key"})
 	}
 	first := decode[MintOrderView](t, send(false), 201)
 	if r := send(true); r.status != 400 || r.header.Get("Idempotent-Replayed") != "" {
@@ -337,6 +309,9 @@ func TestModeIdempotencyKeysApart(t *testing.T) {
 	again := send(false)
 	if again.header.Get("Idempotent-Replayed") != "true" || decode[MintOrderView](t, again, 201).OrderID != first.OrderID {
 		t.Fatalf("test key's retry: %d %s", again.status, again.body)
+	}
+	if !slices.Equal(asked, []bool{false, true}) {
+		t.Fatalf("the use case was asked in modes %v, want test then live", asked)
 	}
 }
 
