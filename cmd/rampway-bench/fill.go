@@ -67,6 +67,9 @@ type fillOptions struct {
 	out               string
 	quiet             bool
 	cpuProfile        string
+	// serveConfig, for PostgreSQL, is where to write a `rampway serve` configuration of the
+	// filled database, on the dev directory's chain at serveRPC, listening on serveAddr.
+	serveConfig, serveRPC, serveAddr string
 }
 
 func fillFlags(fs *flag.FlagSet, o *fillOptions, getenv func(string) string) {
@@ -89,6 +92,9 @@ func fillFlags(fs *flag.FlagSet, o *fillOptions, getenv func(string) string) {
 	fs.StringVar(&o.out, "out", "", "where to write the fill's report with the merchants' keys (default DIR/fill.json, or DIR/fill-<pg-database>.json)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write the fill's CPU profile to this file")
+	fs.StringVar(&o.serveConfig, "serve-config", "", "postgres: write a `rampway serve` configuration of the filled database here (and its keys in FILE.env), on the chain of `rampway dev --data-dir DIR` at --serve-rpc-url")
+	fs.StringVar(&o.serveRPC, "serve-rpc-url", "http://127.0.0.1:8545", "--serve-config: the dev chain's JSON-RPC URL (rampway dev --rpc-addr)")
+	fs.StringVar(&o.serveAddr, "serve-addr", "127.0.0.1:8090", "--serve-config: the address rampway serve listens on")
 	o.seed = 1
 	fs.Func("seed", "seed of the mix (default 1; the same seed, counts and --chunk make the same orders, ids and times aside)", func(v string) error {
 		var n int64
@@ -650,6 +656,11 @@ func fill(ctx context.Context, o fillOptions, stdout io.Writer) (*fillReport, er
 	if rep.InDatabase, err = statusCounts(ctx, db); err != nil {
 		return nil, err
 	}
+	if o.serveConfig != "" && o.db == "postgres" {
+		if err := writeServeConfig(o, cfg, st, contracts); err != nil {
+			return nil, err
+		}
+	}
 	rep.out = o.out
 	if rep.out == "" {
 		rep.out = filepath.Join(o.dataDir, "fill.json")
@@ -966,4 +977,81 @@ func statusCounts(ctx context.Context, db *sql.DB) (map[string]int, error) {
 		out[s] = n
 	}
 	return out, rows.Err()
+}
+
+// writeServeConfig writes the `rampway serve` configuration of a filled PostgreSQL database:
+// dev mode (the dev directory's secrets), the dev directory's chain over HTTP, its prices and
+// refund limits as `rampway dev` has them; the keys go in FILE.env, for the environment.
+func writeServeConfig(o fillOptions, cfg config.Config, st *devDirState, c devchain.Contracts) error {
+	deployer, err := st.key(st.DeployerKey)
+	if err != nil {
+		return err
+	}
+	seed, err := hd.FromMnemonic(st.DepositMnemonic, "")
+	if err != nil {
+		return err
+	}
+	var feeds []string
+	for _, f := range devworld.PriceFeeds(c) {
+		feeds = append(feeds, fmt.Sprintf("    - {symbol: %s, network: %s, address: %q, max_age: 876000h}", f.Symbol, f.Network, f.Address))
+	}
+	yaml := fmt.Sprintf(`# rampway serve on the PostgreSQL database %[1]s, filled by rampway-bench fill with the keys and
+# secrets of the rampway dev directory %[2]s, on that directory's chain:
+#   rampway dev --data-dir %[2]s --addr 127.0.0.1:8091 --rpc-addr %[3]s   (the chain; its own database stays small)
+#   set -a; . %[4]s.env; set +a; rampway serve --config %[4]s
+# The hot wallet is the dev directory's: do not have both execute orders at once.
+mode: dev
+http:
+  addr: %[5]s
+  public_url: http://%[5]s
+  rate_limit: {requests_per_second: 0}
+database:
+  driver: postgres
+  dsn: %[6]q
+admin:
+  token: %[7]s
+secrets:
+  hash_secret: %[8]s
+  encryption_key: %[9]s
+log: {level: info, format: text}
+checkout:
+  deposit_xpub: %[10]s
+  hot_wallet_address: %[11]q
+  treasury_address: %[12]q
+  prices: {DUSD: "1"}
+  price_feeds:
+%[13]s
+refunds:
+  assets:
+    - {network: devnet, symbol: ETH, auto_max: "1"}
+    - {network: devnet, symbol: DUSD, auto_max: "1000"}
+networks:
+  - name: devnet
+    mode: test
+    chain_id: %[14]d
+    rpc_urls: [%[15]q]
+    confirmations: 1
+    native: {symbol: ETH, min_amount: %[16]q, max_amount: "100"}
+    tokens:
+      - {symbol: DUSD, address: %[17]q, decimals: 6, min_amount: "0.01", max_amount: "100000"}
+`, o.pgDatabase, o.dataDir, strings.TrimPrefix(o.serveRPC, "http://"), o.serveConfig, o.serveAddr, cfg.Database.DSN, st.AdminToken,
+		st.HashSecret, st.EncryptionKey, cfg.Checkout.DepositXPub, cfg.Checkout.HotWalletAddress, crypto.PubkeyToAddress(deployer.PublicKey).Hex(),
+		strings.Join(feeds, "\n"), devchain.ChainID, o.serveRPC, devworld.MinETH, c.Token.Hex())
+	env := fmt.Sprintf("RAMPWAY_HOT_WALLET_KEY=%s\nRAMPWAY_DEPOSIT_XPRV=%s\n", st.HotWalletKey, seed.XPrv())
+	// What rampway serve will read must load.
+	if _, err := config.Parse(strings.NewReader(yaml), func(k string) string {
+		switch k {
+		case config.EnvHotWalletKey:
+			return st.HotWalletKey
+		case config.EnvDepositXPrv:
+			return seed.XPrv()
+		}
+		return ""
+	}); err != nil {
+		return fmt.Errorf("--serve-config: %w", err)
+	}
+	if err := os.WriteFile(o.serveConfig, []byte(yaml), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(o.serveConfig+".env", []byte(env), 0o600)
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/internal/devworld"
 )
 
 // envPostgresDSN names a PostgreSQL server the bench may create a database on (the tests' own).
@@ -49,6 +50,11 @@ type ordersOptions struct {
 	noChain        bool
 	stubNode       bool
 	oneWriter      bool
+	// A grown database (rampway-bench fill) instead of a fresh one, by database.
+	reuse      bool
+	pgDatabase string
+	snapshot   bool
+	grown      map[string]*grownDB
 }
 
 // phase is one measured phase: a handler of an endpoint on a database in a round.
@@ -83,6 +89,9 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
 	fs.BoolVar(&o.stubNode, "stub-node", false, "what-if: the order path's simulations go over HTTP on loopback, batched as to a remote node, to a JSON-RPC server in this process that answers them 'would succeed' without an EVM (a node on another machine)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
+	fs.BoolVar(&o.reuse, "reuse", false, "run on the grown database of --data-dir (a `rampway dev` directory `rampway-bench fill` filled: its rampway.db, keys and secrets) instead of a fresh one, and leave it (see --snapshot)")
+	fs.StringVar(&o.pgDatabase, "pg-database", "", "postgres: run on this grown database of --pg-dsn's server (filled with --data-dir's keys and secrets) instead of a fresh one, and leave it")
+	fs.BoolVar(&o.snapshot, "snapshot", false, "with --reuse or --pg-database: run on a copy, removed afterwards, so that the grown database stays as it was and each run starts from the same state")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
@@ -110,6 +119,9 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
 			return err
 		}
+	}
+	if err := o.loadGrown(); err != nil {
+		return err
 	}
 	if o.dataDir == "" {
 		dir, err := os.MkdirTemp("", "rampway-bench-")
@@ -177,7 +189,8 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 // benchDatabase starts a stack on db and runs each endpoint's rounds of phases.
 func benchDatabase(ctx context.Context, o ordersOptions, db string, stdout io.Writer) (phases []phase, details []string, err error) {
 	start := time.Now()
-	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, stubNode: o.stubNode, baselineOneWriter: o.oneWriter})
+	st, err := startStack(ctx, stackOptions{db: db, dataDir: o.dataDir, pgDSN: o.pgDSN, rpcHTTP: o.rpcHTTP || o.rpcIdleConns > 0 || o.rpcGzip, rpcIdleConns: o.rpcIdleConns, rpcGzip: o.rpcGzip, noChain: o.noChain, stubNode: o.stubNode, baselineOneWriter: o.oneWriter,
+		grown: o.grown[db]})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -483,6 +496,59 @@ func ms(d time.Duration) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.1f", v)
+}
+
+// loadGrown reads, for --reuse and --pg-database, the dev directory a grown database was
+// filled with: its keys and secrets, and its demo merchant's credentials (the fill's report).
+func (o *ordersOptions) loadGrown() error {
+	if !o.reuse && o.pgDatabase == "" {
+		if o.snapshot {
+			return errors.New("--snapshot goes with --reuse or --pg-database")
+		}
+		return nil
+	}
+	if o.dataDir == "" {
+		return errors.New("--reuse and --pg-database need --data-dir: the `rampway dev` directory the database was filled with")
+	}
+	world, err := readDevState(o.dataDir)
+	if err != nil {
+		return err
+	}
+	o.grown = map[string]*grownDB{}
+	for _, db := range o.dbs {
+		g := &grownDB{world: world, snapshot: o.snapshot, demo: devworld.Merchant{ID: world.MerchantID, APIKey: world.APIKey, WebhookSecret: world.WebhookSecret}}
+		report := filepath.Join(o.dataDir, "fill.json")
+		switch db {
+		case "sqlite":
+			if !o.reuse {
+				continue // a fresh SQLite database beside the grown PostgreSQL one
+			}
+			g.sqlitePath = filepath.Join(o.dataDir, devDBFile)
+			if _, err := os.Stat(g.sqlitePath); err != nil {
+				return fmt.Errorf("--reuse: %w", err)
+			}
+		case "postgres":
+			if o.pgDatabase == "" {
+				return errors.New("--reuse on PostgreSQL: name the grown database with --pg-database")
+			}
+			g.pgDatabase = o.pgDatabase
+			report = filepath.Join(o.dataDir, "fill-"+o.pgDatabase+".json")
+			g.demo = devworld.Merchant{}
+		}
+		// The fill's report names the demo merchant with a key and secret that work there.
+		if data, err := os.ReadFile(report); err == nil {
+			var rep fillReport
+			if err := json.Unmarshal(data, &rep); err != nil {
+				return fmt.Errorf("%s: %w", report, err)
+			}
+			if len(rep.Merchants) > 0 {
+				m := rep.Merchants[0]
+				g.demo = devworld.Merchant{ID: m.ID, APIKey: m.APIKey, WebhookSecret: m.WebhookSecret}
+			}
+		}
+		o.grown[db] = g
+	}
+	return nil
 }
 
 // whatIfs describes the what-ifs in force, or "none".

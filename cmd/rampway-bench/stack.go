@@ -67,6 +67,21 @@ type stackOptions struct {
 	stubNode bool
 	// baselineOneWriter serializes the baseline's inserts on a Go mutex on SQLite (a what-if).
 	baselineOneWriter bool
+	// grown is a grown database (rampway-bench fill) to run on instead of a fresh one: its dev
+	// directory's keys and secrets are the stack's (the chain's contracts at the addresses
+	// its functions name).
+	grown *grownDB
+}
+
+// grownDB is a database `rampway-bench fill` grew, and the dev directory it was filled with.
+type grownDB struct {
+	world *devDirState
+	demo  devworld.Merchant // the demo merchant, with its credentials when they are known
+	// sqlitePath is the SQLite file; pgDatabase the PostgreSQL database on the stack's server.
+	sqlitePath, pgDatabase string
+	// snapshot runs on a copy (a copy of the file; a database made from the grown one as its
+	// template), dropped afterwards: the grown database stays as it was.
+	snapshot bool
 }
 
 // stack is one process's worth of rampway plus the baseline, on one database.
@@ -85,6 +100,8 @@ type stack struct {
 	stopApp  context.CancelFunc // ends the app's Serve, which drains and closes the store
 	served   chan error         // Serve's answer
 	dropDB   func() error
+	// restoreCursor puts back the watcher's cursor of a grown database run on in place.
+	restoreCursor func() error
 
 	rampwayURL  string // rampway's listener, "http://host:port"
 	basePaths   config.BasePaths
@@ -118,6 +135,15 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 			return nil, err
 		}
 	}
+	if g := opt.grown; g != nil {
+		for i, h := range []string{g.world.DeployerKey, g.world.PayerKey, g.world.HotWalletKey} {
+			k, err := crypto.HexToECDSA(h)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", devStateFile, err)
+			}
+			keys[i] = &ecdsaKey{key: k, addr: crypto.PubkeyToAddress(k.PublicKey)}
+		}
+	}
 	deployer, payer, hot := keys[0], keys[1], keys[2]
 	s.payer = payer.addr
 	s.chain, err = devchain.Start(ctx, devchain.Config{
@@ -137,11 +163,41 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	cfg.Secrets.HashSecret = devSecret()
 	cfg.Secrets.EncryptionKey = devSecret()
 	cfg.Log.Format = "json"
-	switch opt.db {
-	case "sqlite":
+	g := opt.grown
+	if g != nil { // the secrets its keys are hashed and its secrets sealed with
+		cfg.Admin.Token, cfg.Secrets.HashSecret, cfg.Secrets.EncryptionKey = g.world.AdminToken, g.world.HashSecret, g.world.EncryptionKey
+	}
+	switch {
+	case opt.db == "sqlite" && g != nil:
+		cfg.Database.Driver, cfg.Database.Path = "sqlite", g.sqlitePath
+		s.dbName = "SQLite file " + g.sqlitePath + " (grown, in place)"
+		if g.snapshot {
+			tmp, err := os.MkdirTemp("", "rampway-bench-snapshot-")
+			if err != nil {
+				return nil, err
+			}
+			s.dropDB = func() error { return os.RemoveAll(tmp) }
+			cfg.Database.Path = filepath.Join(tmp, "rampway.db")
+			if err := copyFile(g.sqlitePath, cfg.Database.Path); err != nil {
+				return nil, err
+			}
+			s.dbName = "SQLite file " + cfg.Database.Path + " (a copy of the grown " + g.sqlitePath + ")"
+		}
+	case opt.db == "sqlite":
 		cfg.Database.Driver, cfg.Database.Path = "sqlite", filepath.Join(opt.dataDir, "rampway.db")
 		s.dbName = "SQLite file " + cfg.Database.Path
-	case "postgres":
+	case opt.db == "postgres" && g != nil:
+		cfg.Database.Driver, cfg.Database.DSN = "postgres", withDatabase(opt.pgDSN, g.pgDatabase)
+		s.dbName = "PostgreSQL database " + g.pgDatabase + " (grown, in place)"
+		if g.snapshot {
+			dsn, name, drop, err := templateDatabase(ctx, opt.pgDSN, g.pgDatabase)
+			if err != nil {
+				return nil, err
+			}
+			s.dropDB, cfg.Database.DSN = drop, dsn
+			s.dbName = "PostgreSQL database " + name + " (a copy of the grown " + g.pgDatabase + ")"
+		}
+	case opt.db == "postgres":
 		dsn, name, drop, err := freshDatabase(ctx, opt.pgDSN)
 		if err != nil {
 			return nil, err
@@ -160,6 +216,9 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	mnemonic, err := hd.NewMnemonic()
 	if err != nil {
 		return nil, err
+	}
+	if g != nil {
+		mnemonic = g.world.DepositMnemonic // the filled orders' deposit addresses are its
 	}
 	seed, err := hd.FromMnemonic(mnemonic, "")
 	if err != nil {
@@ -220,6 +279,13 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 		return nil, err
 	}
 	s.rampwayURL, s.basePaths = "http://"+ln.Addr().String(), cfg.HTTP.BasePaths
+	if g != nil && !g.snapshot {
+		// The watcher's cursor on the dev directory's own chain, put back when the run ends
+		// (the run's chain is another).
+		if s.restoreCursor, err = saveWatchCursor(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
 	s.app, err = app.Start(ctx, cfg, log, app.Options{Version: "bench", Networks: s.networks, Listener: ln,
 		QuoteNode: func(string, chain.QuoteNode) chain.QuoteNode { return evm }})
 	s.networks = nil // the app's now
@@ -235,9 +301,12 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if err != nil {
 		return nil, err
 	}
+	spec := devworld.Spec{Contracts: s.chain.Contracts(), DepositAddress: depositKey.addr}
+	if g != nil { // its demo merchant, functions and deposit addresses
+		spec.Merchant = g.demo
+	}
 	world, err := devworld.Ensure(ctx, devworld.Services{Merchants: s.app.Merchants, Functions: s.app.Functions,
-		Deposits: app.NewDepositAddresses(cfg, s.store, s.app.Networks, 0)},
-		devworld.Spec{Contracts: s.chain.Contracts(), DepositAddress: depositKey.addr})
+		Deposits: app.NewDepositAddresses(cfg, s.store, s.app.Networks, 0)}, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +318,7 @@ func startStack(ctx context.Context, opt stackOptions) (s *stack, err error) {
 	if opt.db == "postgres" {
 		blob = "BYTEA"
 	}
-	if _, err := s.store.DB().ExecContext(ctx, `CREATE TABLE bench_baseline (id TEXT PRIMARY KEY, body `+blob+` NOT NULL)`); err != nil {
+	if _, err := s.store.DB().ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_baseline (id TEXT PRIMARY KEY, body `+blob+` NOT NULL)`); err != nil {
 		return nil, fmt.Errorf("create bench_baseline: %w", err)
 	}
 
@@ -409,6 +478,9 @@ func (s *stack) close() error {
 	s.networks.Close()
 	if s.chain != nil {
 		errs = append(errs, s.chain.Close())
+	}
+	if s.restoreCursor != nil {
+		errs = append(errs, s.restoreCursor())
 	}
 	if s.dropDB != nil {
 		errs = append(errs, s.dropDB())
@@ -671,6 +743,128 @@ func freshDatabase(ctx context.Context, base string) (dsn, name string, drop fun
 		return nil
 	}
 	return withDatabase(base, name), name, drop, nil
+}
+
+// templateDatabase creates a copy of database from on the server of base (CREATE DATABASE ...
+// TEMPLATE: no one may be connected to it meanwhile) and returns its DSN, its name and a
+// function that drops it.
+func templateDatabase(ctx context.Context, base, from string) (dsn, name string, drop func() error, err error) {
+	if !validDBName(from) {
+		return "", "", nil, fmt.Errorf("--pg-database %q: letters, digits and _ only", from)
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("open the PostgreSQL server: %w", err)
+	}
+	defer admin.Close()
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	name = from + "_bench_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE "+from); err != nil {
+		return "", "", nil, fmt.Errorf("copy database %s: %w", from, err)
+	}
+	drop = func() error {
+		db, err := sql.Open("pgx", base)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop database %s: %w", name, err)
+		}
+		return nil
+	}
+	return withDatabase(base, name), name, drop, nil
+}
+
+// saveWatchCursor reads the watchers' cursors of cfg's database and returns a function that
+// writes them back as they were (on a connection of its own: the store is closed by then).
+func saveWatchCursor(ctx context.Context, cfg config.Config) (func() error, error) {
+	open := func(ctx context.Context) (*sql.DB, error) {
+		if cfg.Database.Driver == "sqlite" {
+			return sqlite.OpenDB(ctx, cfg.Database.Path)
+		}
+		return sql.Open("pgx", cfg.Database.DSN)
+	}
+	db, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	type cursor struct {
+		network, hash string
+		block         int64
+		updated       any
+	}
+	var saved []cursor
+	rows, err := db.QueryContext(ctx, `SELECT network, block_number, block_hash, updated_at FROM watch_cursors`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var c cursor
+		if err := rows.Scan(&c.network, &c.block, &c.hash, &c.updated); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		saved = append(saved, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	ph := "$1, $2, $3, $4"
+	if cfg.Database.Driver == "sqlite" {
+		ph = "?, ?, ?, ?"
+	}
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		db, err := open(ctx)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = tx.Rollback() }()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM watch_cursors`); err != nil {
+			return err
+		}
+		for _, c := range saved {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO watch_cursors (network, block_number, block_hash, updated_at) VALUES (`+ph+`)`,
+				c.network, c.block, c.hash, c.updated); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	}, nil
+}
+
+// copyFile copies the file src to dst (a grown SQLite database: its WAL is empty once the fill
+// or a dev server closed it).
+func copyFile(src, dst string) error {
+	if fi, err := os.Stat(src + "-wal"); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("%s-wal is not empty: is a rampway dev running on it?", src)
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // withDatabase returns dsn (URL or key=value form) pointing at database name.
