@@ -96,7 +96,7 @@ func fillFlags(fs *flag.FlagSet, o *fillOptions, getenv func(string) string) {
 	fs.StringVar(&o.serveRPC, "serve-rpc-url", "http://127.0.0.1:8545", "--serve-config: the dev chain's JSON-RPC URL (rampway dev --rpc-addr)")
 	fs.StringVar(&o.serveAddr, "serve-addr", "127.0.0.1:8090", "--serve-config: the address rampway serve listens on")
 	o.seed = 1
-	fs.Func("seed", "seed of the mix (default 1; the same seed, counts and --chunk make the same orders, ids and times aside)", func(v string) error {
+	fs.Func("seed", "seed of the mix (default 1; the same seed, counts and --chunk make the same orders on the same database, ids and times aside)", func(v string) error {
 		var n int64
 		if _, err := fmt.Sscan(v, &n); err != nil {
 			return err
@@ -140,26 +140,32 @@ func runFill(ctx context.Context, args []string, getenv func(string) string, std
 
 // fillReport is what a fill did: written to --out (with the merchants' keys) and printed.
 type fillReport struct {
-	Database   string          `json:"database"`
-	DataDir    string          `json:"data_dir"`
-	DSN        string          `json:"dsn,omitempty"`
-	Orders     int             `json:"orders"`
-	Open       int             `json:"open"`
-	InFlight   int             `json:"in_flight"`
-	Seed       uint64          `json:"seed"`
-	At         time.Time       `json:"filled_at"`
-	Seconds    float64         `json:"seconds"`
-	ByStatus   map[string]int  `json:"by_status"`   // the orders this fill made
-	InDatabase map[string]int  `json:"in_database"` // every order of the database, by status
-	Rows       map[string]int  `json:"rows"`        // rows this fill wrote, by table
-	Merchants  []*fillMerchant `json:"merchants"`
-	OpenUntil  time.Time       `json:"open_orders_expire_after"`
-	out        string
+	Database string    `json:"database"`
+	DataDir  string    `json:"data_dir"`
+	DSN      string    `json:"dsn,omitempty"`
+	Orders   int       `json:"orders"`
+	Open     int       `json:"open"`
+	InFlight int       `json:"in_flight"`
+	Seed     uint64    `json:"seed"`
+	At       time.Time `json:"filled_at"`
+	Seconds  float64   `json:"seconds"`
+	// The time of each part: the merchants, the rows, the indexes made again, the rest
+	// (statistics, counts).
+	MerchantsSeconds float64         `json:"merchants_seconds"`
+	RowsSeconds      float64         `json:"rows_seconds"`
+	IndexSeconds     float64         `json:"index_seconds"`
+	ByStatus         map[string]int  `json:"by_status"`   // the orders this fill made
+	InDatabase       map[string]int  `json:"in_database"` // every order of the database, by status
+	Rows             map[string]int  `json:"rows"`        // rows this fill wrote, by table
+	Merchants        []*fillMerchant `json:"merchants"`
+	OpenUntil        time.Time       `json:"open_orders_expire_after"`
+	out              string
 }
 
 func (r *fillReport) print(w io.Writer) {
-	fmt.Fprintf(w, "\n# rampway-bench fill: %d orders (%d open, %d in flight) into %s in %.1f s (%.0f orders/s)\n",
-		r.Orders, r.Open, r.InFlight, r.Database, r.Seconds, float64(r.Orders)/max(r.Seconds, 0.001))
+	fmt.Fprintf(w, "\n# rampway-bench fill: %d orders (%d open, %d in flight) into %s in %.1f s (%.0f orders/s): merchants %.1f s, rows %.1f s, indexes %.1f s, the rest %.1f s\n",
+		r.Orders, r.Open, r.InFlight, r.Database, r.Seconds, float64(r.Orders)/max(r.Seconds, 0.001), r.MerchantsSeconds, r.RowsSeconds, r.IndexSeconds,
+		r.Seconds-r.MerchantsSeconds-r.RowsSeconds-r.IndexSeconds)
 	fmt.Fprintln(w, "\n| Status | Made by this fill | In the database |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, s := range rampway.OrderStatuses {
@@ -573,8 +579,9 @@ func fill(ctx context.Context, o fillOptions, stdout io.Writer) (*fillReport, er
 	if err != nil {
 		return nil, fmt.Errorf("fill: merchants: %w", err)
 	}
+	merchantsSeconds := time.Since(began).Seconds()
 	if !o.quiet {
-		fmt.Fprintf(stdout, "# fill: %d merchants ready in %.1f s\n", len(merchants), time.Since(began).Seconds())
+		fmt.Fprintf(stdout, "# fill: %d merchants ready in %.1f s\n", len(merchants), merchantsSeconds)
 	}
 
 	// The rows, on a connection of the fill's own.
@@ -604,15 +611,25 @@ func fill(ctx context.Context, o fillOptions, stdout io.Writer) (*fillReport, er
 		return nil, err
 	}
 	rep := &fillReport{Database: o.db, DataDir: o.dataDir, Orders: o.orders, Open: o.open, InFlight: o.inFlight * len(inFlightStates), Seed: o.seed,
-		At: now, ByStatus: map[string]int{}, Rows: map[string]int{}, Merchants: merchants, OpenUntil: now.Add(o.openFor)}
+		At: now, ByStatus: map[string]int{}, Rows: map[string]int{}, Merchants: merchants, OpenUntil: now.Add(o.openFor), MerchantsSeconds: merchantsSeconds}
 	if o.db == "postgres" {
 		rep.Database, rep.DSN = "PostgreSQL database "+o.pgDatabase, cfg.Database.DSN
 	} else {
 		rep.Database = "SQLite " + cfg.Database.Path
 	}
 	// The rows go in without the tables' secondary indexes, made again at the end (also
-	// after a failed fill).
-	idx, err := dropIndexes(ctx, db, o.db)
+	// after a failed fill), unless the database holds more orders than the fill adds: then
+	// keeping them up costs less than making them again.
+	var idx *droppedIndexes
+	existing, err := scalar(ctx, db, `SELECT COUNT(*) FROM orders`)
+	if err != nil {
+		return nil, err
+	}
+	if int64(o.orders) >= existing {
+		idx, err = dropIndexes(ctx, db, o.db)
+	} else {
+		err = restoreLeftIndexes(ctx, db, o.db)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fill: indexes: %w", err)
 	}
@@ -642,7 +659,9 @@ func fill(ctx context.Context, o fillOptions, stdout io.Writer) (*fillReport, er
 		err = errors.Join(err, w.close())
 	}
 	ib := time.Now()
+	rep.RowsSeconds = ib.Sub(began).Seconds() - merchantsSeconds
 	err = errors.Join(err, idx.restore(ctx, 2))
+	rep.IndexSeconds = time.Since(ib).Seconds()
 	if err != nil {
 		return nil, err
 	}

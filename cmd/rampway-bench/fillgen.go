@@ -139,7 +139,9 @@ type gen struct {
 // makeChunk makes the rows of the chunk cs.
 func (s *fillSpec) makeChunk(cs chunkSpec) (c *chunk) {
 	c = newChunk(cs.index)
-	g := &gen{s: s, r: rand.New(rand.NewPCG(s.seed, uint64(cs.index)+1)), c: c, txNonce: s.hotNonce}
+	// The chunk's random numbers follow from the seed, the chunk and where the fill's deposit
+	// indexes start: a second fill of the same database makes other hashes.
+	g := &gen{s: s, r: rand.New(rand.NewPCG(s.seed, uint64(cs.index)<<32|uint64(s.depositBase))), c: c, txNonce: s.hotNonce}
 	defer func() {
 		if p := recover(); p != nil {
 			c.err = fmt.Errorf("chunk %d: %v", cs.index, p)

@@ -274,6 +274,18 @@ func dropIndexes(ctx context.Context, db *sql.DB, dialect string) (*droppedIndex
 	return d, nil
 }
 
+// restoreLeftIndexes makes the indexes an earlier fill killed half way left dropped.
+func restoreLeftIndexes(ctx context.Context, db *sql.DB, dialect string) error {
+	d := &droppedIndexes{db: db, dialect: dialect, defs: map[string]string{}}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+fillIndexTable+` (name TEXT PRIMARY KEY, def TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	if err := d.load(ctx, `SELECT name, def FROM `+fillIndexTable); err != nil {
+		return err
+	}
+	return d.restore(ctx, 2)
+}
+
 func (d *droppedIndexes) load(ctx context.Context, q string) error {
 	rows, err := d.db.QueryContext(ctx, q)
 	if err != nil {

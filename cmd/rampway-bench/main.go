@@ -11,6 +11,23 @@
 // quote endpoint (A2, B3), answer with the body encoded again (the bare JSON handler). A Go
 // load generator then sends the endpoint's requests to each, one after the other, and reports
 // requests/s and latency percentiles. See docs/BENCHMARKS.md.
+//
+//	go run ./cmd/rampway dev --data-dir DIR    # once, stopped with Ctrl-C: the dev world, its keys and secrets
+//	go run ./cmd/rampway-bench fill --data-dir DIR [--orders 1000000] [--open 100000] [--merchants 10] [--seed 1]
+//	go run ./cmd/rampway-bench fill --data-dir DIR --db postgres --pg-database NAME [--serve-config FILE] ...
+//	go run ./cmd/rampway-bench orders --db sqlite --data-dir DIR --reuse [--snapshot] ...
+//	go run ./cmd/rampway-bench orders --db postgres --data-dir DIR --pg-database NAME [--snapshot] ...
+//
+// `fill` grows a database to N orders in every state of the order machine (areas A, B and C,
+// the dev demo merchant and K-1 others, ages over --days, M of them open and expiring hours
+// after the fill, with their events, webhook deliveries and attempts, payments, executions,
+// refunds, sweeps, fiat payments and the sandbox provider's records): the SQLite database of a
+// `rampway dev` data directory (`rampway dev --data-dir DIR` starts on it afterwards), or a
+// PostgreSQL database filled with that directory's keys and secrets (`rampway serve` runs on
+// it with --serve-config's configuration). Each order is moved through its life by the
+// domain's own rules (rampway.Apply) and its rows written in bulk. `orders --reuse` (SQLite)
+// and `orders --pg-database` (PostgreSQL) measure on such a database instead of a fresh one,
+// in place or (--snapshot) on a copy. See docs/BENCHMARKS.md, "A grown database".
 package main
 
 import (
