@@ -931,7 +931,7 @@ func (s *sim) startPayment() {
 		CreatedAt: s.at, UpdatedAt: s.at}
 	p.ProviderRef = rampway.NewID("sbp", s.at)
 	if rampway.IsBankTransfer(p.Method) {
-		p.Reference = "RW-" + randomRef(s.g.r)
+		p.Reference = s.bankReference()
 	}
 	p.Next = s.g.s.sandboxNext(p)
 	fp := &fillPayment{p: p, sbStatus: rampway.FiatPending, received: new(big.Int), captured: new(big.Int), refunded: new(big.Int), sbCreated: s.at, sbUpdated: s.at}
@@ -939,13 +939,19 @@ func (s *sim) startPayment() {
 	s.pay = fp
 }
 
-func randomRef(r *rand.Rand) string {
+// bankReference is the text a bank transfer's payment asks the user to write, unique in the
+// sandbox's books (a unique index): the sandbox's form, RW- and letters, from the order's
+// deposit index (reserved for this fill, unique) and its payment's place; seven letters where
+// the sandbox's own have five.
+func (s *sim) bankReference() string {
 	const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-	b := make([]byte, 5)
-	for i := range b {
-		b[i] = letters[r.IntN(len(letters))]
+	v := (uint64(s.g.s.depositBase)+uint64(s.num))*4 + uint64(len(s.payments)%4)
+	b := make([]byte, 7)
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = letters[v%32]
+		v /= 32
 	}
-	return string(b)
+	return "RW-" + string(b)
 }
 
 // sandboxNext is what a new sandbox payment asks of the user (sandbox.Provider.next).

@@ -89,7 +89,7 @@ func runOrders(ctx context.Context, args []string, getenv func(string) string, s
 	fs.BoolVar(&o.noChain, "no-chain", false, "what-if: the order path's chain calls cost nothing (head and tip cached, simulations answered 'would succeed' without the node)")
 	fs.BoolVar(&o.stubNode, "stub-node", false, "what-if: the order path's simulations go over HTTP on loopback, batched as to a remote node, to a JSON-RPC server in this process that answers them 'would succeed' without an EVM (a node on another machine)")
 	fs.BoolVar(&o.oneWriter, "baseline-one-writer", false, "what-if: on SQLite, the baseline's inserts wait on a Go mutex (as the SQLite store's transactions do)")
-	fs.BoolVar(&o.reuse, "reuse", false, "run on the grown database of --data-dir (a `rampway dev` directory `rampway-bench fill` filled: its rampway.db, keys and secrets) instead of a fresh one, and leave it (see --snapshot)")
+	fs.BoolVar(&o.reuse, "reuse", false, "run on the grown database of --data-dir (a rampway dev directory that rampway-bench fill filled: its rampway.db, keys and secrets) instead of a fresh one, and leave it (see --snapshot)")
 	fs.StringVar(&o.pgDatabase, "pg-database", "", "postgres: run on this grown database of --pg-dsn's server (filled with --data-dir's keys and secrets) instead of a fresh one, and leave it")
 	fs.BoolVar(&o.snapshot, "snapshot", false, "with --reuse or --pg-database: run on a copy, removed afterwards, so that the grown database stays as it was and each run starts from the same state")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
