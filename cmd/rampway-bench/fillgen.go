@@ -23,6 +23,7 @@ import (
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/devworld"
 	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/provider/sandbox"
 )
 
 // This file makes the fill's orders: each is created and moved through its life by the domain's
@@ -954,22 +955,9 @@ func (s *sim) bankReference() string {
 	return "RW-" + string(b)
 }
 
-// sandboxNext is what a new sandbox payment asks of the user (sandbox.Provider.next).
+// sandboxNext is what a new sandbox payment asks of the user (the sandbox's own answer).
 func (s *fillSpec) sandboxNext(p *rampway.FiatPayment) *rampway.NextAction {
-	base := s.publicURL + "/providers/sandbox/pay/" + p.ProviderRef
-	switch p.Method {
-	case rampway.MethodCard:
-		return &rampway.NextAction{Kind: "card_form", URL: base + "/card"}
-	case rampway.MethodApplePay, rampway.MethodGooglePay:
-		return &rampway.NextAction{Kind: "wallet", URL: base + "/wallet"}
-	case rampway.MethodSEPABankTransfer:
-		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
-			IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Reference: p.Reference}}
-	case rampway.MethodGBPBankTransfer:
-		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
-			SortCode: "04-00-04", Account: "12345678", Reference: p.Reference}}
-	}
-	return &rampway.NextAction{Kind: "redirect", URL: base + "/approve"}
+	return sandbox.NextAction(s.publicURL+"/providers/sandbox", p.ProviderRef, p.Method, p.Reference)
 }
 
 // sandboxEvent is a notification as the sandbox sends it (its eventBody).

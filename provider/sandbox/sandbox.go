@@ -192,18 +192,25 @@ func (p *Provider) Start(ctx context.Context, s rampway.StartFiatPayment) (*ramp
 
 // next is what a payment asks of the user.
 func (p *Provider) next(pay *Payment) *rampway.NextAction {
-	base := p.pages() + "/pay/" + pay.ID
-	switch pay.Method {
+	return NextAction(p.pages(), pay.ID, pay.Method, pay.Reference)
+}
+
+// NextAction is what a sandbox payment (id, method, bank reference) asks of the user, its
+// pages under pages: what the sandbox answers when it starts one (also what a filled
+// database's payments hold, rampway-bench fill).
+func NextAction(pages, id, method, reference string) *rampway.NextAction {
+	base := pages + "/pay/" + id
+	switch method {
 	case rampway.MethodCard:
 		return &rampway.NextAction{Kind: "card_form", URL: base + "/card"}
 	case rampway.MethodApplePay, rampway.MethodGooglePay:
 		return &rampway.NextAction{Kind: "wallet", URL: base + "/wallet"}
 	case rampway.MethodSEPABankTransfer:
 		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
-			IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Reference: pay.Reference}}
+			IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Reference: reference}}
 	case rampway.MethodGBPBankTransfer:
 		return &rampway.NextAction{Kind: "bank_transfer", Bank: &rampway.BankAccount{Beneficiary: "rampway sandbox (test data only)",
-			SortCode: "04-00-04", Account: "12345678", Reference: pay.Reference}}
+			SortCode: "04-00-04", Account: "12345678", Reference: reference}}
 	}
 	return &rampway.NextAction{Kind: "redirect", URL: base + "/approve"}
 }
