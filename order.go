@@ -176,9 +176,11 @@ const EventCreated EventName = "order.created"
 // OrderFilter selects orders for a list, newest first.
 type OrderFilter struct {
 	MerchantID string
-	Area       Area
-	// Livemode, when set, keeps orders of that mode (a merchant's key sees its own mode only).
-	Livemode *bool
+	// Area and Livemode are required: a list is of one area's orders (each area's API lists its
+	// own) of one mode (a merchant's key sees its own mode only), read in order by an index of
+	// them, whatever the merchant's other areas and mode hold.
+	Area     Area
+	Livemode bool
 	// Status, when set, keeps orders in that status.
 	Status OrderStatus
 	// CreatedFrom and CreatedTo, when set, bound the creation time (from inclusive, to exclusive).

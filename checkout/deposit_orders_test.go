@@ -388,13 +388,13 @@ func TestDepositOrderLookups(t *testing.T) {
 		wantError(t, err, rampway.ENOTFOUND, `Order "`+c.id+`" not found`)
 	}
 	live := false
-	if os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: other.ID, Livemode: &live, Area: rampway.AreaDeposit, Limit: 10}); err != nil || len(os) != 0 {
+	if os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: other.ID, Livemode: live, Area: rampway.AreaDeposit, Limit: 10}); err != nil || len(os) != 0 {
 		t.Fatalf("another merchant's list %+v, %v", os, err)
 	}
 
 	list := func(status rampway.OrderStatus, before string, limit int) []string {
 		t.Helper()
-		os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: &live, Area: rampway.AreaDeposit, Status: status, Before: before, Limit: limit})
+		os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: live, Area: rampway.AreaDeposit, Status: status, Before: before, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -344,13 +344,13 @@ func TestFiatOrderLookups(t *testing.T) {
 	}
 	// The other merchant's list is empty.
 	live := false
-	if os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: other.ID, Livemode: &live, Area: rampway.AreaNFTRamp, Limit: 10}); err != nil || len(os) != 0 {
+	if os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: other.ID, Livemode: live, Area: rampway.AreaNFTRamp, Limit: 10}); err != nil || len(os) != 0 {
 		t.Fatalf("another merchant's list %+v, %v", os, err)
 	}
 
 	list := func(status rampway.OrderStatus, before string, limit int) []string {
 		t.Helper()
-		os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: &live, Area: rampway.AreaNFTRamp, Status: status, Before: before, Limit: limit})
+		os, err := w.svc.Orders(ctx, rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: live, Area: rampway.AreaNFTRamp, Status: status, Before: before, Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -300,7 +300,7 @@ func identity() map[string]string {
 func (w *world) orders(area rampway.Area, status rampway.OrderStatus) []*rampway.Order {
 	w.t.Helper()
 	live := false
-	os, err := w.svc.Orders(w.t.Context(), rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: &live, Area: area, Status: status, Limit: 100})
+	os, err := w.svc.Orders(w.t.Context(), rampway.OrderFilter{MerchantID: w.merchant.ID, Livemode: live, Area: area, Status: status, Limit: 100})
 	if err != nil {
 		w.t.Fatal(err)
 	}

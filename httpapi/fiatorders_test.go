@@ -323,7 +323,7 @@ func testOrderLists(t *testing.T, area rampway.Area, path string, wantItem func(
 		}
 		return out
 	}
-	want := rampway.OrderFilter{MerchantID: e.merchant.ID, Livemode: &live, Area: area, Limit: 21}
+	want := rampway.OrderFilter{MerchantID: e.merchant.ID, Livemode: live, Area: area, Limit: 21}
 	filter := func(query string, f rampway.OrderFilter, cursor bool) {
 		t.Helper()
 		asked, filters := l.take()

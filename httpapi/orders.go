@@ -324,7 +324,7 @@ func (s *Server) handleListOrders(area rampway.Area) handlerFunc {
 		}
 		q := r.URL.Query()
 		live := livemodeFrom(r.Context())
-		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Livemode: &live, Area: area, Status: rampway.OrderStatus(q.Get("status")),
+		f := rampway.OrderFilter{MerchantID: merchantFrom(r.Context()).ID, Livemode: live, Area: area, Status: rampway.OrderStatus(q.Get("status")),
 			Before: q.Get("starting_after"), Limit: 20}
 		if f.Status != "" && !f.Status.Valid() {
 			return rampway.FieldErrorf("status", "status %q is not an order status; one of %s", rampway.Echo(string(f.Status)), statusList)

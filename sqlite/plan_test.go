@@ -36,7 +36,7 @@ func TestHotQueryPlans(t *testing.T) {
 			UNION SELECT p.provider, p.id FROM fiat_actions a JOIN fiat_payments p ON p.id = a.payment_id WHERE a.status = 'pending'
 			UNION SELECT p.provider, p.id FROM fiat_actions a JOIN fiat_payments p ON p.id = a.payment_id WHERE a.status = 'needs_operator'
 			) open GROUP BY provider`,
-			"SCAN fiat_payments USING INDEX fiat_payments_open|SCAN a USING INDEX fiat_actions_due|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN a USING INDEX fiat_actions_operator|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN open"},
+			"SCAN fiat_payments USING INDEX fiat_payments_open|SEARCH a USING INDEX fiat_actions_status (status=?)|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SEARCH a USING INDEX fiat_actions_status (status=?)|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN open"},
 	} {
 		rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+tc.query, 1, "x")
 		if err != nil {

@@ -32,6 +32,7 @@ var Dialect = sqlstore.Dialect{
 	OneWriter:        true,
 	ClaimIndex:       " INDEXED BY webhook_deliveries_merchant_due",
 	PaidIndex:        " INDEXED BY orders_network_paid",
+	IndexedBy:        true,
 	Maintain:         checkpoints,
 	IsUniqueViolation: func(err error) bool {
 		var e *msqlite.Error

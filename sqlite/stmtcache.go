@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"reflect"
+	"sync/atomic"
 )
 
 // maxCachedStmts bounds the statements one connection keeps prepared. The store's statements
@@ -52,6 +53,9 @@ type cachingConn struct {
 	stmts map[string]*cachedStmt
 }
 
+// onPrepare, when set (by the tests), sees every statement text a connection prepares.
+var onPrepare atomic.Pointer[func(query string)]
+
 type cachedStmt struct {
 	stmt driver.Stmt
 	busy bool // its rows are open
@@ -71,6 +75,9 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (*cachedStmt, erro
 	st, err := c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	if f := onPrepare.Load(); f != nil {
+		(*f)(query)
 	}
 	s := &cachedStmt{stmt: st}
 	c.stmts[query] = s

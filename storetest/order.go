@@ -103,7 +103,7 @@ func testOrders(t *testing.T, open Opener) {
 	var listed []string
 	before := ""
 	for {
-		page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Before: before, Limit: 2})
+		page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Area: rampway.AreaMint, Before: before, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,11 +119,11 @@ func testOrders(t *testing.T, open Opener) {
 	if fmt.Sprint(listed) != fmt.Sprint(want) {
 		t.Fatalf("listed %v, want %v", listed, want)
 	}
-	page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, CreatedFrom: base.Add(2 * time.Second), CreatedTo: base.Add(4 * time.Second), Limit: 10})
+	page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Area: rampway.AreaMint, CreatedFrom: base.Add(2 * time.Second), CreatedTo: base.Add(4 * time.Second), Limit: 10})
 	if err != nil || len(page) != 2 || page[0].ID != ids[2] || page[1].ID != ids[1] {
 		t.Fatalf("time filter: %v %v", page, err)
 	}
-	if page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Status: rampway.StatusSuccess, Limit: 10}); err != nil || len(page) != 0 {
+	if page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusSuccess, Limit: 10}); err != nil || len(page) != 0 {
 		t.Fatalf("status filter: %v %v", page, err)
 	}
 	if page, err := s.Orders(t.Context(), rampway.OrderFilter{MerchantID: m.ID, Area: rampway.AreaDeposit, Limit: 10}); err != nil || len(page) != 0 {

@@ -194,23 +194,26 @@ func checkFill(t *testing.T, o fillOptions) {
 	// Each merchant's pages, newest first, as GET .../orders lists them.
 	test := false
 	for _, m := range rep.Merchants {
-		seen, before := map[string]bool{}, ""
-		var last time.Time
-		for {
-			page, err := store.Orders(ctx, rampway.OrderFilter{MerchantID: m.ID, Livemode: &test, Limit: 100, Before: before})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(page) == 0 {
-				break
-			}
-			for _, ord := range page {
-				if seen[ord.ID] || (!last.IsZero() && ord.CreatedAt.After(last)) {
-					t.Fatalf("merchant %s: order %s twice or out of order", m.Name, ord.ID)
+		seen := map[string]bool{}
+		for _, area := range []rampway.Area{rampway.AreaMint, rampway.AreaNFTRamp, rampway.AreaDeposit} {
+			before := ""
+			var last time.Time
+			for {
+				page, err := store.Orders(ctx, rampway.OrderFilter{MerchantID: m.ID, Livemode: test, Area: area, Limit: 100, Before: before})
+				if err != nil {
+					t.Fatal(err)
 				}
-				seen[ord.ID], last = true, ord.CreatedAt
+				if len(page) == 0 {
+					break
+				}
+				for _, ord := range page {
+					if seen[ord.ID] || (!last.IsZero() && ord.CreatedAt.After(last)) || ord.Area != area {
+						t.Fatalf("merchant %s: order %s twice, out of order or of another area", m.Name, ord.ID)
+					}
+					seen[ord.ID], last = true, ord.CreatedAt
+				}
+				before = page[len(page)-1].ID
 			}
-			before = page[len(page)-1].ID
 		}
 		if len(seen) != byMerchant[m.ID] || len(seen) == 0 {
 			t.Errorf("merchant %s: %d orders listed, %d stored", m.Name, len(seen), byMerchant[m.ID])

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,10 +173,20 @@ func (s *Store) DropTransfer(ctx context.Context, network string, txHash common.
 // (rampway.WatchesDeposits: CREATED, UNDERPAID, DEPOSIT_PROCESSING), as SQL.
 var watching = sqlStatuses(rampway.WatchesDeposits())
 
+// notWatching are the other states, whose deposit address is watched until a while after
+// the order's expiry.
+var notWatching = sqlStatuses(slices.DeleteFunc(slices.Clone(rampway.OrderStatuses), func(st rampway.OrderStatus) bool {
+	return slices.Contains(rampway.WatchesDeposits(), st)
+}))
+
 // WatchedDeposits implements rampway.DepositStore.
 func (s *Store) WatchedDeposits(ctx context.Context, network string, expiredSince time.Time) ([]rampway.WatchedDeposit, error) {
-	return collect(ctx, s.db, "watched deposits", s.q(`SELECT id, deposit_address, asset_contract FROM orders WHERE network = $1
-		AND deposit_address IS NOT NULL AND (status IN (`+watching+`) OR expires_at >= $2)`),
+	// By status and expiry (orders_status), each part: what is watched is read, not every order
+	// the network ever had.
+	return collect(ctx, s.db, "watched deposits", s.q(`SELECT id, deposit_address, asset_contract FROM orders`+s.indexed("orders_status")+`
+		WHERE status IN (`+watching+`) AND network = $1 AND deposit_address IS NOT NULL
+		UNION ALL SELECT id, deposit_address, asset_contract FROM orders`+s.indexed("orders_status")+`
+		WHERE status IN (`+notWatching+`) AND expires_at >= $2 AND network = $1 AND deposit_address IS NOT NULL`),
 		scanWatchedDeposit, network, s.t(expiredSince))
 }
 

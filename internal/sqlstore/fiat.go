@@ -95,7 +95,7 @@ func (s *Store) ApplyProviderEvent(ctx context.Context, provider string, ev *ram
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		// The payment's order first: every writer of an order locks it before its payments.
 		var orderID string
-		err := tx.QueryRowContext(ctx, s.q(`SELECT order_id FROM fiat_payments WHERE provider = $1 AND provider_ref = $2`), provider, ev.PaymentRef).Scan(&orderID)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT order_id FROM fiat_payments WHERE provider = $1 AND provider_ref = $2 AND provider_ref != ''`), provider, ev.PaymentRef).Scan(&orderID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return rampway.Errorf(rampway.ENOTFOUND, "no %s payment %s", provider, ev.PaymentRef)
 		} else if err != nil {
@@ -114,7 +114,7 @@ func (s *Store) ApplyProviderEvent(ctx context.Context, provider string, ev *ram
 			return nil // applied before
 		}
 		applied = true
-		p, err := s.scanFiatPayment(tx.QueryRowContext(ctx, s.q(`SELECT `+fiatPaymentColumns+` FROM fiat_payments WHERE provider = $1 AND provider_ref = $2`),
+		p, err := s.scanFiatPayment(tx.QueryRowContext(ctx, s.q(`SELECT `+fiatPaymentColumns+` FROM fiat_payments WHERE provider = $1 AND provider_ref = $2 AND provider_ref != ''`),
 			provider, ev.PaymentRef))
 		if err != nil {
 			return fmt.Errorf("read fiat payment: %w", err)
@@ -196,7 +196,7 @@ func (s *Store) ClaimFiatActions(ctx context.Context, now time.Time, lease time.
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = collect(ctx, tx, "claim fiat actions", s.q(`UPDATE fiat_actions SET lease_until = $1 WHERE id IN (
-			SELECT id FROM fiat_actions WHERE status = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
+			SELECT id FROM fiat_actions`+s.indexed("fiat_actions_due")+` WHERE status = 'pending' AND next_attempt_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
 			ORDER BY next_attempt_at, id LIMIT $3`+s.d.SkipLocked+`) RETURNING `+fiatActionColumns), scanFiatAction, s.t(now.Add(lease)), s.t(now), limit(n))
 		return err
 	})

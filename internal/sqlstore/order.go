@@ -514,13 +514,12 @@ func (s *Store) Orders(ctx context.Context, f rampway.OrderFilter) ([]*rampway.O
 		args = append(args, v)
 		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
 	}
+	if f.Area == "" {
+		return nil, rampway.Errorf(rampway.EINVALID, "a list of orders is of one area")
+	}
 	add("merchant_id = ?", f.MerchantID)
-	if f.Livemode != nil {
-		add("livemode = ?", *f.Livemode)
-	}
-	if f.Area != "" {
-		add("area = ?", string(f.Area))
-	}
+	add("livemode = ?", f.Livemode)
+	add("area = ?", string(f.Area))
 	if f.Status != "" {
 		add("status = ?", string(f.Status))
 	}
@@ -598,14 +597,17 @@ func (s *Store) DueOrders(ctx context.Context, statuses []rampway.OrderStatus, t
 	if len(statuses) == 0 {
 		return nil, nil
 	}
-	var args []any
+	// Each status's oldest first, by the status index (status, expires_at): a page of each read
+	// in order, then the page of all; never every order past its time read and sorted (100,000
+	// orders expiring at once would be read again for every page of them).
+	args := []any{s.t(t), limit(n)}
+	var parts []string
 	for _, st := range statuses {
 		args = append(args, string(st))
+		parts = append(parts, fmt.Sprintf(`SELECT * FROM (SELECT `+orderColumns+` FROM orders WHERE status = $%d AND expires_at < $1
+			ORDER BY expires_at, id LIMIT $2) AS s%d`, len(args), len(args)))
 	}
-	in := placeholders(1, len(args))
-	args = append(args, s.t(t), limit(n))
-	q := `SELECT ` + orderColumns + ` FROM orders WHERE status IN (` + in + `)` +
-		fmt.Sprintf(` AND expires_at < $%d ORDER BY expires_at, id LIMIT $%d`, len(args)-1, len(args))
+	q := `SELECT * FROM (` + strings.Join(parts, " UNION ALL ") + `) AS due ORDER BY expires_at, id LIMIT $2`
 	return s.queryOrders(ctx, "due orders", s.q(q), args...)
 }
 

@@ -47,6 +47,8 @@ type Dialect struct {
 	// PaidIndex follows the executor poll's table, for the same reason: the paid orders'
 	// partial index, not the status index and a sort.
 	PaidIndex string
+	// IndexedBy says the planner takes a named index (SQLite's INDEXED BY; indexed).
+	IndexedBy bool
 	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
@@ -166,6 +168,16 @@ var placeholder = regexp.MustCompile(`\$(\d+)`)
 var boundLimit = regexp.MustCompile(`(?i)\b(LIMIT|OFFSET)\s+(\$\d+)`)
 
 // q returns query in the dialect's placeholder form (queries are written with $1, $2...).
+// indexed names the index a query of a table should walk, where the dialect takes one (SQLite's
+// planner, without statistics, takes an equality on a column shared by many rows over a range
+// of the index made for the query): " INDEXED BY name", or nothing.
+func (s *Store) indexed(name string) string {
+	if !s.d.IndexedBy {
+		return ""
+	}
+	return " INDEXED BY " + name
+}
+
 func (s *Store) q(query string) string {
 	if !s.d.NumberedQuestion {
 		return query

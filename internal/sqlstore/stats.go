@@ -76,7 +76,7 @@ const openStatuses = `'CREATED', 'DEPOSIT_PROCESSING', 'UNDERPAID', 'DEPOSIT_SUC
 // live; a network's mode changed) are told to the operator: the executor will fail them.
 func (s *Store) OpenOrdersOfMode(ctx context.Context, network string, livemode bool) (int64, error) {
 	var n int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM orders WHERE network = $1 AND status IN (`+openStatuses+`) AND livemode = $2`),
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM orders`+s.indexed("orders_status")+` WHERE status IN (`+openStatuses+`) AND network = $1 AND livemode = $2`),
 		network, livemode).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("open orders of a mode: %w", err)

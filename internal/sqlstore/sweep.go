@@ -196,7 +196,7 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.H
 			return s.setSweep(ctx, tx, w, rampway.SweepDone, at)
 		case !ok && (w.Status == rampway.SweepFunding || w.Status == rampway.SweepSent):
 			// Its transfers go back to the candidates, to be swept again.
-			if _, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET sweep_id = '', updated_at = $1 WHERE sweep_id = $2`), s.t(at), w.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE inbound_transfers SET sweep_id = '', updated_at = $1 WHERE sweep_id = $2 AND sweep_id != ''`), s.t(at), w.ID); err != nil {
 				return fmt.Errorf("release transfers: %w", err)
 			}
 			return s.setSweep(ctx, tx, w, rampway.SweepFailed, at)

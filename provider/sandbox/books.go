@@ -80,14 +80,12 @@ func (b Books) SandboxCreate(ctx context.Context, p *Payment) (*Payment, error) 
 
 // SandboxPayment implements Store.
 func (b Books) SandboxPayment(ctx context.Context, key string, byReference bool) (*Payment, error) {
-	col := "id"
+	where := "id = $1"
 	if byReference {
-		col = "reference"
-		if key == "" {
-			return nil, rampway.Errorf(rampway.ENOTFOUND, "sandbox payment not found")
-		}
+		// The reference's index holds the payments that have one: the condition says so.
+		where = "reference = $1 AND reference != ''"
 	}
-	p, err := b.scan(b.db.DB().QueryRowContext(ctx, b.db.Q(`SELECT `+columns+` FROM sandbox_payments WHERE `+col+` = $1 AND provider = $2`), key, b.name))
+	p, err := b.scan(b.db.DB().QueryRowContext(ctx, b.db.Q(`SELECT `+columns+` FROM sandbox_payments WHERE `+where+` AND provider = $2`), key, b.name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, rampway.Errorf(rampway.ENOTFOUND, "sandbox payment not found")
 	}

@@ -1,0 +1,276 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/secretbox"
+	"github.com/rampway/rampway/provider/sandbox"
+	"github.com/rampway/rampway/sqlite"
+	"github.com/rampway/rampway/storetest"
+)
+
+// The tables whose rows do not grow with the orders: a statement may read them whole.
+var smallTables = map[string]bool{
+	"api_keys": true, "contract_functions": true, "goose_db_version": true, "merchant_deposit_addresses": true,
+	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
+}
+
+// Statements that walk a growing table's index in its order, reviewed: each stops after a
+// page (its LIMIT) of rows that the walk meets in order, whatever the table's size.
+var walksReviewed = []struct{ statement, why string }{}
+
+// No statement the store (and the sandbox provider's books) runs reads a growing table whole:
+// every one finds its rows through an index, so its cost stays flat as a merchant's database
+// grows to millions of orders. The statements are the ones the store contract's tests prepared,
+// as the service prepares them (SQLite plans a statement when it is prepared); a new statement
+// that scans is named here with its plan.
+func TestNoStatementScansAGrowingTable(t *testing.T) {
+	var (
+		mu   sync.Mutex
+		seen = map[string]bool{}
+	)
+	stop := sqlite.RecordStatements(func(q string) {
+		mu.Lock()
+		seen[q] = true
+		mu.Unlock()
+	})
+	defer stop()
+	t.Run("store contract", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) storetest.Opener {
+			path := filepath.Join(t.TempDir(), "rampway.db")
+			box, err := secretbox.New("test-key")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func(t *testing.T) rampway.Store {
+				s, err := sqlite.Open(t.Context(), path, box)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+		})
+	})
+	t.Run("sandbox books", sandboxBooks)
+	stop()
+	if t.Failed() {
+		return
+	}
+
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "plans.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tables, partial := map[string]bool{}, map[string]bool{}
+	rows, err := s.DB().QueryContext(t.Context(), `SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE type IN ('table', 'index')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var typ, name, def string
+		if err := rows.Scan(&typ, &name, &def); err != nil {
+			t.Fatal(err)
+		}
+		if typ == "table" {
+			tables[name] = true
+		} else if strings.Contains(strings.ToUpper(def), " WHERE ") {
+			partial[name] = true
+		}
+	}
+	rows.Close()
+
+	statements := slices.Sorted(func(yield func(string) bool) {
+		for q := range seen {
+			if !yield(q) {
+				return
+			}
+		}
+	})
+	if len(statements) < 100 {
+		t.Fatalf("only %d statements recorded: is the recorder wired to the connections?", len(statements))
+	}
+	var dump *os.File
+	if path := os.Getenv("RAMPWAY_PLANS"); path != "" { // every statement with its plan, to read
+		if dump, err = os.Create(path); err != nil {
+			t.Fatal(err)
+		}
+		defer dump.Close()
+	}
+	var migrated strings.Builder // the migrations' statements, run once: not the store's
+	files, err := os.ReadDir("migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join("migrations", f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		migrated.WriteString(normalize(string(b)))
+	}
+	for _, q := range statements {
+		if strings.Contains(migrated.String(), normalize(q)) {
+			continue
+		}
+		plan, err := explain(t, s, q)
+		if err != nil {
+			if dump != nil {
+				fmt.Fprintf(dump, "%s\n  !! %v\n\n", normalize(q), err)
+			}
+			continue // not a query of the store's schema (PRAGMAs, the migrations' own)
+		}
+		if dump != nil {
+			fmt.Fprintf(dump, "%s\n  => %s\n\n", normalize(q), strings.Join(plan, " | "))
+		}
+		aliases := tableAliases(q)
+		sorts := slices.ContainsFunc(plan, func(step string) bool { return strings.HasPrefix(step, "USE TEMP B-TREE FOR ORDER BY") })
+		limited := strings.Contains(strings.ToUpper(q), " LIMIT ")
+		for _, step := range plan {
+			if m := searchStep.FindStringSubmatch(step); m != nil {
+				table := m[1]
+				if real, ok := aliases[table]; ok {
+					table = real
+				}
+				if tables[table] && !smallTables[table] && !partial[m[2]] && (sorts || !limited) && broadOnly(m[3]) {
+					t.Errorf("reads all of %s of a %s (%s):\n%s\nplan: %s", table, m[3], step, strings.TrimSpace(q), strings.Join(plan, " | "))
+				}
+				continue
+			}
+			m := scanStep.FindStringSubmatch(step)
+			if m == nil {
+				continue
+			}
+			table := m[1]
+			if real, ok := aliases[table]; ok {
+				table = real
+			}
+			if !tables[table] || smallTables[table] || (m[3] != "" && partial[m[3]]) {
+				continue
+			}
+			if m[3] != "" && slices.ContainsFunc(walksReviewed, func(r struct{ statement, why string }) bool {
+				return strings.Contains(normalize(q), normalize(r.statement))
+			}) {
+				continue
+			}
+			t.Errorf("reads %s whole (%s):\n%s\nplan: %s", table, step, strings.TrimSpace(q), strings.Join(plan, " | "))
+		}
+	}
+}
+
+// scanStep is a step of a plan that reads a table or an index from its start: the table (or
+// its alias), then the index it walks, if any.
+var scanStep = regexp.MustCompile(`^SCAN (\w+)( USING (?:COVERING )?INDEX (\w+))?`)
+
+var numberedParam = regexp.MustCompile(`\?(\d+)`)
+
+// searchStep is a step that finds its rows by an index: the table, the index, its constraints.
+var searchStep = regexp.MustCompile(`^SEARCH (\w+) USING (?:COVERING )?INDEX (\w+) \(([^)]*)\)`)
+
+// broadColumns are the columns whose one value many of a growing table's rows share.
+var broadColumns = map[string]bool{"network": true, "provider": true, "livemode": true, "merchant_id": true, "area": true}
+
+// broadOnly reports whether an index search is constrained by broad columns only: it reads every
+// row of a network, a merchant, a mode (and sorts them, or reads them all for lack of a LIMIT).
+func broadOnly(constraints string) bool {
+	for _, c := range strings.Split(constraints, " AND ") {
+		col := strings.TrimRight(c, "=<>?")
+		if !broadColumns[col] {
+			return false
+		}
+	}
+	return true
+}
+
+var aliasClause = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+(\w+)(?:\s+(?:AS\s+)?(\w+))?`)
+
+// tableAliases maps each alias in q's FROM and JOIN clauses to its table.
+func tableAliases(q string) map[string]string {
+	out := map[string]string{}
+	for _, m := range aliasClause.FindAllStringSubmatch(q, -1) {
+		switch strings.ToUpper(m[2]) {
+		case "", "WHERE", "JOIN", "LEFT", "INNER", "ON", "ORDER", "GROUP", "LIMIT", "INDEXED", "NOT", "USING", "SET", "UNION", "CROSS":
+			continue
+		}
+		out[m[2]] = m[1]
+	}
+	return out
+}
+
+func normalize(q string) string { return strings.Join(strings.Fields(q), " ") }
+
+func explain(t *testing.T, s interface{ DB() *sql.DB }, q string) ([]string, error) {
+	// Every parameter bound (to NULL: a plan is made before values are known, but for LIMIT).
+	n := strings.Count(q, "?")
+	for _, m := range numberedParam.FindAllStringSubmatch(q, -1) {
+		i, _ := strconv.Atoi(m[1])
+		n = max(n, i)
+	}
+	rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+q, make([]any, n)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var steps []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			return nil, err
+		}
+		steps = append(steps, detail)
+	}
+	return steps, rows.Err()
+}
+
+// sandboxBooks runs every statement of the sandbox provider's books.
+func sandboxBooks(t *testing.T) {
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "books.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := sandbox.NewBooks(s, "sandbox")
+	at := time.Unix(1_800_000_000, 0)
+	p, err := b.SandboxCreate(t.Context(), &sandbox.Payment{ID: "sp_1", IdemKey: "fp_1", OrderID: "o_1", Method: "bank_transfer",
+		Currency: "EUR", Decimals: 2, Amount: big.NewInt(1000), Received: new(big.Int), Captured: new(big.Int), Refunded: new(big.Int),
+		Status: rampway.FiatPending, Reference: "RW-1", ReturnURL: "http://x/", CreatedAt: at, UpdatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, byRef := range []bool{false, true} {
+		key := map[bool]string{false: p.ID, true: p.Reference}[byRef]
+		if _, err := b.SandboxPayment(t.Context(), key, byRef); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Status = rampway.FiatAuthorized
+	if err := b.SandboxUpdate(t.Context(), p, rampway.FiatPending, []sandbox.Event{{ID: "se_1", Body: []byte(`{}`)}},
+		&sandbox.Call{Key: "fa_1", PaymentID: p.ID, Kind: "capture"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := b.SandboxCall(t.Context(), "fa_1"); err != nil || c == nil {
+		t.Fatal(c, err)
+	}
+	evs, err := b.SandboxDueEvents(t.Context(), at.Add(time.Minute), 10)
+	if err != nil || len(evs) != 1 {
+		t.Fatal(evs, err)
+	}
+	for i, delivered := range []bool{false, true} {
+		if err := b.SandboxEventSent(t.Context(), evs[0].ID, delivered, at.Add(time.Duration(i)*time.Minute), at); err != nil {
+			t.Fatal(fmt.Errorf("event sent: %w", err))
+		}
+	}
+}
