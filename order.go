@@ -214,6 +214,11 @@ type OrderStore interface {
 	// records. It returns the order after it. ECONFLICT when the order's state does not take
 	// the cause (rampway.Apply); ENOTFOUND.
 	Apply(ctx context.Context, id string, c Cause, at time.Time) (*Order, error)
+	// ApplyEach applies a cause to each of several orders as Apply does, in one transaction:
+	// each order's writes all or none, errs[i] the answer for ids[i] (ECONFLICT, ENOTFOUND);
+	// err a failure of the whole, nothing of it written. For the work that moves many orders at
+	// once (the expiry): one write and one commit for a batch instead of one each.
+	ApplyEach(ctx context.Context, ids []string, c Cause, at time.Time) (errs []error, err error)
 	// OrderEvents returns an order's events, oldest first.
 	OrderEvents(ctx context.Context, orderID string) ([]*OrderEvent, error)
 	// DueOrders returns up to limit orders in one of statuses whose expiry is before t,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -14,8 +15,12 @@ import (
 // ONRAMP_PROCESSING).
 var expiring = rampway.StatusesTakingAny(rampway.CauseExpired)
 
-// expiryBatch bounds one pass's read.
-const expiryBatch = 500
+// expiryBatch bounds one pass's read; expiryWrite the orders expired in one transaction (one
+// turn of SQLite's one writer: short enough for the requests waiting behind it).
+const (
+	expiryBatch = 500
+	expiryWrite = 20
+)
 
 // ExpireDue ends the orders whose time is up: CREATED (nothing paid) -> EXPIRED, and an area A
 // order still UNDERPAID -> FAILED with the shortfall as its failure reason (refunded later). An
@@ -30,14 +35,23 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return moved, err
 		}
-		for _, o := range due {
-			_, err := s.store.Apply(ctx, o.ID, rampway.Expired{}, now)
-			switch rampway.ErrorCode(err) {
-			case "":
-				moved++
-			case rampway.ECONFLICT: // another instance, or a payment, got there first
-			default:
-				return moved, fmt.Errorf("expire order %s: %w", o.ID, err)
+		for chunk := range slices.Chunk(due, expiryWrite) {
+			ids := make([]string, len(chunk))
+			for i, o := range chunk {
+				ids[i] = o.ID
+			}
+			errs, err := s.store.ApplyEach(ctx, ids, rampway.Expired{}, now)
+			if err != nil {
+				return moved, fmt.Errorf("expire orders: %w", err)
+			}
+			for i, err := range errs {
+				switch rampway.ErrorCode(err) {
+				case "":
+					moved++
+				case rampway.ECONFLICT, rampway.ENOTFOUND: // another instance, or a payment, got there first
+				default:
+					return moved, fmt.Errorf("expire order %s: %w", ids[i], err)
+				}
 			}
 		}
 		if len(due) < expiryBatch {

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -139,5 +140,55 @@ func testHooks(t *testing.T, open Opener) {
 	}
 	if applied, ms := h.take(); len(applied) != 0 || len(ms) != 0 {
 		t.Fatalf("after stop: heard %+v %+v", applied, ms)
+	}
+}
+
+// ApplyEach applies a cause to each order as Apply would, in one transaction: an order whose
+// state no longer takes it (ECONFLICT) or that does not exist (ENOTFOUND) is answered alone,
+// nothing of it written, and the others are moved, with their events; the listeners hear of
+// the moved ones only.
+func testApplyEach(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	var h heard
+	stop := s.(rampway.Listener).Listen(h.hooks())
+	defer stop()
+	m := mustMerchant(t, s, "Each")
+	at := now()
+	a, b, c := mustOrder(t, s, m.ID, at), mustOrder(t, s, m.ID, at), mustOrder(t, s, m.ID, at)
+	if _, err := s.Apply(ctx, b.ID, rampway.Cancelled{}, at); err != nil {
+		t.Fatal(err)
+	}
+	h.take()
+	later := at.Add(time.Hour)
+	errs, err := s.ApplyEach(ctx, []string{a.ID, b.ID, "ord_unknown", c.ID}, rampway.Expired{}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"", rampway.ECONFLICT, rampway.ENOTFOUND, ""}
+	for i, e := range errs {
+		if rampway.ErrorCode(e) != want[i] {
+			t.Errorf("order %d: %v, want %q", i, e, want[i])
+		}
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("%d answers, want %d", len(errs), len(want))
+	}
+	for _, tc := range []struct {
+		o      *rampway.Order
+		status rampway.OrderStatus
+		events int
+	}{{a, rampway.StatusExpired, 2}, {b, rampway.StatusCancelled, 2}, {c, rampway.StatusExpired, 2}} {
+		got, err := s.Order(ctx, tc.o.ID)
+		if err != nil || got.Status != tc.status {
+			t.Fatalf("order %s: %v, %v; want %s", tc.o.ID, got.Status, err, tc.status)
+		}
+		if evs, err := s.OrderEvents(ctx, tc.o.ID); err != nil || len(evs) != tc.events {
+			t.Fatalf("order %s: %d events, %v; want %d", tc.o.ID, len(evs), err, tc.events)
+		}
+	}
+	applied, _ := h.take()
+	if len(applied) != 2 || applied[0].Order.ID != a.ID || applied[1].Order.ID != c.ID {
+		t.Fatalf("listeners heard %d outcomes, want a's and c's", len(applied))
 	}
 }

@@ -73,6 +73,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"LateTransfer", testLateTransfer},
 		{"Leases", testLeases},
 		{"Hooks", testHooks},
+		{"ApplyEach", testApplyEach},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

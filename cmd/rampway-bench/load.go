@@ -32,6 +32,8 @@ type loadSpec struct {
 	tag string
 	// body returns the request body for a merchant_txn_id.
 	body func(txnID string) []byte
+	// get, when set, makes every request a GET of the URL it returns (url and body unused).
+	get func() string
 	// idempotencyKey sends the merchant_txn_id as Idempotency-Key too.
 	idempotencyKey bool
 	// onMeasure and onDone are called when the measured window starts and when it ends.
@@ -251,7 +253,13 @@ func (c *loadConn) try(ctx context.Context, spec loadSpec, txn string) (string, 
 		c.conn, c.br, c.bw = conn, bufio.NewReader(conn), bufio.NewWriter(conn)
 		c.stop = context.AfterFunc(ctx, func() { conn.Close() }) // an interrupted run stops waiting at once
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.url, bytes.NewReader(spec.body(txn)))
+	var req *http.Request
+	var err error
+	if spec.get != nil {
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, spec.get(), nil)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, spec.url, bytes.NewReader(spec.body(txn)))
+	}
 	if err != nil {
 		return "", "", err
 	}

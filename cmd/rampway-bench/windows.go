@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -45,11 +47,12 @@ func runWindows(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("windows", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	devJSON := fs.String("dev-json", ".rampway-dev/dev.json", "the running service's dev.json (its URLs, demo merchant, key, function)")
-	api := fs.String("api", "a1", "the endpoint: a1, a2, b1, b3 or c1")
+	api := fs.String("api", "a1", "the endpoint: a1, a2, b1, b3 or c1; or a GET: "+getNames())
 	concurrency := fs.Int("concurrency", 16, "concurrent clients (one keep-alive connection each)")
 	window := fs.Duration("window", 5*time.Second, "one window's length")
 	windows := fs.Int("windows", 6, "how many windows, one after the other")
 	apiKey := fs.String("api-key", "", "the merchant's API key (default: dev.json's)")
+	poolAge := fs.Duration("pool-age", 0, "a-get, a-webhooks, a-list-page: look up orders created at least this long ago (default: the newest)")
 	o := ordersOptions{}
 	fs.StringVar(&o.fiatSymbol, "fiat-symbol", "EUR", "b1, b3, c1: order_fiat_symbol")
 	fs.StringVar(&o.fiatMethod, "fiat-method", "credit_debit_card", "b1, b3, c1: fiat_payment_method")
@@ -64,6 +67,14 @@ func runWindows(ctx context.Context, args []string, stdout io.Writer) error {
 	var dev devFile
 	if err := json.Unmarshal(raw, &dev); err != nil {
 		return fmt.Errorf("%s: %w", *devJSON, err)
+	}
+	if *apiKey != "" {
+		dev.Merchant.APIKey = *apiKey
+	}
+	for _, g := range getEndpoints {
+		if g.name == *api {
+			return runGetWindows(ctx, dev, g, *poolAge, *concurrency, *window, *windows, stdout)
+		}
 	}
 	scs, err := parseScenarios(*api)
 	if err != nil {
@@ -103,6 +114,120 @@ func runWindows(ctx context.Context, args []string, stdout io.Writer) error {
 				}
 				return append(append(append(make([]byte, 0, len(body)+len(txn)), prefix...), txn...), suffix...)
 			}})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "| %d | %.0f | %s | %s | %s |\n", i+1, res.rate(), ms(res.percentile(0.5)), ms(res.percentile(0.99)), errorSummary(res.errors))
+		if len(res.samples) > 0 && res.errorCount() > 0 {
+			fmt.Fprintf(stdout, "<!-- first error: %s -->\n", res.samples[0])
+		}
+	}
+	return nil
+}
+
+// getEndpoint is a GET route `windows` loads: the lookups and lists a merchant's server and
+// support desk call, whose cost must not grow with the orders the database holds.
+type getEndpoint struct {
+	name, title string
+	// needsIDs: the URL names one of the demo merchant's area A orders (a pool read first).
+	needsIDs bool
+	url      func(dev devFile, id string) string
+}
+
+var getEndpoints = []getEndpoint{
+	{name: "b2", title: "B2 fiatCurrencies", url: func(d devFile, _ string) string { return d.API.NFTRamp + "/merchant/hosted/nftCheckout/fiatCurrencies" }},
+	{name: "c2", title: "C2 fiatCurrencies", url: func(d devFile, _ string) string {
+		return d.API.Deposit + "/merchant/sdk/onramp-to-deposit/fiatCurrencies"
+	}},
+	{name: "a-get", title: "an area A order by id", needsIDs: true, url: func(d devFile, id string) string { return d.API.Mint + routeOrder + "/" + id }},
+	{name: "a-webhooks", title: "an area A order's webhook deliveries", needsIDs: true, url: func(d devFile, id string) string {
+		return d.API.Mint + routeOrder + "/" + id + "/webhooks"
+	}},
+	{name: "a-list", title: "area A orders, newest 20", url: func(d devFile, _ string) string { return d.API.Mint + routeOrders + "?limit=20" }},
+	{name: "a-list-failed", title: "area A FAILED orders, newest 20", url: func(d devFile, _ string) string {
+		return d.API.Mint + routeOrders + "?limit=20&status=FAILED"
+	}},
+	{name: "a-list-page", title: "area A orders, the 20 after one of the pool", needsIDs: true, url: func(d devFile, id string) string {
+		return d.API.Mint + routeOrders + "?limit=20&starting_after=" + id
+	}},
+}
+
+// routeOrders is area A's (and B's) list of orders.
+const routeOrders = "/merchant/hosted/nftCheckout/orders"
+
+func getNames() string {
+	var names []string
+	for _, g := range getEndpoints {
+		names = append(names, g.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// orderPool reads up to n of the demo merchant's area A order ids, newest first, through the
+// list endpoint.
+func orderPool(ctx context.Context, dev devFile, age time.Duration, n int) ([]string, error) {
+	var ids []string
+	after := ""
+	for len(ids) < n {
+		u := dev.API.Mint + routeOrders + "?limit=100"
+		if age > 0 {
+			u += "&created_to=" + time.Now().Add(-age).UTC().Format(time.RFC3339)
+		}
+		if after != "" {
+			u += "&starting_after=" + after
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("X-Api-Key", dev.Merchant.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		var page struct {
+			Data []struct {
+				OrderID string `json:"order_id"`
+			} `json:"data"`
+			HasMore bool `json:"has_more"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("list orders: %s, %v", resp.Status, err)
+		}
+		for _, o := range page.Data {
+			ids = append(ids, o.OrderID)
+		}
+		if !page.HasMore || len(page.Data) == 0 {
+			break
+		}
+		after = page.Data[len(page.Data)-1].OrderID
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("the demo merchant has no area A order to look up: create some first (--api a1)")
+	}
+	return ids, nil
+}
+
+func runGetWindows(ctx context.Context, dev devFile, g getEndpoint, poolAge time.Duration, concurrency int, window time.Duration, windows int, stdout io.Writer) error {
+	if dev.Merchant.APIKey == "" {
+		return fmt.Errorf("dev.json has no API key")
+	}
+	ids := []string{""}
+	if g.needsIDs {
+		var err error
+		if ids, err = orderPool(ctx, dev, poolAge, 2000); err != nil {
+			return err
+		}
+	}
+	var next atomic.Uint64
+	get := func() string { return g.url(dev, ids[int(next.Add(1)%uint64(len(ids)))]) }
+	fmt.Fprintf(stdout, "# %s at %s (%d ids), %d clients, %s windows\n\n| Window | Requests/s | p50 | p99 | Errors |\n|---|---|---|---|---|\n",
+		g.title, g.url(dev, "{id}"), len(ids), concurrency, window)
+	for i := range windows {
+		res, err := runLoad(ctx, loadSpec{url: g.url(dev, ids[0]), get: get, header: http.Header{"X-Api-Key": {dev.Merchant.APIKey}},
+			status: http.StatusOK, concurrency: concurrency, duration: window})
 		if err != nil {
 			return err
 		}

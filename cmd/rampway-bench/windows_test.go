@@ -72,3 +72,47 @@ func TestWindowsFromDevJSON(t *testing.T) {
 		t.Fatal("no order reached the service")
 	}
 }
+
+// A GET endpoint's windows: the lookups go to ids of the pool read through the list first.
+func TestWindowsGetLooksUpThePool(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	looked := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("X-Api-Key") != "rw_test_k" {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		switch {
+		case r.URL.Path == "/mint/merchant/hosted/nftCheckout/orders" && r.URL.Query().Get("starting_after") == "":
+			w.Write([]byte(`{"data": [{"order_id": "ord_1"}, {"order_id": "ord_2"}], "has_more": true}`))
+		case r.URL.Path == "/mint/merchant/hosted/nftCheckout/orders" && r.URL.Query().Get("starting_after") == "ord_2":
+			w.Write([]byte(`{"data": [{"order_id": "ord_3"}], "has_more": false}`))
+		case strings.HasPrefix(r.URL.Path, "/mint/merchant/hosted/nftCheckout/order/ord_"):
+			mu.Lock()
+			looked[strings.TrimPrefix(r.URL.Path, "/mint/merchant/hosted/nftCheckout/order/")]++
+			mu.Unlock()
+			w.Write([]byte(`{}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	dev := `{"api": {"mint_base_url": "` + srv.URL + `/mint"}, "merchant": {"merchant_id": "mch_1", "api_key": "rw_test_k"}}`
+	path := filepath.Join(t.TempDir(), "dev.json")
+	if err := os.WriteFile(path, []byte(dev), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := runWindows(t.Context(), []string{"--dev-json", path, "--api", "a-get", "--windows", "1", "--window", "200ms", "--concurrency", "2"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(3 ids)") || !strings.Contains(out.String(), "| 1 |") || !strings.Contains(out.String(), "| 0 |") {
+		t.Fatalf("want one window without errors over 3 ids:\n%s", out.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(looked) != 3 {
+		t.Fatalf("looked up %v, want ord_1, ord_2 and ord_3", looked)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -22,6 +23,41 @@ func (s *Store) Apply(ctx context.Context, id string, c rampway.Cause, at time.T
 		return err
 	})
 	return out, err
+}
+
+// ApplyEach implements rampway.OrderStore: each order under a savepoint of its own, so that an
+// order whose state no longer takes the cause leaves nothing and the others go on.
+func (s *Store) ApplyEach(ctx context.Context, ids []string, c rampway.Cause, at time.Time) ([]error, error) {
+	var errs []error
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		errs = make([]error, len(ids))
+		for i, id := range ids {
+			if _, err := tx.ExecContext(ctx, "SAVEPOINT apply_each"); err != nil {
+				return fmt.Errorf("savepoint: %w", err)
+			}
+			o, err := s.lockOrder(ctx, tx, id)
+			if err == nil {
+				_, err = s.applyTx(ctx, tx, o, c, at)
+			}
+			if err != nil {
+				if code := rampway.ErrorCode(err); code != rampway.ECONFLICT && code != rampway.ENOTFOUND {
+					return err
+				}
+				errs[i] = err
+				if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT apply_each"); err != nil {
+					return fmt.Errorf("rollback to savepoint: %w", err)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT apply_each"); err != nil {
+				return fmt.Errorf("release savepoint: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return errs, nil
 }
 
 // applyTx applies cause c to the order o, locked in tx, with the cause's own record (a
