@@ -14,21 +14,22 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-func TestStoreContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Opener {
-		dsn := pgtest.FreshDSN(t)
-		box, err := secretbox.New("test-key")
+func TestStoreContract(t *testing.T) { storetest.Run(t, fresh) }
+
+// fresh is a new database, opened (and opened again) by the store.
+func fresh(t *testing.T) storetest.Opener {
+	dsn := pgtest.FreshDSN(t)
+	box, err := secretbox.New("test-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(t *testing.T) rampway.Store {
+		s, err := postgres.Open(t.Context(), dsn, box, postgres.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return func(t *testing.T) rampway.Store {
-			s, err := postgres.Open(t.Context(), dsn, box, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
-	})
+		return s
+	}
 }
 
 // Several instances starting at once must apply each migration exactly once.

@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"database/sql"
 	"fmt"
-	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,11 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/internal/secretbox"
-	"github.com/rampway/rampway/provider/sandbox"
 	"github.com/rampway/rampway/sqlite"
 	"github.com/rampway/rampway/storetest"
 )
@@ -47,23 +42,7 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 		mu.Unlock()
 	})
 	defer stop()
-	t.Run("store contract", func(t *testing.T) {
-		storetest.Run(t, func(t *testing.T) storetest.Opener {
-			path := filepath.Join(t.TempDir(), "rampway.db")
-			box, err := secretbox.New("test-key")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return func(t *testing.T) rampway.Store {
-				s, err := sqlite.Open(t.Context(), path, box)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}
-		})
-	})
-	t.Run("sandbox books", sandboxBooks)
+	storetest.Workload(t, fresh)
 	stop()
 	if t.Failed() {
 		return
@@ -235,42 +214,3 @@ func explain(t *testing.T, s interface{ DB() *sql.DB }, q string) ([]string, err
 	return steps, rows.Err()
 }
 
-// sandboxBooks runs every statement of the sandbox provider's books.
-func sandboxBooks(t *testing.T) {
-	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "books.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	b := sandbox.NewBooks(s, "sandbox")
-	at := time.Unix(1_800_000_000, 0)
-	p, err := b.SandboxCreate(t.Context(), &sandbox.Payment{ID: "sp_1", IdemKey: "fp_1", OrderID: "o_1", Method: "bank_transfer",
-		Currency: "EUR", Decimals: 2, Amount: big.NewInt(1000), Received: new(big.Int), Captured: new(big.Int), Refunded: new(big.Int),
-		Status: rampway.FiatPending, Reference: "RW-1", ReturnURL: "http://x/", CreatedAt: at, UpdatedAt: at})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, byRef := range []bool{false, true} {
-		key := map[bool]string{false: p.ID, true: p.Reference}[byRef]
-		if _, err := b.SandboxPayment(t.Context(), key, byRef); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p.Status = rampway.FiatAuthorized
-	if err := b.SandboxUpdate(t.Context(), p, rampway.FiatPending, []sandbox.Event{{ID: "se_1", Body: []byte(`{}`)}},
-		&sandbox.Call{Key: "fa_1", PaymentID: p.ID, Kind: "capture"}); err != nil {
-		t.Fatal(err)
-	}
-	if c, err := b.SandboxCall(t.Context(), "fa_1"); err != nil || c == nil {
-		t.Fatal(c, err)
-	}
-	evs, err := b.SandboxDueEvents(t.Context(), at.Add(time.Minute), 10)
-	if err != nil || len(evs) != 1 {
-		t.Fatal(evs, err)
-	}
-	for i, delivered := range []bool{false, true} {
-		if err := b.SandboxEventSent(t.Context(), evs[0].ID, delivered, at.Add(time.Duration(i)*time.Minute), at); err != nil {
-			t.Fatal(fmt.Errorf("event sent: %w", err))
-		}
-	}
-}

@@ -11,21 +11,22 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-func TestStoreContract(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) storetest.Opener {
-		path := filepath.Join(t.TempDir(), "rampway.db")
-		box, err := secretbox.New("test-key")
+func TestStoreContract(t *testing.T) { storetest.Run(t, fresh) }
+
+// fresh is a new database file, opened (and opened again) by the store.
+func fresh(t *testing.T) storetest.Opener {
+	path := filepath.Join(t.TempDir(), "rampway.db")
+	box, err := secretbox.New("test-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(t *testing.T) rampway.Store {
+		s, err := sqlite.Open(t.Context(), path, box)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return func(t *testing.T) rampway.Store {
-			s, err := sqlite.Open(t.Context(), path, box)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
-	})
+		return s
+	}
 }
 
 func TestMigrateIsIdempotent(t *testing.T) {

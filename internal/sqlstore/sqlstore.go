@@ -167,7 +167,16 @@ var placeholder = regexp.MustCompile(`\$(\d+)`)
 // most of its time there). As an expression, (?2 + 0), it is only evaluated when run.
 var boundLimit = regexp.MustCompile(`(?i)\b(LIMIT|OFFSET)\s+(\$\d+)`)
 
-// q returns query in the dialect's placeholder form (queries are written with $1, $2...).
+// onQuery, when set (RecordQueries), sees every statement text the store runs, as written.
+var onQuery atomic.Pointer[func(query string)]
+
+// RecordQueries has f see every statement text the stores run (before the dialect's rewrite)
+// until the returned func is called: for the tests that read each statement's plan.
+func RecordQueries(f func(query string)) (stop func()) {
+	onQuery.Store(&f)
+	return func() { onQuery.Store(nil) }
+}
+
 // indexed names the index a query of a table should walk, where the dialect takes one (SQLite's
 // planner, without statistics, takes an equality on a column shared by many rows over a range
 // of the index made for the query): " INDEXED BY name", or nothing.
@@ -178,7 +187,11 @@ func (s *Store) indexed(name string) string {
 	return " INDEXED BY " + name
 }
 
+// q returns query in the dialect's placeholder form (queries are written with $1, $2...).
 func (s *Store) q(query string) string {
+	if f := onQuery.Load(); f != nil {
+		(*f)(query)
+	}
 	if !s.d.NumberedQuestion {
 		return query
 	}

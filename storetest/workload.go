@@ -1,0 +1,61 @@
+package storetest
+
+import (
+	"fmt"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/provider"
+	"github.com/rampway/rampway/provider/sandbox"
+)
+
+// Workload runs every statement a store runs, for a caller that records them (to read their
+// plans): the contract suite on fresh stores, then the sandbox provider's books in one.
+func Workload(t *testing.T, fresh Fresh) {
+	t.Run("store contract", func(t *testing.T) { Run(t, fresh) })
+	t.Run("sandbox books", func(t *testing.T) {
+		s := mustOpen(t, fresh(t))
+		db, ok := s.(provider.Books)
+		if !ok {
+			t.Fatal("the store does not keep a provider's books (provider.Books)")
+		}
+		sandboxBooks(t, db)
+	})
+}
+
+// sandboxBooks runs every statement of the sandbox provider's books.
+func sandboxBooks(t *testing.T, db provider.Books) {
+	b := sandbox.NewBooks(db, "sandbox")
+	at := time.Unix(1_800_000_000, 0)
+	p, err := b.SandboxCreate(t.Context(), &sandbox.Payment{ID: "sp_1", IdemKey: "fp_1", OrderID: "o_1", Method: "bank_transfer",
+		Currency: "EUR", Decimals: 2, Amount: big.NewInt(1000), Received: new(big.Int), Captured: new(big.Int), Refunded: new(big.Int),
+		Status: rampway.FiatPending, Reference: "RW-1", ReturnURL: "http://x/", CreatedAt: at, UpdatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, byRef := range []bool{false, true} {
+		key := map[bool]string{false: p.ID, true: p.Reference}[byRef]
+		if _, err := b.SandboxPayment(t.Context(), key, byRef); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Status = rampway.FiatAuthorized
+	if err := b.SandboxUpdate(t.Context(), p, rampway.FiatPending, []sandbox.Event{{ID: "se_1", Body: []byte(`{}`)}},
+		&sandbox.Call{Key: "fa_1", PaymentID: p.ID, Kind: "capture"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := b.SandboxCall(t.Context(), "fa_1"); err != nil || c == nil {
+		t.Fatal(c, err)
+	}
+	evs, err := b.SandboxDueEvents(t.Context(), at.Add(time.Minute), 10)
+	if err != nil || len(evs) != 1 {
+		t.Fatal(evs, err)
+	}
+	for i, delivered := range []bool{false, true} {
+		if err := b.SandboxEventSent(t.Context(), evs[0].ID, delivered, at.Add(time.Duration(i)*time.Minute), at); err != nil {
+			t.Fatal(fmt.Errorf("event sent: %w", err))
+		}
+	}
+}
