@@ -213,4 +213,3 @@ func explain(t *testing.T, s interface{ DB() *sql.DB }, q string) ([]string, err
 	}
 	return steps, rows.Err()
 }
-
