@@ -93,8 +93,9 @@ type DeliveryStore interface {
 	RecordAttempt(ctx context.Context, a *DeliveryAttempt, status DeliveryStatus, next time.Time) error
 	// Deliveries returns an order's deliveries in event order.
 	Deliveries(ctx context.Context, orderID string) ([]*Delivery, error)
-	// DeliveryAttempts returns a delivery's attempts, oldest first.
-	DeliveryAttempts(ctx context.Context, eventID string) ([]*DeliveryAttempt, error)
+	// DeliveryAttempts returns the attempts of an order's deliveries, in event order, each
+	// delivery's oldest first (one read for an order's whole webhook log).
+	DeliveryAttempts(ctx context.Context, orderID string) ([]*DeliveryAttempt, error)
 	// ResendDelivery makes a delivery of the merchant pending and due at now again (same eventId
 	// and body). ENOTFOUND for another merchant's; ECONFLICT (ErrMerchantDisabled in its chain)
 	// while the merchant is disabled.

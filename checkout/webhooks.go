@@ -24,13 +24,17 @@ func (s *Records) Deliveries(ctx context.Context, scope rampway.Scope, area ramp
 	if err != nil {
 		return nil, err
 	}
+	as, err := s.store.DeliveryAttempts(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	byEvent := map[string][]*rampway.DeliveryAttempt{}
+	for _, a := range as {
+		byEvent[a.EventID] = append(byEvent[a.EventID], a)
+	}
 	out := make([]DeliveryLog, len(ds))
 	for i, d := range ds {
-		as, err := s.store.DeliveryAttempts(ctx, d.EventID)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = DeliveryLog{Delivery: d, Attempts: as}
+		out[i] = DeliveryLog{Delivery: d, Attempts: byEvent[d.EventID]}
 	}
 	return out, nil
 }

@@ -90,6 +90,15 @@ func testDeliveryClaims(t *testing.T, open Opener) {
 	if got, err := s.ClaimDeliveries(ctx, later.Add(time.Minute), lease, 10, 10, []string{b.ID}); err != nil || len(got) != 1 || got[0].Attempts != 1 {
 		t.Fatalf("claim of the retry: %v, %v", eventIDs(got), err)
 	}
+	// The order's webhook log: its deliveries' attempts, in event order.
+	as, err := s.DeliveryAttempts(ctx, oa.ID)
+	if err != nil || len(as) != 2 || as[0].EventID != first.EventID || as[0].StatusCode != 200 || as[0].Latency != time.Millisecond ||
+		as[1].EventID != next[0].EventID || as[1].StatusCode != 500 || as[1].Error != "answered 500" {
+		t.Fatalf("attempts of the order: %+v, %v", as, err)
+	}
+	if as, err := s.DeliveryAttempts(ctx, ob.ID); err != nil || len(as) != 0 {
+		t.Fatalf("attempts of an order never attempted: %+v, %v", as, err)
+	}
 }
 
 // A claim takes at most perMerchant deliveries of one merchant, and fills its limit with

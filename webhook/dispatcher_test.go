@@ -197,7 +197,13 @@ func TestRetriesUntilSuccess(t *testing.T) {
 		t.Fatalf("context: %+v %v", oc, err)
 	}
 	ds, _ := e.store.Deliveries(t.Context(), o.ID)
-	attempts, _ := e.store.DeliveryAttempts(t.Context(), ds[0].EventID)
+	all, _ := e.store.DeliveryAttempts(t.Context(), o.ID)
+	var attempts []*rampway.DeliveryAttempt
+	for _, a := range all {
+		if a.EventID == ds[0].EventID {
+			attempts = append(attempts, a)
+		}
+	}
 	if len(attempts) != 4 || attempts[0].StatusCode != 500 || attempts[3].StatusCode != 200 || attempts[3].Error != "" || ds[0].DeliveredAt == nil {
 		t.Fatalf("log: %+v / %+v", ds[0], attempts)
 	}

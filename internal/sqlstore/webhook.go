@@ -321,9 +321,9 @@ func (s *Store) LastEventSeq(ctx context.Context) (int64, error) {
 }
 
 // DeliveryAttempts implements rampway.DeliveryStore.
-func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampway.DeliveryAttempt, error) {
-	return collect(ctx, s.db, "delivery attempts", s.q(`SELECT event_id, attempt, started_at, status_code, latency_us, error FROM webhook_attempts
-		WHERE event_id = $1 ORDER BY attempt`), func(row interface{ Scan(...any) error }) (*rampway.DeliveryAttempt, error) {
+func (s *Store) DeliveryAttempts(ctx context.Context, orderID string) ([]*rampway.DeliveryAttempt, error) {
+	return collect(ctx, s.db, "delivery attempts", s.q(`SELECT a.event_id, a.attempt, a.started_at, a.status_code, a.latency_us, a.error
+		FROM webhook_deliveries d JOIN webhook_attempts a ON a.event_id = d.event_id WHERE d.order_id = $1 ORDER BY d.event_seq, a.attempt`), func(row interface{ Scan(...any) error }) (*rampway.DeliveryAttempt, error) {
 		var (
 			a  rampway.DeliveryAttempt
 			at dbTime
@@ -332,7 +332,7 @@ func (s *Store) DeliveryAttempts(ctx context.Context, eventID string) ([]*rampwa
 		err := row.Scan(&a.EventID, &a.Attempt, &at, &a.StatusCode, &us, &a.Error)
 		a.At, a.Latency = at.T, time.Duration(us)*time.Microsecond
 		return &a, err
-	}, eventID)
+	}, orderID)
 }
 
 // DeferDeliveries implements rampway.DeliveryStore.
