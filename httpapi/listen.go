@@ -94,17 +94,30 @@ func (s *Server) handleListen(w http.ResponseWriter, r *http.Request) error {
 	// read again each time until they are listenSettle old (one committed late, with a lower
 	// sequence number than one already sent, is then sent too); sent remembers them.
 	sent := map[string]int64{}
+	// marks are the newest event sequence number of any merchant at each read, kept until they
+	// are listenSettle old: every event at or below such a mark has committed by then, so the
+	// settled point moves over the other merchants' events too, and a quiet merchant's reads
+	// do not start ever further back while busy ones write.
+	type mark struct {
+		at  time.Time
+		seq int64
+	}
+	var marks []mark
 	tick := time.NewTicker(listenPoll)
 	defer tick.Stop()
 	beat := time.Now()
 	for {
-		ds, err := s.events.MerchantDeliveries(ctx, m.ID, livemodeFrom(ctx), after, listenBatch)
+		top, err := s.events.LastEventSeq(ctx)
+		var ds []*rampway.Delivery
+		if err == nil {
+			ds, err = s.events.MerchantDeliveries(ctx, m.ID, livemodeFrom(ctx), after, listenBatch)
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("event stream", "merchant_id", m.ID, "error", err)
 			}
 		} else {
-			settle := time.Now().Add(-listenSettle)
+			settle := time.Now().Add(-s.listenSettle)
 			settled, settling := after, true
 			for _, d := range ds { // in event order
 				if _, ok := sent[d.EventID]; !ok {
@@ -119,6 +132,13 @@ func (s *Server) handleListen(w http.ResponseWriter, r *http.Request) error {
 					settled = d.EventSeq
 				}
 			}
+			marks = append(marks, mark{time.Now(), top})
+			if len(ds) < listenBatch { // every delivery of the merchant after `after` was read, and sent
+				for len(marks) > 0 && marks[0].at.Before(settle) {
+					settled = max(settled, marks[0].seq)
+					marks = marks[1:]
+				}
+			}
 			if settled != after {
 				after = settled
 				for id, seq := range sent {
@@ -129,7 +149,7 @@ func (s *Server) handleListen(w http.ResponseWriter, r *http.Request) error {
 			}
 			_ = rc.Flush()
 		}
-		if time.Since(beat) > listenKeepAlive {
+		if time.Since(beat) > s.listenKeepAlive {
 			beat = time.Now()
 			if _, err := fmt.Fprintf(w, "id: %d\n: keep-alive\n\n", after); err != nil {
 				return nil

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/rampway/rampway/merchant"
+	"github.com/rampway/rampway/storetest"
 )
 
 // sseEvent is one server-sent event.
@@ -59,6 +61,8 @@ func openStream(t *testing.T, base, key, lastID string) (*http.Response, <-chan 
 				ev.id = strings.TrimPrefix(line, "id: ")
 			case strings.HasPrefix(line, "data: "):
 				ev.data += strings.TrimPrefix(line, "data: ")
+			case strings.HasPrefix(line, ": ") && ev.name == "":
+				ev.name = strings.TrimPrefix(line, ": ") // a comment: the keep-alive
 			}
 		}
 	}()
@@ -153,5 +157,55 @@ func TestListenStream(t *testing.T) {
 	}
 	if res, _ := openStream(t, srv.URL, e.key, ""); res.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("one stream too many: %d", res.StatusCode)
+	}
+}
+
+// A quiet merchant's stream moves its resume point over the other merchants' events once they
+// are settled: its reads do not start ever further back while others write (each read would
+// walk every event written since the merchant's last one).
+func TestListenMovesOverOtherMerchantsEvents(t *testing.T) {
+	t.Parallel()
+	e := newMintEnv(t)
+	s := New(testConfig(), Deps{Merchants: e.svc, Functions: e.functions, Checkout: e.checkout, Idempotency: e.store,
+		DB: e.ping, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), Events: e.store})
+	s.listenSettle, s.listenKeepAlive = 50*time.Millisecond, 20*time.Millisecond
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	_, ch := openStream(t, srv.URL, e.key, "")
+	ready := next(t, ch)
+	start, err := strconv.ParseInt(ready.id, 10, 64)
+	if ready.name != "ready" || err != nil {
+		t.Fatalf("first event %+v", ready)
+	}
+	other := storetest.NewMerchant(t, e.store)
+	for range 3 {
+		idx, err := e.store.NextDepositIndex(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.CreateOrder(t.Context(), storetest.NewOrder(other.ID, idx)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	top, err := e.store.LastEventSeq(t.Context())
+	if err != nil || top <= start {
+		t.Fatalf("the other merchant's events: up to %d (%v), the stream started at %d", top, err, start)
+	}
+	deadline := time.After(30 * time.Second) // a bound for a stuck test, not a margin: it passes as soon as it can
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatal("the stream ended")
+			}
+			if ev.name == "delivery" {
+				t.Fatalf("another merchant's delivery in the stream: %+v", ev)
+			}
+			if id, _ := strconv.ParseInt(ev.id, 10, 64); id >= top {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the resume point stayed below the other merchant's events (%d)", top)
+		}
 	}
 }

@@ -174,15 +174,17 @@ type Server struct {
 	orders    OrderReader
 	events    EventStream
 	listening listeners
-	limiter   *merchantLimiter // nil: no rate limit
-	mux       *http.ServeMux
-	handler   http.Handler
+	// listenSettle and listenKeepAlive are the event stream's (the constants; a test shortens them).
+	listenSettle, listenKeepAlive time.Duration
+	limiter                       *merchantLimiter // nil: no rate limit
+	mux                           *http.ServeMux
+	handler                       http.Handler
 }
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, providers: d.Providers, deposits: d.DepositAddresses,
-		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux()}
+		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux(), listenSettle: listenSettle, listenKeepAlive: listenKeepAlive}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()
