@@ -3,13 +3,9 @@ package postgres_test
 import (
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rampway/rampway/internal/pgtest"
@@ -31,21 +27,7 @@ var smallTables = map[string]bool{
 // condition and without a LIMIT to stop it) has no index to serve it. The statements are the
 // ones the store contract's tests ran (sqlstore.RecordQueries).
 func TestNoStatementScansAGrowingTable(t *testing.T) {
-	var (
-		mu   sync.Mutex
-		seen = map[string]bool{}
-	)
-	stop := sqlstore.RecordQueries(func(q string) {
-		mu.Lock()
-		seen[q] = true
-		mu.Unlock()
-	})
-	defer stop()
-	storetest.Workload(t, fresh)
-	stop()
-	if t.Failed() {
-		return
-	}
+	statements := storetest.WorkloadStatements(t, fresh, sqlstore.RecordQueries, "migrations")
 
 	s, err := postgres.Open(t.Context(), pgtest.FreshDSN(t), nil, postgres.Options{MaxOpenConns: 1})
 	if err != nil {
@@ -72,33 +54,8 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 		}
 	}
 
-	var migrated strings.Builder // the migrations' statements, run once: not the store's
-	files, err := os.ReadDir("migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join("migrations", f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		migrated.WriteString(strings.Join(strings.Fields(string(b)), " "))
-	}
-	statements := slices.Sorted(func(yield func(string) bool) {
-		for q := range seen {
-			if !yield(q) {
-				return
-			}
-		}
-	})
-	if len(statements) < 100 {
-		t.Fatalf("only %d statements recorded: does the store record its queries?", len(statements))
-	}
 	planned := 0
 	for i, q := range statements {
-		if strings.Contains(migrated.String(), strings.Join(strings.Fields(q), " ")) {
-			continue
-		}
 		plan, err := pgPlan(t, db, i, q)
 		if err != nil {
 			t.Logf("not planned: %v\n%s", err, q)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rampway/rampway/sqlite"
@@ -32,21 +31,7 @@ var walksReviewed = []struct{ statement, why string }{}
 // as the service prepares them (SQLite plans a statement when it is prepared); a new statement
 // that scans is named here with its plan.
 func TestNoStatementScansAGrowingTable(t *testing.T) {
-	var (
-		mu   sync.Mutex
-		seen = map[string]bool{}
-	)
-	stop := sqlite.RecordStatements(func(q string) {
-		mu.Lock()
-		seen[q] = true
-		mu.Unlock()
-	})
-	defer stop()
-	storetest.Workload(t, fresh)
-	stop()
-	if t.Failed() {
-		return
-	}
+	statements := storetest.WorkloadStatements(t, fresh, sqlite.RecordStatements, "migrations")
 
 	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "plans.db"), nil)
 	if err != nil {
@@ -71,16 +56,6 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 	}
 	rows.Close()
 
-	statements := slices.Sorted(func(yield func(string) bool) {
-		for q := range seen {
-			if !yield(q) {
-				return
-			}
-		}
-	})
-	if len(statements) < 100 {
-		t.Fatalf("only %d statements recorded: is the recorder wired to the connections?", len(statements))
-	}
 	var dump *os.File
 	if path := os.Getenv("RAMPWAY_PLANS"); path != "" { // every statement with its plan, to read
 		if dump, err = os.Create(path); err != nil {
@@ -88,31 +63,16 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 		}
 		defer dump.Close()
 	}
-	var migrated strings.Builder // the migrations' statements, run once: not the store's
-	files, err := os.ReadDir("migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join("migrations", f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		migrated.WriteString(normalize(string(b)))
-	}
 	for _, q := range statements {
-		if strings.Contains(migrated.String(), normalize(q)) {
-			continue
-		}
 		plan, err := explain(t, s, q)
 		if err != nil {
 			if dump != nil {
-				fmt.Fprintf(dump, "%s\n  !! %v\n\n", normalize(q), err)
+				fmt.Fprintf(dump, "%s\n  !! %v\n\n", storetest.Normalize(q), err)
 			}
 			continue // not a query of the store's schema (PRAGMAs, the migrations' own)
 		}
 		if dump != nil {
-			fmt.Fprintf(dump, "%s\n  => %s\n\n", normalize(q), strings.Join(plan, " | "))
+			fmt.Fprintf(dump, "%s\n  => %s\n\n", storetest.Normalize(q), strings.Join(plan, " | "))
 		}
 		aliases := tableAliases(q)
 		sorts := slices.ContainsFunc(plan, func(step string) bool { return strings.HasPrefix(step, "USE TEMP B-TREE FOR ORDER BY") })
@@ -140,7 +100,7 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 				continue
 			}
 			if m[3] != "" && slices.ContainsFunc(walksReviewed, func(r struct{ statement, why string }) bool {
-				return strings.Contains(normalize(q), normalize(r.statement))
+				return strings.Contains(storetest.Normalize(q), storetest.Normalize(r.statement))
 			}) {
 				continue
 			}
@@ -187,8 +147,6 @@ func tableAliases(q string) map[string]string {
 	}
 	return out
 }
-
-func normalize(q string) string { return strings.Join(strings.Fields(q), " ") }
 
 func explain(t *testing.T, s interface{ DB() *sql.DB }, q string) ([]string, error) {
 	// Every parameter bound (to NULL: a plan is made before values are known, but for LIMIT).

@@ -3,6 +3,11 @@ package storetest
 import (
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +29,53 @@ func Workload(t *testing.T, fresh Fresh) {
 		sandboxBooks(t, db)
 	})
 }
+
+// WorkloadStatements runs Workload while record has the store's statements seen, and returns
+// them, each once, sorted, less those of the migrations in the folder migrations (run once at
+// start, not the store's own): the statements whose plans a dialect's test reads.
+func WorkloadStatements(t *testing.T, fresh Fresh, record func(func(query string)) (stop func()), migrations string) []string {
+	var (
+		mu   sync.Mutex
+		seen = map[string]bool{}
+	)
+	stop := record(func(q string) {
+		mu.Lock()
+		seen[q] = true
+		mu.Unlock()
+	})
+	defer stop()
+	Workload(t, fresh)
+	stop()
+	if t.Failed() {
+		t.FailNow()
+	}
+	var migrated strings.Builder
+	files, err := os.ReadDir(migrations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(migrations, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		migrated.WriteString(Normalize(string(b)))
+	}
+	var out []string
+	for q := range seen {
+		if !strings.Contains(migrated.String(), Normalize(q)) {
+			out = append(out, q)
+		}
+	}
+	slices.Sort(out)
+	if len(out) < 100 {
+		t.Fatalf("only %d statements recorded: does the recorder see the store's statements?", len(out))
+	}
+	return out
+}
+
+// Normalize writes a statement's whitespace as single spaces.
+func Normalize(q string) string { return strings.Join(strings.Fields(q), " ") }
 
 // sandboxBooks runs every statement of the sandbox provider's books.
 func sandboxBooks(t *testing.T, db provider.Books) {

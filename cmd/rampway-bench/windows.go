@@ -117,10 +117,7 @@ func runWindows(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "| %d | %.0f | %s | %s | %s |\n", i+1, res.rate(), ms(res.percentile(0.5)), ms(res.percentile(0.99)), errorSummary(res.errors))
-		if len(res.samples) > 0 && res.errorCount() > 0 {
-			fmt.Fprintf(stdout, "<!-- first error: %s -->\n", res.samples[0])
-		}
+		windowRow(stdout, i, res)
 	}
 	return nil
 }
@@ -231,10 +228,15 @@ func runGetWindows(ctx context.Context, dev devFile, g getEndpoint, poolAge time
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "| %d | %.0f | %s | %s | %s |\n", i+1, res.rate(), ms(res.percentile(0.5)), ms(res.percentile(0.99)), errorSummary(res.errors))
-		if len(res.samples) > 0 && res.errorCount() > 0 {
-			fmt.Fprintf(stdout, "<!-- first error: %s -->\n", res.samples[0])
-		}
+		windowRow(stdout, i, res)
 	}
 	return nil
+}
+
+// windowRow prints a window's row of the table, and its first error's answer if any.
+func windowRow(stdout io.Writer, i int, res *loadResult) {
+	fmt.Fprintf(stdout, "| %d | %.0f | %s | %s | %s |\n", i+1, res.rate(), ms(res.percentile(0.5)), ms(res.percentile(0.99)), errorSummary(res.errors))
+	if len(res.samples) > 0 && res.errorCount() > 0 {
+		fmt.Fprintf(stdout, "<!-- first error: %s -->\n", res.samples[0])
+	}
 }
