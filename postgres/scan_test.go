@@ -14,12 +14,6 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-// The tables whose rows do not grow with the orders: a statement may read them whole.
-var smallTables = map[string]bool{
-	"api_keys": true, "contract_functions": true, "goose_db_version": true, "merchant_deposit_addresses": true,
-	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
-}
-
 // No statement the store (and the sandbox provider's books) runs needs to read a growing table
 // whole on PostgreSQL either: each is planned as prepared statements are after a few runs
 // (a generic plan, for any parameters) with sequential scans priced out, and a plan that still
@@ -72,7 +66,7 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 				continue
 			}
 			kind, index, table := m[1], m[2], m[3]
-			if smallTables[table] || partial[index] {
+			if storetest.SmallTables[table] || partial[index] {
 				continue
 			}
 			conditioned := false

@@ -15,12 +15,6 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-// The tables whose rows do not grow with the orders: a statement may read them whole.
-var smallTables = map[string]bool{
-	"api_keys": true, "contract_functions": true, "goose_db_version": true, "merchant_deposit_addresses": true,
-	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
-}
-
 // Statements that walk a growing table's index in its order, reviewed: each stops after a
 // page (its LIMIT) of rows that the walk meets in order, whatever the table's size.
 var walksReviewed = []struct{ statement, why string }{}
@@ -83,7 +77,7 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 				if real, ok := aliases[table]; ok {
 					table = real
 				}
-				if tables[table] && !smallTables[table] && !partial[m[2]] && (sorts || !limited) && broadOnly(m[3]) {
+				if tables[table] && !storetest.SmallTables[table] && !partial[m[2]] && (sorts || !limited) && broadOnly(m[3]) {
 					t.Errorf("reads all of %s of a %s (%s):\n%s\nplan: %s", table, m[3], step, strings.TrimSpace(q), strings.Join(plan, " | "))
 				}
 				continue
@@ -96,7 +90,7 @@ func TestNoStatementScansAGrowingTable(t *testing.T) {
 			if real, ok := aliases[table]; ok {
 				table = real
 			}
-			if !tables[table] || smallTables[table] || (m[3] != "" && partial[m[3]]) {
+			if !tables[table] || storetest.SmallTables[table] || (m[3] != "" && partial[m[3]]) {
 				continue
 			}
 			if m[3] != "" && slices.ContainsFunc(walksReviewed, func(r struct{ statement, why string }) bool {

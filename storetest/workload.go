@@ -30,6 +30,13 @@ func Workload(t *testing.T, fresh Fresh) {
 	})
 }
 
+// SmallTables are the tables whose rows do not grow with the orders: a statement may read them
+// whole.
+var SmallTables = map[string]bool{
+	"api_keys": true, "contract_functions": true, "goose_db_version": true, "merchant_deposit_addresses": true,
+	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
+}
+
 // WorkloadStatements runs Workload while record has the store's statements seen, and returns
 // them, each once, sorted, less those of the migrations in the folder migrations (run once at
 // start, not the store's own): the statements whose plans a dialect's test reads.
