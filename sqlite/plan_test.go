@@ -16,17 +16,17 @@ func TestHotQueryPlans(t *testing.T) {
 	}
 	defer s.Close()
 	for _, tc := range []struct{ name, query, want string }{
-		{"executor poll", `SELECT id FROM orders` + Dialect.PaidIndex + ` WHERE network = ?1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT 10`,
+		{"executor poll", `SELECT id FROM orders INDEXED BY orders_network_paid WHERE network = ?1 AND status IN ('DEPOSIT_SUCCESS', 'ONRAMP_SUCCESS') ORDER BY updated_at, id LIMIT 10`,
 			"SEARCH orders USING INDEX orders_network_paid (network=?)"},
 		{"watcher's new deposits", `SELECT id, deposit_address, asset_contract FROM orders WHERE network = ?1 AND created_at >= ?2 AND deposit_address IS NOT NULL`,
 			"SEARCH orders USING COVERING INDEX orders_network_created (network=? AND created_at>?)"},
 		{"webhook claim: the merchants with a delivery due", `WITH oldest AS MATERIALIZED (
-			SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d` + Dialect.ClaimIndex + `
+			SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d INDEXED BY webhook_deliveries_merchant_due
 				WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL ORDER BY d.next_attempt_at LIMIT 1) AS due
 			FROM merchants m WHERE m.status <> 'disabled' AND m.id NOT IN (?2))
 			SELECT id FROM oldest WHERE due <= ?1 ORDER BY due, id LIMIT 10`,
 			"SCAN m|SEARCH d USING COVERING INDEX webhook_deliveries_merchant_due (merchant_id=?)|SCAN oldest|USE TEMP B-TREE FOR ORDER BY"},
-		{"webhook claim: a merchant's first due deliveries", `SELECT d.event_id FROM webhook_deliveries d` + Dialect.ClaimIndex + `
+		{"webhook claim: a merchant's first due deliveries", `SELECT d.event_id FROM webhook_deliveries d INDEXED BY webhook_deliveries_merchant_due
 			WHERE d.merchant_id = ?2 AND d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until < ?1)
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT 10`,

@@ -30,8 +30,6 @@ var Dialect = sqlstore.Dialect{
 	NumberedQuestion: true,
 	TimesAsMicros:    true,
 	OneWriter:        true,
-	ClaimIndex:       " INDEXED BY webhook_deliveries_merchant_due",
-	PaidIndex:        " INDEXED BY orders_network_paid",
 	IndexedBy:        true,
 	Maintain:         checkpoints,
 	IsUniqueViolation: func(err error) bool {

@@ -630,7 +630,7 @@ func (s *Store) PaidOrders(ctx context.Context, network string, n int) ([]*rampw
 	// The states are in the query, not parameters, and written as the partial index of paid
 	// orders (orders_network_paid) writes them, so that the planner can use it in a plan made
 	// for any parameters.
-	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders`+s.d.PaidIndex+` WHERE network = $1 AND status IN (`+
+	return s.queryOrders(ctx, "paid orders", s.q(`SELECT `+orderColumns+` FROM orders`+s.indexed("orders_network_paid")+` WHERE network = $1 AND status IN (`+
 		awaitingExecution+`) ORDER BY updated_at, id LIMIT $2`), network, limit(n))
 }
 

@@ -40,14 +40,10 @@ type Dialect struct {
 	// OneWriter runs the store's transactions one at a time in this process (SQLite has one
 	// writer: waiting on a Go mutex beats its busy handler's sleeps of 1, 2, 5, 10... ms).
 	OneWriter bool
-	// ClaimIndex follows the webhook claim's table: SQLite's planner, without statistics,
-	// might walk the status or order index and sort; this names the merchant-due index
-	// (merchant, due time) it should walk.
-	ClaimIndex string
-	// PaidIndex follows the executor poll's table, for the same reason: the paid orders'
-	// partial index, not the status index and a sort.
-	PaidIndex string
-	// IndexedBy says the planner takes a named index (SQLite's INDEXED BY; indexed).
+	// IndexedBy says the planner takes a named index (SQLite's INDEXED BY): where its planner,
+	// without statistics, would walk another index and sort, a query names the one made for it
+	// (indexed): the webhook claim's merchant-due index, the executor poll's paid orders, the
+	// status index of the expiry, the watcher and the fiat worker's claim.
 	IndexedBy bool
 	// NextIndexSQL, when set, is the expression that hands out the next HD derivation index
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n

@@ -217,7 +217,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 		branches := make([]string, len(merchants))
 		for i, m := range merchants {
 			args = append(args, m)
-			branches[i] = `SELECT * FROM (SELECT d.event_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d` + s.d.ClaimIndex + `
+			branches[i] = `SELECT * FROM (SELECT d.event_id, d.next_attempt_at, d.event_seq FROM webhook_deliveries d` + s.indexed("webhook_deliveries_merchant_due") + `
 				WHERE d.merchant_id = $` + strconv.Itoa(len(args)) + ` AND d.status = 'pending' AND d.held_at IS NULL AND d.next_attempt_at <= $1
 				AND (d.lease_until IS NULL OR d.lease_until < $1)
 				AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
@@ -255,7 +255,7 @@ func (s *Store) dueMerchants(ctx context.Context, tx *sql.Tx, now time.Time, lim
 		notIn = ` AND m.id NOT IN (` + placeholders(3, len(args)) + `)`
 	}
 	return collect(ctx, tx, "due merchants", s.q(`WITH oldest AS MATERIALIZED (
-		SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d`+s.d.ClaimIndex+`
+		SELECT m.id, (SELECT d.next_attempt_at FROM webhook_deliveries d`+s.indexed("webhook_deliveries_merchant_due")+`
 			WHERE d.merchant_id = m.id AND d.status = 'pending' AND d.held_at IS NULL ORDER BY d.next_attempt_at LIMIT 1) AS due
 		FROM merchants m WHERE m.status <> 'disabled'`+notIn+`)
 		SELECT id FROM oldest WHERE due <= $1 ORDER BY due, id LIMIT $2`), func(r interface{ Scan(...any) error }) (string, error) {
