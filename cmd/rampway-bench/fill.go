@@ -188,41 +188,25 @@ func (r *fillReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Open orders expire after %s.\n", r.OpenUntil.Format(time.RFC3339))
 }
 
-// devDirState is what the fill reads of a `rampway dev` data directory (cmd/rampway's
-// dev-state.json): the secrets the database's keys and sealed fields are made with, and the
-// chain's keys.
-type devDirState struct {
-	AdminToken         string `json:"admin_token"`
-	HashSecret         string `json:"hash_secret"`
-	EncryptionKey      string `json:"encryption_key"`
-	MerchantID         string `json:"merchant_id"`
-	APIKey             string `json:"api_key"`
-	WebhookSecret      string `json:"webhook_secret"`
-	DeployerKey        string `json:"deployer_key"`
-	PayerKey           string `json:"payer_key"`
-	HotWalletKey       string `json:"hot_wallet_key"`
-	DepositMnemonic    string `json:"deposit_mnemonic"`
-	MerchantDepositKey string `json:"merchant_deposit_key"`
-}
+// devDirState is what the fill reads of a `rampway dev` data directory: the secrets the
+// database's keys and sealed fields are made with, and the chain's keys.
+type devDirState struct{ devworld.State }
 
 const (
-	devStateFile = "dev-state.json"
+	devStateFile = devworld.StateFile
 	devDBFile    = "rampway.db"
 	devLockFile  = "dev.lock"
 )
 
 // readDevState reads DIR/dev-state.json.
 func readDevState(dir string) (*devDirState, error) {
-	data, err := os.ReadFile(filepath.Join(dir, devStateFile))
+	read, err := devworld.ReadState(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no %s: run `rampway dev --data-dir %s` once (and stop it) first", dir, devStateFile, dir)
 	} else if err != nil {
 		return nil, err
 	}
-	var st devDirState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, devStateFile), err)
-	}
+	st := devDirState{*read}
 	if st.HashSecret == "" || st.DeployerKey == "" || st.HotWalletKey == "" || st.DepositMnemonic == "" {
 		return nil, fmt.Errorf("%s is incomplete: run `rampway dev --data-dir %s` once (and stop it) first", filepath.Join(dir, devStateFile), dir)
 	}

@@ -72,7 +72,7 @@ func testDevDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := devDirState{AdminToken: secret(), HashSecret: secret(), EncryptionKey: secret(), DeployerKey: key(), PayerKey: key(),
+	st := devworld.State{AdminToken: secret(), HashSecret: secret(), EncryptionKey: secret(), DeployerKey: key(), PayerKey: key(),
 		HotWalletKey: key(), DepositMnemonic: mnemonic, MerchantDepositKey: key()}
 	data, err := json.Marshal(st)
 	if err != nil {

@@ -236,15 +236,13 @@ func adminWarnings(out any) []string {
 
 // readDevState reads an existing dev data directory's secrets.
 func readDevState(dir string) (*devState, error) {
-	data, err := os.ReadFile(filepath.Join(dir, devStateFile))
-	if err != nil {
+	st, err := devworld.ReadState(dir)
+	if errors.Is(err, devworld.ErrStateDamaged) {
+		return nil, fmt.Errorf("admin: %w", err)
+	} else if err != nil {
 		return nil, fmt.Errorf("admin: %s is not a 'rampway dev' data directory: %w", dir, err)
 	}
-	var st devState
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("admin: %s: %w", devStateFile, err)
-	}
-	return &st, nil
+	return &devState{*st}, nil
 }
 
 // refundCases are the refund use cases of the admin commands, offline or online, and the

@@ -35,40 +35,16 @@ import (
 
 // Files in the dev data directory.
 const (
-	devStateFile = "dev-state.json" // secrets kept across restarts
-	devJSONFile  = "dev.json"       // the dev-mode contract, written once ready to serve
-	devLockFile  = "dev.lock"       // held while a dev process uses the directory
-	devChainDir  = "chain"          // the embedded chain's database
+	devStateFile = devworld.StateFile // secrets kept across restarts
+	devJSONFile  = "dev.json"         // the dev-mode contract, written once ready to serve
+	devLockFile  = "dev.lock"         // held while a dev process uses the directory
+	devChainDir  = "chain"            // the embedded chain's database
 	devDBFile    = "rampway.db"
 )
 
-// devState is what `rampway dev` keeps in its data directory so a restart serves the same
-// merchant with the same keys.
-type devState struct {
-	AdminToken    string `json:"admin_token"`
-	HashSecret    string `json:"hash_secret"`
-	EncryptionKey string `json:"encryption_key"`
-	MerchantID    string `json:"merchant_id"`
-	APIKey        string `json:"api_key"`
-	WebhookSecret string `json:"webhook_secret"`
-	// Chain keys, hex: the demo contracts' deployer (so they keep their addresses across
-	// restarts), the pre-funded user wallet, and the service's hot wallet.
-	DeployerKey  string `json:"deployer_key"`
-	PayerKey     string `json:"payer_key"`
-	HotWalletKey string `json:"hot_wallet_key"`
-	// DepositMnemonic is the HD seed of the deposit addresses.
-	DepositMnemonic string `json:"deposit_mnemonic"`
-	// MerchantDepositKey is the key, hex, of the demo merchant's deposit address (area C
-	// delivers to it): an account of its own, funded by nothing else, so that what it receives
-	// shows as its balance.
-	MerchantDepositKey string `json:"merchant_deposit_key,omitempty"`
-	// RPCURL is the running chain's endpoint, for `rampway admin --data-dir`.
-	RPCURL string `json:"rpc_url"`
-	// ChainBlock1 is the hash of the chain's first block (the demo contracts' deployment,
-	// stamped with the time it was mined): which chain, of those DIR/chain could hold, the
-	// database's orders, nonces and cursors belong to.
-	ChainBlock1 string `json:"chain_block_1,omitempty"`
-}
+// devState is what `rampway dev` keeps in its data directory (devworld.State), with the
+// methods that make keys of it.
+type devState struct{ devworld.State }
 
 // devJSON is DESIGN.md's dev-mode contract; tools outside this repository read it.
 type devJSON struct {
@@ -472,13 +448,13 @@ func (st *devState) keys() (*devKeys, error) {
 func loadDevState(dir string) (*devState, error) {
 	path := filepath.Join(dir, devStateFile)
 	var st devState
-	data, err := os.ReadFile(path)
+	read, err := devworld.ReadState(dir)
 	switch {
 	case err == nil:
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, fmt.Errorf("dev: %s is damaged (delete the data directory to start over): %w", path, err)
-		}
+		st.State = *read
 	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, devworld.ErrStateDamaged):
+		return nil, fmt.Errorf("dev: %s is damaged (delete the data directory to start over): %w", path, err)
 	default:
 		return nil, fmt.Errorf("dev: %w", err)
 	}
