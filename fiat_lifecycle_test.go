@@ -131,6 +131,7 @@ func TestApplyFiatTable(t *testing.T) {
 		PaymentDropped{transfer(7, half, TransferDropped)}, ExecutionStarted{callTx}, ExecutionMined{callTx},
 		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{}, FiatProcessingCause{p}, FiatAuthorizedCause{p},
 		FiatCredited{p, "c", big.NewInt(2500)}, FiatDeclined{p, "x"}, FiatReleased{p}, WalletShort{time.Hour}, WalletShort{-time.Nanosecond}}
+	causes = append(causes, merchantRefundCauses()...)
 	tableAgrees(t, AreaNFTRamp, causes, func(s OrderStatus, variant int) *Order {
 		return fiatOrder(s, MethodCard, []string{"", "fpy_1"}[variant])
 	}, 2)
@@ -311,6 +312,7 @@ func TestApplyDeposit(t *testing.T) {
 		FiatProcessingCause{p}, FiatAuthorizedCause{p}, FiatCredited{p, "c", big.NewInt(10_000)}, FiatDeclined{p, "x"}, FiatReleased{p},
 		FiatMethodChosen{Method: MethodCard, CryptoAmount: big.NewInt(1), NetworkFee: new(big.Int), ServiceFee: new(big.Int)},
 		WalletShort{time.Hour}, WalletShort{-time.Nanosecond}} // waiting still; waited past its patience
+	causes = append(causes, merchantRefundCauses()...)
 	tableAgrees(t, AreaDeposit, causes, func(s OrderStatus, variant int) *Order {
 		return depositOrder(s, []string{"", MethodCard}[variant], []string{"", "fpy_1"}[variant])
 	}, 2)

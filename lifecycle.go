@@ -56,7 +56,8 @@ const (
 // happened, and every state an order can be in when it happens has a rule for it (one that may
 // change nothing): a state without one is a gap in the rule table, a *RuleMissing error, which
 // the stores report (Hooks.RuleMissing: logged and counted) rather than drop.
-var requests = []CauseKind{CauseExpired, CauseCancelled, CauseExecutionStarted, CauseExecutionRefused, CauseFiatMethodChosen, CauseWalletShort}
+var requests = []CauseKind{CauseExpired, CauseCancelled, CauseExecutionStarted, CauseExecutionRefused, CauseFiatMethodChosen, CauseWalletShort,
+	CauseRefundRequested}
 
 // IsRequest reports whether causes of kind k are requests (a state refuses them without a
 // rule: ECONFLICT), not facts (a state without a rule is a gap: *RuleMissing).
@@ -253,20 +254,20 @@ var rules = map[Area][]Rule{
 		{StatusDepositSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventSmartContractFailure}},
 		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventSmartContractSuccess, EventSuccess}},
 		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventSmartContractFailure}},
-	}, append(staysCredited(), refundRules()...)...),
+	}, append(append(staysCredited(), refundRules()...), merchantRefundRules(AreaMint)...)...),
 	// B: fiat in, call out. A payment's money that the order cannot take (late, twice, short,
 	// an authorisation of a closed order) changes nothing of it: it is voided or refunded.
-	AreaNFTRamp: append(fiatRules(), []Rule{
+	AreaNFTRamp: append(append(fiatRules(), []Rule{
 		{StatusOnrampSuccess, CauseExecutionStarted, StatusSmartContractProcessing, []EventName{EventSmartContractProcessing}},
 		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventSmartContractFailure}},
 		{StatusOnrampSuccess, CauseWalletShort, StatusFailed, []EventName{EventSmartContractFailure}},
 		{StatusSmartContractProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventSmartContractSuccess, EventSuccess}},
 		{StatusSmartContractProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventSmartContractFailure}},
 		{StatusFailed, CauseFiatReleased, StatusRefunded, []EventName{EventRefunded}}, // the voided or refunded payment
-	}...),
+	}...), merchantRefundRules(AreaNFTRamp)...),
 	// C: fiat in, crypto to the merchant's deposit address. The fiat side is B's; the transfer
 	// to the merchant is an execution whose steps are the deposit's.
-	AreaDeposit: append(fiatRules(), []Rule{
+	AreaDeposit: append(append(fiatRules(), []Rule{
 		{StatusCreated, CauseFiatMethodChosen, StatusCreated, nil},
 		{StatusOnrampSuccess, CauseExecutionStarted, StatusDepositProcessing, []EventName{EventDepositProcessing}},
 		{StatusOnrampSuccess, CauseExecutionRefused, StatusFailed, []EventName{EventDepositFailure}},
@@ -274,7 +275,7 @@ var rules = map[Area][]Rule{
 		{StatusDepositProcessing, CauseExecutionMined, StatusSuccess, []EventName{EventDepositSuccess, EventSuccess}},
 		{StatusDepositProcessing, CauseExecutionReverted, StatusFailed, []EventName{EventDepositFailure}},
 		{StatusFailed, CauseFiatReleased, StatusRefunded, []EventName{EventRefunded}},
-	}...),
+	}...), merchantRefundRules(AreaDeposit)...),
 }
 
 // fiatRules are the steps of a fiat payment, areas B and C alike, up to ONRAMP_SUCCESS, and
@@ -463,6 +464,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 	n.UpdatedAt = at
 	out := &Outcome{}
 	to := o.Status
+	var subject *Refund // the merchant refund the cause is about, in its events' context
 	switch c := c.(type) {
 	case PaymentSeen:
 		if o.Status != StatusCreated && o.Status != StatusUnderpaid {
@@ -541,6 +543,21 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 	case RefundSentCause, RefundPaid, RefundNotPaid:
 		to = applyRefund(o, f, c)
+	case RefundRequested:
+		rf, err := requestRefund(o, f, c, out, at)
+		if err != nil {
+			return nil, err
+		}
+		out.Refunds, subject = append(out.Refunds, rf), rf
+	case MerchantRefundApproved:
+		out.FiatActions, subject = append(out.FiatActions, fiatRefundAction(o, c.Refund)), c.Refund
+	case MerchantRefundPaid:
+		subject = c.Refund
+		if t := MerchantRefundTotals(o, withRefund(f.Refunds, c.Refund)); t.Refunded.Cmp(t.Paid) >= 0 {
+			to = StatusRefunded // all it was paid is back with the payer
+		}
+	case MerchantRefundFailed:
+		subject = c.Refund
 	case FiatProcessingCause, FiatAuthorizedCause, FiatCredited, FiatDeclined, FiatReleased:
 		var stay bool
 		to, stay = applyFiat(o, n, f, c, out, at)
@@ -579,14 +596,19 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		return slices.ContainsFunc(f.Refunds, func(old *Refund) bool { return old.Cause == r.Cause })
 	})
 	for _, rf := range out.Refunds {
-		rf.ID, rf.Status, rf.CreatedAt = NewID(PrefixRefund, at), RefundPending, at
+		if rf.ID == "" {
+			rf.ID, rf.Status, rf.CreatedAt, rf.UpdatedAt = NewID(PrefixRefund, at), RefundPending, at, at
+		}
 	}
 	out.Order = n
 	refunds := append(slices.Clone(f.Refunds), out.Refunds...)
+	if subject != nil {
+		refunds = withRefund(refunds, subject)
+	}
 	txs := depositTxs(f.Transfers)
 	for _, name := range r.Events {
 		e := &OrderEvent{ID: NewID(PrefixEvent, at), OrderID: n.ID, MerchantID: n.MerchantID, Name: name, From: o.Status, To: to, CreatedAt: at}
-		body, err := EventBody(e, n, txs, refunds)
+		body, err := EventBodyAbout(e, n, txs, refunds, subject)
 		if err != nil {
 			return nil, fmt.Errorf("apply: event body: %w", err)
 		}
@@ -601,22 +623,23 @@ func failedRefund(o *Order, f Facts) *Refund {
 	if o.CryptoReceived == nil || o.CryptoReceived.Sign() <= 0 || o.CryptoAmount == nil {
 		return nil
 	}
-	amount := new(big.Int).Set(o.CryptoReceived)
-	if amount.Cmp(o.CryptoAmount) > 0 {
-		amount.Set(o.CryptoAmount)
-	}
-	var payer common.Address
-	for _, t := range sortedTransfers(f.Transfers) {
-		if t.Status == TransferConfirmed {
-			payer = t.From
-			break
-		}
-	}
+	amount := o.Paid()
+	payer := firstPayer(f)
 	reason := o.FailureReason
 	if reason == "" {
 		reason = "order failed"
 	}
 	return &Refund{OrderID: o.ID, Cause: "failed", Network: o.Network, Token: o.Asset.Contract, To: payer, Amount: amount, Reason: reason}
+}
+
+// withRefund is refunds with r in place of its older record (a copy; r last when new).
+func withRefund(refunds []*Refund, r *Refund) []*Refund {
+	out := slices.Clone(refunds)
+	if i := slices.IndexFunc(out, func(old *Refund) bool { return old.ID == r.ID }); i >= 0 {
+		out[i] = r
+		return out
+	}
+	return append(out, r)
 }
 
 // depositTxs are the hashes of an order's payments still on chain, oldest first.

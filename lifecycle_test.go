@@ -211,6 +211,7 @@ func TestApplyRefusesWhatTheTableDoesNotAllow(t *testing.T) {
 		ExecutionReverted{callTx, "r"}, ExecutionRefused{"r"}, Expired{}, Cancelled{},
 		RefundSentCause{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundSent}}, RefundPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundDone}},
 		RefundNotPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundDust}}, RefundNotPaid{&Refund{ID: "rfd_1", Amount: big.NewInt(1), Status: RefundFailed}}}
+	causes = append(causes, merchantRefundCauses()...)
 	tableAgrees(t, AreaMint, causes, func(s OrderStatus, variant int) *Order {
 		return lifecycleOrder(s, []int64{0, half, full}[variant])
 	}, 3)
@@ -223,6 +224,17 @@ func TestApplyRefusesWhatTheTableDoesNotAllow(t *testing.T) {
 // tableAgrees applies every cause to an area's order in every state (variants of each made by
 // order), with no facts, with a refund paid before and with one waiting, and checks that each step Apply takes is
 // a rule of the area and that every rule is taken.
+// merchantRefundCauses are a merchant refund's causes: asked (all, and 1), approved, paid (1: a
+// part; 1e18: more than any test order was paid, the whole), failed.
+func merchantRefundCauses() []Cause {
+	const paid = 1e18
+	m := func(amount int64, st RefundStatus) *Refund {
+		return &Refund{ID: "rfd_m", Cause: "merchant:rfd_m", Merchant: "mch_1", Amount: big.NewInt(amount), Status: st}
+	}
+	return []Cause{RefundRequested{}, RefundRequested{Amount: big.NewInt(1)}, MerchantRefundApproved{m(1, RefundPending)},
+		MerchantRefundPaid{m(1, RefundDone)}, MerchantRefundPaid{m(paid, RefundDone)}, MerchantRefundFailed{m(1, RefundFailed)}}
+}
+
 func tableAgrees(t *testing.T, area Area, causes []Cause, order func(s OrderStatus, variant int) *Order, variants int) {
 	t.Helper()
 	taken := map[string]bool{}

@@ -69,7 +69,8 @@ var OrderStatuses = []OrderStatus{StatusCreated, StatusDepositProcessing, Status
 // Valid reports whether s is one of the order states.
 func (s OrderStatus) Valid() bool { return slices.Contains(OrderStatuses, s) }
 
-// Terminal reports whether nothing more happens to an order in this status.
+// Terminal reports whether nothing more happens to an order in this status on its own (an
+// order that succeeded may still be refunded by its merchant: IsMerchantRefundCause).
 func (s OrderStatus) Terminal() bool {
 	return s == StatusSuccess || s == StatusCancelled || s == StatusRefunded
 }

@@ -78,7 +78,37 @@ type Refund struct {
 	ApprovedAt time.Time
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+
+	// Merchant is the merchant that asked for it (a merchant refund: Cause "merchant:<id>"),
+	// "" for a refund rampway owes on its own (automatic). Livemode is its order's mode.
+	Merchant string
+	Livemode bool
+	// Currency is the symbol of what it is paid in: the order's asset (area A), or its fiat
+	// currency (areas B and C: Network is "", and the refund is paid back through the
+	// payment's provider, amounts in the currency's minor units).
+	Currency string
+	// Destination says where a fiat refund goes ("card visa ****4242", the payment method);
+	// ProviderRef is the provider's id of it once done.
+	Destination string
+	ProviderRef string
 }
+
+// FromMerchant reports whether the order's merchant asked for the refund.
+func (r *Refund) FromMerchant() bool { return r.Merchant != "" }
+
+// Fiat reports whether the refund is paid back through a payment provider (areas B and C),
+// not on chain.
+func (r *Refund) Fiat() bool { return r.Network == "" }
+
+// Reserves reports whether the refund counts against what is left to refund of its order: a
+// merchant refund that has not failed and was not dust (those moved no money, and are not sent
+// again: the merchant asks for another).
+func (r *Refund) Reserves() bool {
+	return r.FromMerchant() && r.Status != RefundFailed && r.Status != RefundDust
+}
+
+// MerchantRefundCause is the Cause of a merchant's refund of id: one record per request.
+func MerchantRefundCause(id string) string { return "merchant:" + id }
 
 // Settled reports whether nothing more happens to the refund without an operator: paid, or
 // dust.
@@ -171,6 +201,8 @@ const (
 	CauseRefundSigned       RefundCauseKind = "refund_signed"
 	CauseRefundMined        RefundCauseKind = "refund_mined"
 	CauseRefundReverted     RefundCauseKind = "refund_reverted"
+	CauseRefundProviderDone RefundCauseKind = "refund_provider_done"
+	CauseRefundProviderFail RefundCauseKind = "refund_provider_failed"
 )
 
 // RefundHeld: a pending refund cannot be sent as it is: it waits in Status (awaiting_address
@@ -216,6 +248,19 @@ type RefundReverted struct {
 	Why    string
 }
 
+// RefundProviderDone: the provider paid a fiat refund back (Ref is its id of the refund).
+type RefundProviderDone struct{ Ref string }
+
+// RefundProviderFailed: the provider refused a fiat refund for good, Why says how; nothing
+// moved.
+type RefundProviderFailed struct{ Why string }
+
+// RefundKind implements RefundCause.
+func (RefundProviderDone) RefundKind() RefundCauseKind { return CauseRefundProviderDone }
+
+// RefundKind implements RefundCause.
+func (RefundProviderFailed) RefundKind() RefundCauseKind { return CauseRefundProviderFail }
+
 // RefundKind implements RefundCause.
 func (RefundHeld) RefundKind() RefundCauseKind { return CauseRefundHeld }
 
@@ -259,6 +304,10 @@ var refundSteps = []RefundStep{
 	{RefundPending, CauseRefundSigned, RefundSent},
 	{RefundSent, CauseRefundMined, RefundDone},
 	{RefundSent, CauseRefundReverted, RefundFailed},
+	// A fiat refund is pending while its provider is asked (a fiat action), and ends with its
+	// answer.
+	{RefundPending, CauseRefundProviderDone, RefundDone},
+	{RefundPending, CauseRefundProviderFail, RefundFailed},
 }
 
 // RefundSteps returns every step of a refund record (for docs and tests).
@@ -267,7 +316,23 @@ func RefundSteps() []RefundStep { return slices.Clone(refundSteps) }
 // Takes reports whether the refund in its status takes a cause of kind k at all (a store asks
 // it before work that only such a cause can conclude, like signing its transaction).
 func (r *Refund) Takes(k RefundCauseKind) bool {
-	return slices.ContainsFunc(refundSteps, func(s RefundStep) bool { return s.From == r.Status && s.Cause == k })
+	return r.refuses(k) == nil && slices.ContainsFunc(refundSteps, func(s RefundStep) bool { return s.From == r.Status && s.Cause == k })
+}
+
+// refuses is why the refund does not take causes of kind k whatever its status (ECONFLICT), nil
+// when its status decides: a fiat refund takes only its provider's answer and an approval, an
+// on-chain one never its provider's; a merchant's refund that failed is not sent again.
+func (r *Refund) refuses(k RefundCauseKind) error {
+	fiatOnly := k == CauseRefundProviderDone || k == CauseRefundProviderFail
+	switch {
+	case r.Fiat() && !fiatOnly && k != CauseRefundApproved:
+		return Errorf(ECONFLICT, "refund %s is paid back through the payment's provider: it does not take %s", r.ID, k)
+	case !r.Fiat() && fiatOnly:
+		return Errorf(ECONFLICT, "refund %s is paid on chain: it does not take %s", r.ID, k)
+	case r.FromMerchant() && r.Status == RefundFailed:
+		return Errorf(ECONFLICT, "refund %s failed: a merchant's refund is not sent again (the merchant asks for another)", r.ID)
+	}
+	return nil
 }
 
 // ApplyRefund decides what cause c does to refund r at time at, as a pure function: the refund
@@ -281,6 +346,9 @@ func ApplyRefund(r *Refund, c RefundCause, at time.Time) (*Refund, Cause, error)
 	n.UpdatedAt = at
 	to := r.Status
 	var order Cause
+	if err := r.refuses(c.RefundKind()); err != nil {
+		return nil, nil, err
+	}
 	switch c := c.(type) {
 	case RefundHeld:
 		if c.Status != RefundAwaitingAddress && c.Status != RefundAwaitingApproval {
@@ -309,6 +377,10 @@ func ApplyRefund(r *Refund, c RefundCause, at time.Time) (*Refund, Cause, error)
 	case RefundReverted:
 		to, n.StatusReason, n.TxHash = RefundFailed, c.Why, c.TxHash
 		order = RefundNotPaid{Refund: &n}
+	case RefundProviderDone:
+		to, n.StatusReason, n.ProviderRef, n.Fee, n.Sent = RefundDone, "", c.Ref, new(big.Int), cloneBig(r.Amount)
+	case RefundProviderFailed:
+		to, n.StatusReason = RefundFailed, c.Why
 	default:
 		return nil, nil, fmt.Errorf("apply refund: unknown cause %T", c)
 	}
@@ -316,7 +388,26 @@ func ApplyRefund(r *Refund, c RefundCause, at time.Time) (*Refund, Cause, error)
 		return nil, nil, Errorf(ECONFLICT, "refund %s is %s: it does not take %s", r.ID, r.Status, c.RefundKind())
 	}
 	n.Status = to
+	if n.FromMerchant() {
+		order = merchantRefundCause(&n, c)
+	}
 	return &n, order, nil
+}
+
+// merchantRefundCause is what a merchant refund's cause c (n as c left it) brings to its
+// order: its approval, when it is paid through a provider (the order asks the provider);
+// that it is paid; that it failed (reverted, dust, refused by the provider); nothing else (its
+// transaction on its way is the refund's own news, in the lookup).
+func merchantRefundCause(n *Refund, c RefundCause) Cause {
+	switch {
+	case n.Status == RefundDone:
+		return MerchantRefundPaid{Refund: n}
+	case n.Status == RefundFailed || n.Status == RefundDust:
+		return MerchantRefundFailed{Refund: n}
+	case c.RefundKind() == CauseRefundApproved && n.Fiat():
+		return MerchantRefundApproved{Refund: n}
+	}
+	return nil
 }
 
 // cloneOptional copies an amount that may be nil (not known yet).
@@ -393,7 +484,7 @@ func applyRefund(o *Order, f Facts, c Cause) OrderStatus {
 	case RefundNotPaid:
 		r = c.Refund
 	}
-	refunds := append(slices.DeleteFunc(slices.Clone(f.Refunds), func(old *Refund) bool { return old.ID == r.ID }), r)
+	refunds := withRefund(f.Refunds, r)
 	switch c.(type) {
 	case RefundSentCause:
 		if o.Status == StatusFailed {

@@ -25,11 +25,17 @@ func TestApplyRefund(t *testing.T) {
 		RefundSigned{TxHash: hash, To: payer, Fee: big.NewInt(21), Sent: big.NewInt(full - 21)},
 		RefundMined{TxHash: hash},
 		RefundReverted{TxHash: hash, Why: "reverted"},
+		RefundProviderDone{Ref: "sbr_1"},
+		RefundProviderFailed{Why: "refused"},
 	}
 	taken := map[RefundStep]bool{}
+	// An automatic refund on chain, a merchant's on chain, a merchant's through a provider.
+	kinds := []func(r *Refund){func(*Refund) {}, func(r *Refund) { r.Merchant = "mch_1" }, func(r *Refund) { r.Merchant, r.Network, r.To = "mch_1", "", common.Address{} }}
 	for _, st := range RefundStatuses {
-		for _, c := range causes {
+		for ci := range len(causes) * len(kinds) {
+			c := causes[ci%len(causes)]
 			r := refundIn(st)
+			kinds[ci/len(causes)](r)
 			before := *r
 			n, oc, err := ApplyRefund(r, c, at)
 			if r.Status != before.Status || r.StatusReason != before.StatusReason || r.To != before.To || r.TxHash != before.TxHash {
@@ -57,6 +63,18 @@ func TestApplyRefund(t *testing.T) {
 				want = RefundPaid{Refund: n}
 			case RefundDust, RefundFailed:
 				want = RefundNotPaid{Refund: n}
+			}
+			if r.FromMerchant() { // its order hears of its end, and of an approval it asks its provider for
+				switch {
+				case n.Status == RefundDone:
+					want = MerchantRefundPaid{Refund: n}
+				case n.Status == RefundDust || n.Status == RefundFailed:
+					want = MerchantRefundFailed{Refund: n}
+				case r.Fiat() && c.RefundKind() == CauseRefundApproved:
+					want = MerchantRefundApproved{Refund: n}
+				default:
+					want = nil
+				}
 			}
 			if (want == nil) != (oc == nil) || want != nil && want.Kind() != oc.Kind() {
 				t.Fatalf("%s %s: order cause %v, want %v", st, c.RefundKind(), oc, want)

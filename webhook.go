@@ -130,6 +130,12 @@ type EventContext struct {
 	FailureReason         *string  `json:"failure_reason"`
 	// Refunds are the order's refund records, oldest first, as the order API shows them.
 	Refunds []EventRefund `json:"refunds"`
+	// RefundedAmount is what the order's merchant refunds paid back add up to, in its refund
+	// currency (RefundCurrency).
+	RefundedAmount string `json:"refunded_amount"`
+	// Refund is the merchant refund an order.refund.pending, .succeeded or .failed event of one
+	// is about.
+	Refund *EventRefund `json:"refund,omitempty"`
 	// The fiat side of areas B and C (absent for area A): the currency, amount and method
 	// the user pays with.
 	OrderFiatSymbol   string `json:"order_fiat_symbol,omitempty"`
@@ -140,44 +146,73 @@ type EventContext struct {
 	UpdatedAt string `json:"updated_at"`
 }
 
-// EventRefund is a refund record in an event's context: what is owed back to the payer of an
-// order, in whole units of the order's asset, why, and how it is paid back. network_fee and
-// amount_sent are "" until it is sent (amount_sent = amount - network_fee); tx_hash is "" until
-// then; to_address "" while the address is not known.
+// EventRefund is a refund record in an event's context, the order API and the merchant's
+// refund routes: what is owed back to the payer of an order, in its currency (area A the
+// order's asset, in whole units; areas B and C its fiat currency), why, and how it is paid
+// back. Origin is "merchant" for a refund its merchant asked for, "automatic" for one rampway
+// owes on its own. Fee and AmountSent are "" until it is sent (AmountSent = Amount - Fee; area
+// A's fee is the network fee, also NetworkFee); TxHash is "" until then; ToAddress "" while
+// the address is not known. Destination is where it goes (the address, or the fiat payment's
+// card or method); ProviderReference the provider's id of a fiat refund once done.
 type EventRefund struct {
-	RefundID     string       `json:"refund_id"`
-	Amount       string       `json:"amount"`
-	NetworkFee   string       `json:"network_fee"`
-	AmountSent   string       `json:"amount_sent"`
-	Reason       string       `json:"reason"`
-	Status       RefundStatus `json:"status"`
-	StatusReason string       `json:"status_reason"`
-	ToAddress    string       `json:"to_address"`
-	TxHash       string       `json:"tx_hash"`
-	CreatedAt    string       `json:"created_at"`
+	RefundID          string       `json:"refund_id"`
+	Origin            string       `json:"origin"`
+	Amount            string       `json:"amount"`
+	Currency          string       `json:"currency"`
+	Fee               string       `json:"fee"`
+	NetworkFee        string       `json:"network_fee"`
+	AmountSent        string       `json:"amount_sent"`
+	Reason            string       `json:"reason"`
+	Status            RefundStatus `json:"status"`
+	StatusReason      string       `json:"status_reason"`
+	Destination       string       `json:"destination"`
+	ToAddress         string       `json:"to_address"`
+	TxHash            string       `json:"tx_hash"`
+	ProviderReference string       `json:"provider_reference"`
+	CreatedAt         string       `json:"created_at"`
+	UpdatedAt         string       `json:"updated_at"`
 }
 
-// EventRefunds are refund records as events and the order API show them, amounts in whole
-// units of an asset of decimals.
-func EventRefunds(refunds []*Refund, decimals uint8) []EventRefund {
+// Refund origins.
+const (
+	RefundOriginMerchant  = "merchant"
+	RefundOriginAutomatic = "automatic"
+)
+
+// EventRefunds are refund records of order o as events and the order API show them.
+func EventRefunds(refunds []*Refund, o *Order) []EventRefund {
 	out := make([]EventRefund, len(refunds))
 	for i, r := range refunds {
-		out[i] = EventRefund{RefundID: r.ID, Amount: FormatUnits(r.Amount, decimals), Reason: r.Reason, Status: r.Status,
-			StatusReason: r.StatusReason, CreatedAt: r.CreatedAt.UTC().Format(TimeFormat)}
-		if r.Fee != nil {
-			out[i].NetworkFee = FormatUnits(r.Fee, decimals)
-		}
-		if r.Sent != nil {
-			out[i].AmountSent = FormatUnits(r.Sent, decimals)
-		}
-		if r.To != ([20]byte{}) {
-			out[i].ToAddress = r.To.Hex()
-		}
-		if r.TxHash != ([32]byte{}) {
-			out[i].TxHash = r.TxHash.Hex()
-		}
+		out[i] = EventRefundOf(r, o)
 	}
 	return out
+}
+
+// EventRefundOf is refund r of order o as events and the order API show it.
+func EventRefundOf(r *Refund, o *Order) EventRefund {
+	symbol, _ := o.RefundCurrency()
+	e := EventRefund{RefundID: r.ID, Origin: RefundOriginAutomatic, Amount: o.FormatRefundAmount(r.Amount), Currency: symbol, Reason: r.Reason,
+		Status: r.Status, StatusReason: r.StatusReason, Destination: r.Destination, ProviderReference: r.ProviderRef,
+		CreatedAt: r.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: r.UpdatedAt.UTC().Format(TimeFormat)}
+	if r.FromMerchant() {
+		e.Origin = RefundOriginMerchant
+	}
+	if r.Fee != nil {
+		e.Fee = o.FormatRefundAmount(r.Fee)
+		if !r.Fiat() {
+			e.NetworkFee = e.Fee
+		}
+	}
+	if r.Sent != nil {
+		e.AmountSent = o.FormatRefundAmount(r.Sent)
+	}
+	if r.To != ([20]byte{}) {
+		e.ToAddress, e.Destination = r.To.Hex(), r.To.Hex()
+	}
+	if r.TxHash != ([32]byte{}) {
+		e.TxHash = r.TxHash.Hex()
+	}
+	return e
 }
 
 // EventEnvelope is the body of a webhook POST.
@@ -191,10 +226,17 @@ type EventEnvelope struct {
 // EventBody is the webhook body of event e of order o (as it is after the event), with the
 // hashes of the payments seen for it and its refund records.
 func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) ([]byte, error) {
+	return EventBodyAbout(e, o, depositTxs, refunds, nil)
+}
+
+// EventBodyAbout is EventBody of an event about one of the order's refunds, subject (nil
+// for none), which its context carries as "refund".
+func EventBodyAbout(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund, subject *Refund) ([]byte, error) {
 	d := o.Asset.Decimals
 	c := EventContext{OrderID: o.ID, MerchantID: o.MerchantID, MerchantTxnID: o.MerchantTxnID, MerchantUserID: o.MerchantUserID,
 		Livemode: o.Livemode, Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
-		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: EventRefunds(refunds, d),
+		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: EventRefunds(refunds, o),
+		RefundedAmount: o.FormatRefundAmount(MerchantRefundTotals(o, refunds).Refunded),
 		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
 	if !o.Asset.IsNative() {
 		a := o.Asset.Contract.Hex()
@@ -211,6 +253,10 @@ func EventBody(e *OrderEvent, o *Order, depositTxs []string, refunds []*Refund) 
 	}
 	if c.DepositTxHashes == nil {
 		c.DepositTxHashes = []string{}
+	}
+	if subject != nil {
+		r := EventRefundOf(subject, o)
+		c.Refund = &r
 	}
 	if o.ExecutionTxHash != "" {
 		h := o.ExecutionTxHash
