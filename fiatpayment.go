@@ -187,6 +187,10 @@ const (
 	ActionNeedsOperator FiatActionStatus = "needs_operator"
 	// ActionResolved: an operator did it by hand at the provider (or found nothing to do).
 	ActionResolved FiatActionStatus = "resolved"
+	// ActionFailed: the provider refused a merchant refund's action for good, or kept
+	// refusing it past the give-up time: the refund failed (its merchant asks for another);
+	// it is never tried again.
+	ActionFailed FiatActionStatus = "failed"
 )
 
 // FiatAction is a capture, void or refund that an order's cause asked for: recorded in the
@@ -306,6 +310,11 @@ const (
 // send it again for days).
 var ErrEventNotRead = errors.New("a notification of a kind the provider does not act on")
 
+// ErrProviderRefused is wrapped by a provider's error for a call it refuses for good (a refund
+// the card's issuer refuses, an amount the payment cannot take back): asking again would not
+// change its answer. The fiat worker gives up on such an action at once.
+var ErrProviderRefused = errors.New("refused by the provider")
+
 // FiatProvider is a payment provider: it starts payments and moves their money, and its
 // notifications reach rampway through its signed webhook route.
 type FiatProvider interface {
@@ -359,8 +368,11 @@ type FiatPaymentStore interface {
 	// ClaimFiatActions leases up to limit pending actions due at now until now+lease.
 	ClaimFiatActions(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*FiatAction, error)
 	// FinishFiatAction records an attempt at an action: status ActionDone (with the provider's
-	// ref), ActionPending (failed this time, due again at next, with its error) or
-	// ActionNeedsOperator (failed, and given up on: its error kept for the operator).
+	// ref), ActionPending (failed this time, due again at next, with its error),
+	// ActionNeedsOperator (failed, and given up on: its error kept for the operator) or, for
+	// a merchant refund's action only, ActionFailed (refused for good). A merchant refund's
+	// action done or failed ends its refund in the same transaction (done with the provider's
+	// ref, or failed with the error), which its order hears of.
 	FinishFiatAction(ctx context.Context, id string, status FiatActionStatus, providerRef, lastErr string, next, at time.Time) error
 	// FiatActionsByStatus lists actions in a status, oldest change first, after the action id
 	// after (a cursor; "" from the start), at most limit.

@@ -417,7 +417,7 @@ type Facts struct {
 
 // Outcome is what a cause does to an order: the order to write (nil when it is not changed),
 // the events to record (each with its webhook body, rendered from the order as written),
-// the refund records to add, and whether the executor has an order to execute now.
+// the refund records to add, and whether the executor has work now (an order to execute, a refund to pay on chain).
 type Outcome struct {
 	Order       *Order
 	Events      []*RenderedEvent
@@ -549,6 +549,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 			return nil, err
 		}
 		out.Refunds, subject = append(out.Refunds, rf), rf
+		out.WakeExecute = !rf.Fiat() && rf.Status == RefundPending // the executor pays refunds on chain
 	case MerchantRefundApproved:
 		out.FiatActions, subject = append(out.FiatActions, fiatRefundAction(o, c.Refund)), c.Refund
 	case MerchantRefundPaid:

@@ -2,6 +2,8 @@ package rampway
 
 import (
 	"context"
+	"math/big"
+	"strings"
 	"time"
 )
 
@@ -45,9 +47,68 @@ type Merchant struct {
 	ServiceFeeBPS *int64
 	// LogoURL is the merchant's logo, shown with its name on the hosted checkout page; "" for
 	// none. An absolute https URL (http in dev mode): see CheckImageURL.
-	LogoURL   string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	LogoURL string
+	// RefundPolicies are the merchant's rules for the refunds it asks for, by currency symbol
+	// ("EUR", "ETH"): a currency without one has no approval threshold and no daily cap.
+	RefundPolicies map[string]RefundLimits
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// RefundLimits are a merchant's refund rule for one currency, as decimal amounts of it ("" for
+// none): refunds above ApprovalAbove wait for an operator's approval; DailyCap is the most
+// its refunds of one UTC day (of each mode) add up to.
+type RefundLimits struct {
+	ApprovalAbove string `json:"approval_above,omitempty"`
+	DailyCap      string `json:"daily_cap,omitempty"`
+}
+
+// RefundPolicy is the merchant's rule for refunds of currency symbol, in its smallest unit
+// (decimals digits; an amount given with more digits is cut, so that the rule is never looser
+// than written).
+func (m *Merchant) RefundPolicy(symbol string, decimals uint8) MerchantRefundPolicy {
+	l, ok := m.RefundPolicies[symbol]
+	if !ok {
+		return MerchantRefundPolicy{}
+	}
+	return MerchantRefundPolicy{ApprovalAbove: floorUnits(l.ApprovalAbove, decimals), DailyCap: floorUnits(l.DailyCap, decimals)}
+}
+
+// CheckRefundPolicies checks a merchant's refund policies: currency symbols of 1 to 16
+// letters and digits, amounts that are non-negative decimals (at most 18 decimals). EINVALID
+// naming refund_policy.
+func CheckRefundPolicies(p map[string]RefundLimits) error {
+	for sym, l := range p {
+		if len(sym) == 0 || len(sym) > 16 || strings.IndexFunc(sym, func(r rune) bool {
+			return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}) >= 0 {
+			return FieldErrorf("refund_policy", "refund_policy: %q is not a currency symbol (1 to 16 letters and digits, such as EUR or ETH)", Echo(sym))
+		}
+		for name, v := range map[string]string{"approval_above": l.ApprovalAbove, "daily_cap": l.DailyCap} {
+			if v == "" {
+				continue
+			}
+			if _, err := ParseUnits(v, 18); err != nil {
+				return FieldErrorf("refund_policy", "refund_policy.%s.%s must be a decimal amount such as \"100.00\", not %q", sym, name, Echo(v))
+			}
+		}
+	}
+	return nil
+}
+
+// floorUnits is decimal amount v in units of decimals digits, its extra digits cut; nil for "".
+func floorUnits(v string, decimals uint8) *big.Int {
+	if v == "" {
+		return nil
+	}
+	if i := strings.IndexByte(v, '.'); i >= 0 && len(v)-i-1 > int(decimals) {
+		v = strings.TrimSuffix(v[:i+1+int(decimals)], ".")
+	}
+	x, err := ParseUnits(v, decimals)
+	if err != nil {
+		return nil
+	}
+	return x
 }
 
 // WebhookSecrets returns the secrets that sign the merchant's deliveries of a mode at now: the
@@ -87,7 +148,10 @@ type MerchantUpdate struct {
 	// (back to the configured default); without it the fee is left as it is.
 	SetServiceFeeBPS bool
 	ServiceFeeBPS    *int64
-	UpdatedAt        time.Time
+	// RefundPolicies, when not nil, replaces the merchant's refund policies (an empty map
+	// removes them all).
+	RefundPolicies map[string]RefundLimits
+	UpdatedAt      time.Time
 }
 
 // APIKey is a merchant's credential for the merchant API. Only a keyed hash of the key is

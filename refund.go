@@ -175,6 +175,11 @@ type RefundStore interface {
 	// refund is no longer pending (another instance sent it); nothing is stored then.
 	StartRefund(ctx context.Context, id string, wallet common.Address, chainNonce uint64, fee, sent *big.Int,
 		sign func(first uint64) (*ChainTx, error), at time.Time) (*Refund, error)
+	// RequestRefund applies a merchant's refund request to an order (RefundRequested), with
+	// the merchant's refund policy for the order's currency and what its refunds of the day
+	// add up to read under the same locks, and returns the refund record it made. The
+	// domain's errors (ECONFLICT, EINVALID naming amount); ENOTFOUND for an unknown order.
+	RequestRefund(ctx context.Context, orderID string, c RefundRequested, at time.Time) (*Refund, error)
 	// FinishRefund records the outcome of a refund's transaction mined as hash: done, or
 	// failed with why; its order takes a RefundPaid or a RefundNotPaid. A refund not sent is
 	// left alone.

@@ -237,7 +237,7 @@ func EventBodyAbout(e *OrderEvent, o *Order, depositTxs []string, refunds []*Ref
 		Livemode: o.Livemode, Status: string(o.Status), CryptoSymbol: o.Asset.Symbol, CryptoNetwork: o.Network, CryptoAmount: FormatUnits(o.CryptoAmount, d),
 		CryptoAmountReceived: FormatUnits(o.CryptoReceived, d), DepositTxHashes: depositTxs, Refunds: EventRefunds(refunds, o),
 		RefundedAmount: o.FormatRefundAmount(MerchantRefundTotals(o, refunds).Refunded),
-		CreatedAt: o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
+		CreatedAt:      o.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: o.UpdatedAt.UTC().Format(TimeFormat)}
 	if !o.Asset.IsNative() {
 		a := o.Asset.Contract.Hex()
 		c.CryptoContractAddress = &a

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -14,6 +15,7 @@ import (
 type RefundStore interface {
 	rampway.RefundStore
 	Order(ctx context.Context, id string) (*rampway.Order, error)
+	FiatPayments(ctx context.Context, orderID string) ([]*rampway.FiatPayment, error)
 }
 
 // Refunds are the use cases of area A's refunds that people act on: the address of a refund
@@ -78,33 +80,21 @@ func (r *Refunds) SetAddress(ctx context.Context, orderID, id, address, source s
 	if rf.Status != rampway.RefundAwaitingAddress && rf.Status != rampway.RefundFailed {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s is %s: it does not wait for an address", id, rf.Status)
 	}
+	if rf.Fiat() {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s is paid back through the payment's provider: it takes no address", id)
+	}
+	if rf.FromMerchant() && rf.Status == rampway.RefundFailed {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s failed: a merchant's refund is not sent again (the merchant asks for another)", id)
+	}
 	if address == "" {
 		return nil, rampway.FieldErrorf("address", "address is required")
-	}
-	to, err := rampway.ParseAddress("address", address)
-	if err != nil {
-		return nil, err
 	}
 	o, err := r.store.Order(ctx, rf.OrderID)
 	if err != nil {
 		return nil, err
 	}
-	net, ok := r.chains.Network(rf.Network)
-	if !ok {
-		return nil, rampway.Errorf(rampway.EUNAVAILABLE, "Network %s of refund %s is no longer configured", rf.Network, id)
-	}
-	asset := o.Asset
-	switch {
-	case to == (common.Address{}):
-		return nil, rampway.FieldErrorf("address", "address must not be the zero address: what is sent there is lost")
-	case to == r.hotWallet:
-		return nil, rampway.FieldErrorf("address", "address %s is the service's hot wallet, which pays the refund", to.Hex())
-	case to == o.DepositAddress:
-		return nil, rampway.FieldErrorf("address", "address %s is the order's deposit address: give the address the refund should reach", to.Hex())
-	case !asset.IsNative() && to == asset.Contract:
-		return nil, rampway.FieldErrorf("address", "address %s is the %s token's own contract: tokens sent there are lost", to.Hex(), asset.Symbol)
-	}
-	if err := merchant.CheckReceives(ctx, r.chains, r.hotWallet, net, asset, to, "the refund"); err != nil {
+	to, err := r.checkAddress(ctx, o, address)
+	if err != nil {
 		return nil, err
 	}
 	out, err := r.store.SetRefundAddress(ctx, id, to, source, r.at())
@@ -114,12 +104,106 @@ func (r *Refunds) SetAddress(ctx context.Context, orderID, id, address, source s
 	return out, err
 }
 
+// checkAddress checks address as a refund of area A order o may go there: 0x and 40 hex
+// digits, not the zero address, the hot wallet, the order's deposit address or the token's own
+// contract; a contract must take a plain transfer of the asset (simulated). EINVALID names the
+// field "address"; EUNAVAILABLE when the order's network cannot be asked.
+func (r *Refunds) checkAddress(ctx context.Context, o *rampway.Order, address string) (common.Address, error) {
+	to, err := rampway.ParseAddress("address", address)
+	if err != nil {
+		return common.Address{}, err
+	}
+	net, ok := r.chains.Network(o.Network)
+	if !ok {
+		return common.Address{}, rampway.Errorf(rampway.EUNAVAILABLE, "Network %s of order %s is no longer configured", o.Network, o.ID)
+	}
+	asset := o.Asset
+	switch {
+	case to == (common.Address{}):
+		return common.Address{}, rampway.FieldErrorf("address", "address must not be the zero address: what is sent there is lost")
+	case to == r.hotWallet:
+		return common.Address{}, rampway.FieldErrorf("address", "address %s is the service's hot wallet, which pays the refund", to.Hex())
+	case to == o.DepositAddress:
+		return common.Address{}, rampway.FieldErrorf("address", "address %s is the order's deposit address: give the address the refund should reach", to.Hex())
+	case !asset.IsNative() && to == asset.Contract:
+		return common.Address{}, rampway.FieldErrorf("address", "address %s is the %s token's own contract: tokens sent there are lost", to.Hex(), asset.Symbol)
+	}
+	if err := merchant.CheckReceives(ctx, r.chains, r.hotWallet, net, asset, to, "the refund"); err != nil {
+		return common.Address{}, err
+	}
+	return to, nil
+}
+
+// MerchantRefundRequest is a merchant's refund of one of its orders, as the API and the CLI
+// take it.
+type MerchantRefundRequest struct {
+	// Amount is a decimal amount of the order's refund currency (area A its asset, areas B and
+	// C its fiat currency); "" for all that is left.
+	Amount string
+	// Reason says why ("" for rampway.DefaultMerchantRefundReason).
+	Reason string
+	// Address is where an area A refund goes ("" for the address that paid); areas B and C
+	// take none (the provider pays the payment back).
+	Address string
+	// Source is who asks: rampway.RefundToMerchant (the API) or rampway.RefundToAdmin (the CLI).
+	Source string
+}
+
+// Create refunds all or part of what order o (one of the caller's, in the caller's mode: the
+// caller checked) was paid. EINVALID naming amount, reason or address; ECONFLICT for an order
+// that did not succeed or has nothing left; the refund as recorded otherwise: pending (on its
+// way), awaiting_approval (above the merchant's threshold) or, in area A, waiting for an
+// address later if the payer cannot take it.
+func (r *Refunds) Create(ctx context.Context, o *rampway.Order, req MerchantRefundRequest) (*rampway.Refund, error) {
+	symbol, decimals := o.RefundCurrency()
+	c := rampway.RefundRequested{Source: req.Source}
+	if req.Amount != "" {
+		v, err := rampway.ParseUnits(req.Amount, decimals)
+		if err != nil || v.Sign() <= 0 {
+			return nil, rampway.FieldErrorf("amount", "amount must be a positive decimal amount of %s with at most %d decimals, such as %q, not %q",
+				symbol, decimals, o.FormatRefundAmount(o.Paid()), rampway.Echo(req.Amount))
+		}
+		c.Amount = v
+	}
+	reason, err := rampway.CheckText("reason", req.Reason, rampway.MaxRefundReason)
+	if err != nil {
+		return nil, err
+	}
+	c.Reason = reason
+	switch {
+	case o.Area != rampway.AreaMint:
+		if req.Address != "" {
+			return nil, rampway.FieldErrorf("address", "address is for refunds of area A orders (paid in crypto): this order's payment is refunded through its payment provider")
+		}
+		ps, err := r.store.FiatPayments(ctx, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			if p.ID == o.FiatPaymentID {
+				c.Destination = p.Method
+				if p.CardLast4 != "" {
+					c.Destination = strings.TrimSpace(p.CardBrand + " ****" + p.CardLast4)
+				}
+			}
+		}
+	case req.Address != "":
+		if c.To, err = r.checkAddress(ctx, o, req.Address); err != nil {
+			return nil, err
+		}
+	}
+	return r.store.RequestRefund(ctx, o.ID, c, r.at())
+}
+
 // Approve has an operator (by) approve refund id: one above its asset's automatic limit, or
 // one whose transaction failed, to be sent again. ENOTFOUND; ECONFLICT in any other status.
 func (r *Refunds) Approve(ctx context.Context, id, by string) (*rampway.Refund, error) {
 	rf, err := r.Get(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if rf.FromMerchant() && rf.Status == rampway.RefundFailed {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s failed: a merchant's refund is not sent again (the merchant asks for another)", id)
 	}
 	if rf.Status != rampway.RefundAwaitingApproval && rf.Status != rampway.RefundFailed {
 		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s is %s: only a refund awaiting approval, or one that failed, is approved", id, rf.Status)

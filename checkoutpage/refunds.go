@@ -79,10 +79,9 @@ func (h *Handler) refundLines(ctx context.Context, o *rampway.Order, posted *Ref
 		return nil, err
 	}
 	net, _ := h.chains.Network(o.Network)
-	d := o.Asset.Decimals
 	var out []RefundLine
 	for _, r := range rs {
-		e := rampway.EventRefunds([]*rampway.Refund{r}, d)[0]
+		e := rampway.EventRefundOf(r, o)
 		reason := strings.TrimSuffix(r.Reason, ".")
 		if reason == "" {
 			reason = "not kept by the order"

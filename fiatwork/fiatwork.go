@@ -9,6 +9,7 @@ package fiatwork
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -82,12 +83,21 @@ func (w *Worker) Step(ctx context.Context) (int, error) {
 		at := w.now().UTC().Truncate(time.Microsecond)
 		if err != nil {
 			status, next := rampway.ActionPending, at.Add(Backoff(a.Attempts))
-			if since := a.RetryFrom; !since.IsZero() && at.Sub(since) >= w.cfg.GiveUpAfter {
+			since := a.RetryFrom
+			givenUp := errors.Is(err, rampway.ErrProviderRefused) || !since.IsZero() && at.Sub(since) >= w.cfg.GiveUpAfter
+			switch {
+			case givenUp && rampway.MerchantRefundOfAction(a) != "":
+				// A merchant's refund fails, and its merchant hears of it: nothing moved, and the
+				// merchant may ask for another.
+				status = rampway.ActionFailed
+				w.log.Warn("merchant refund failed: the provider refused it", "action", a.ID, "refund", rampway.MerchantRefundOfAction(a),
+					"order_id", a.OrderID, "attempts", a.Attempts+1, "error", err)
+			case givenUp:
 				status = rampway.ActionNeedsOperator
 				w.log.Error("fiat action needs an operator: the provider kept refusing it", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID,
 					"attempts", a.Attempts+1, "since", since, "error", err,
 					"next", "rampway admin fiat-actions retry "+a.ID+" (or resolve it, once done by hand at the provider)")
-			} else {
+			default:
 				w.log.Warn("fiat action failed", "action", a.ID, "kind", a.Kind, "order_id", a.OrderID, "attempt", a.Attempts+1, "error", err)
 			}
 			if ferr := w.store.FinishFiatAction(ctx, a.ID, status, "", err.Error(), next, at); ferr != nil {

@@ -186,32 +186,35 @@ func mintOrderView(c *checkout.Created) MintOrderView {
 
 // OrderView is a stored order as the lookup endpoints return it.
 type OrderView struct {
-	OrderID                 string            `json:"order_id"`
-	Livemode                bool              `json:"livemode"`
-	Status                  string            `json:"status"`
-	MerchantID              string            `json:"merchant_id"`
-	MerchantUserID          string            `json:"merchant_user_id"`
-	MerchantTxnID           string            `json:"merchant_txn_id"`
-	MerchantRedirectURL     string            `json:"merchant_redirect_url"`
-	MerchantWebhookURL      string            `json:"merchant_webhook_url"`
-	CryptoSymbol            string            `json:"crypto_symbol"`
-	CryptoContractAddress   *string           `json:"crypto_contract_address"`
-	CryptoNetwork           string            `json:"crypto_network"`
-	CryptoAmount            string            `json:"crypto_amount"`
-	CryptoAmountReceived    string            `json:"crypto_amount_received"`
-	DepositAddress          string            `json:"deposit_address"`
-	SmartContractFunctionID string            `json:"smartContractFunctionId"`
-	FunctionArgs            json.RawMessage   `json:"function_args"`
-	TotalValue              string            `json:"total_value"`
-	NetworkFee              string            `json:"network_fee"`
-	ServiceFee              string            `json:"service_fee"`
-	GasLimit                uint64            `json:"gas_limit"`
-	DepositTxHashes         []string          `json:"deposit_tx_hashes"`
-	Deposits                []DepositView     `json:"deposits"`
-	ExecutionTxHash         *string           `json:"execution_tx_hash"`
-	FailureReason           *string           `json:"failure_reason"`
-	Refunds                 []RefundView      `json:"refunds"`
-	User                    map[string]string `json:"user"`
+	OrderID                 string          `json:"order_id"`
+	Livemode                bool            `json:"livemode"`
+	Status                  string          `json:"status"`
+	MerchantID              string          `json:"merchant_id"`
+	MerchantUserID          string          `json:"merchant_user_id"`
+	MerchantTxnID           string          `json:"merchant_txn_id"`
+	MerchantRedirectURL     string          `json:"merchant_redirect_url"`
+	MerchantWebhookURL      string          `json:"merchant_webhook_url"`
+	CryptoSymbol            string          `json:"crypto_symbol"`
+	CryptoContractAddress   *string         `json:"crypto_contract_address"`
+	CryptoNetwork           string          `json:"crypto_network"`
+	CryptoAmount            string          `json:"crypto_amount"`
+	CryptoAmountReceived    string          `json:"crypto_amount_received"`
+	DepositAddress          string          `json:"deposit_address"`
+	SmartContractFunctionID string          `json:"smartContractFunctionId"`
+	FunctionArgs            json.RawMessage `json:"function_args"`
+	TotalValue              string          `json:"total_value"`
+	NetworkFee              string          `json:"network_fee"`
+	ServiceFee              string          `json:"service_fee"`
+	GasLimit                uint64          `json:"gas_limit"`
+	DepositTxHashes         []string        `json:"deposit_tx_hashes"`
+	Deposits                []DepositView   `json:"deposits"`
+	ExecutionTxHash         *string         `json:"execution_tx_hash"`
+	FailureReason           *string         `json:"failure_reason"`
+	Refunds                 []RefundView    `json:"refunds"`
+	// RefundedAmount is what the merchant's refunds paid back add up to, in the order's
+	// refund currency (area A its asset, areas B and C its fiat currency).
+	RefundedAmount string            `json:"refunded_amount"`
+	User           map[string]string `json:"user"`
 	// Areas B and C: the fiat side (absent for area A).
 	OrderFiatSymbol   string              `json:"order_fiat_symbol,omitempty"`
 	OrderFiatAmount   string              `json:"order_fiat_amount,omitempty"`
@@ -284,7 +287,8 @@ func (s *Server) orderView(ctx context.Context, o *rampway.Order) (OrderView, er
 	if err := s.fiatView(ctx, o, &v); err != nil {
 		return OrderView{}, err
 	}
-	v.Refunds = rampway.EventRefunds(refunds, d)
+	v.Refunds = rampway.EventRefunds(refunds, o)
+	v.RefundedAmount = o.FormatRefundAmount(rampway.MerchantRefundTotals(o, refunds).Refunded)
 	v.DepositTxHashes, v.Deposits = []string{}, make([]DepositView, len(transfers))
 	for i, t := range transfers {
 		v.Deposits[i] = DepositView{TxHash: t.TxHash.Hex(), FromAddress: t.From.Hex(),

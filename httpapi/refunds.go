@@ -13,6 +13,7 @@ import (
 // refund the payer's own address cannot take (given by the merchant or an operator), an
 // operator's approval, and the listings of the admin API.
 type Refunds interface {
+	Create(ctx context.Context, o *rampway.Order, req checkout.MerchantRefundRequest) (*rampway.Refund, error)
 	Get(ctx context.Context, id string) (*rampway.Refund, error)
 	List(ctx context.Context, f rampway.RefundFilter) ([]*rampway.Refund, error)
 	SetAddress(ctx context.Context, orderID, id, address, source string) (*rampway.Refund, error)
@@ -28,37 +29,29 @@ type OrderReader interface {
 var _ Refunds = (*checkout.Refunds)(nil)
 
 // RefundAdminView is a refund in the admin API and CLI: what the order lookup shows of it
-// (amounts in whole units of the order's asset) and what an operator needs besides: the
-// order, the network and asset, where the address came from (to_source: payer, user,
-// merchant or admin; "" while none is known) and the approval.
+// (amounts in its currency: the order's asset in whole units, or its fiat currency) and what
+// an operator needs besides: the order, the network and asset ("" network for a refund paid
+// through the payment's provider), where the address came from (to_source: payer, user,
+// merchant or admin; "" while none is known), the merchant that asked for it ("" for an
+// automatic refund) and the approval.
 type RefundAdminView struct {
-	RefundID     string               `json:"refund_id"`
-	OrderID      string               `json:"order_id"`
-	Network      string               `json:"network"`
-	Symbol       string               `json:"symbol"`
-	Amount       string               `json:"amount"`
-	NetworkFee   string               `json:"network_fee"`
-	AmountSent   string               `json:"amount_sent"`
-	Reason       string               `json:"reason"`
-	Status       rampway.RefundStatus `json:"status"`
-	StatusReason string               `json:"status_reason"`
-	ToAddress    string               `json:"to_address"`
-	ToSource     string               `json:"to_source"`
-	TxHash       string               `json:"tx_hash"`
-	ApprovedBy   string               `json:"approved_by"`
-	ApprovedAt   *string              `json:"approved_at"`
-	CreatedAt    string               `json:"created_at"`
-	UpdatedAt    string               `json:"updated_at"`
+	rampway.EventRefund
+	OrderID    string  `json:"order_id"`
+	MerchantID string  `json:"merchant_id"`
+	Livemode   bool    `json:"livemode"`
+	Network    string  `json:"network"`
+	Symbol     string  `json:"symbol"`
+	ToSource   string  `json:"to_source"`
+	ApprovedBy string  `json:"approved_by"`
+	ApprovedAt *string `json:"approved_at"`
 }
 
-// NewRefundAdminView returns r's admin view; asset is its order's (the asset it is paid in).
-func NewRefundAdminView(r *rampway.Refund, asset rampway.Asset) RefundAdminView {
-	e := rampway.EventRefunds([]*rampway.Refund{r}, asset.Decimals)[0]
-	v := RefundAdminView{RefundID: r.ID, OrderID: r.OrderID, Network: r.Network, Symbol: asset.Symbol, Amount: e.Amount,
-		NetworkFee: e.NetworkFee, AmountSent: e.AmountSent, Reason: r.Reason, Status: r.Status, StatusReason: r.StatusReason,
-		ToAddress: e.ToAddress, TxHash: e.TxHash, ApprovedBy: r.ApprovedBy,
-		CreatedAt: r.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: r.UpdatedAt.UTC().Format(TimeFormat)}
-	if e.ToAddress != "" {
+// NewRefundAdminView returns the admin view of r, a refund of order o.
+func NewRefundAdminView(r *rampway.Refund, o *rampway.Order) RefundAdminView {
+	symbol, _ := o.RefundCurrency()
+	v := RefundAdminView{EventRefund: rampway.EventRefundOf(r, o), OrderID: r.OrderID, MerchantID: o.MerchantID, Livemode: o.Livemode,
+		Network: r.Network, Symbol: symbol, ApprovedBy: r.ApprovedBy}
+	if v.ToAddress != "" {
 		v.ToSource = r.ToSource
 	}
 	if !r.ApprovedAt.IsZero() {
@@ -67,26 +60,26 @@ func NewRefundAdminView(r *rampway.Refund, asset rampway.Asset) RefundAdminView 
 	return v
 }
 
-// RefundAssets finds the asset of refunds through their orders, each order read once.
+// RefundAssets finds the orders of refunds, for their views, each order read once.
 type RefundAssets struct {
 	Orders OrderReader
-	seen   map[string]rampway.Asset
+	seen   map[string]*rampway.Order
 }
 
-// View returns r's admin view, its asset read from its order.
+// View returns r's admin view, with its order.
 func (a *RefundAssets) View(ctx context.Context, r *rampway.Refund) (RefundAdminView, error) {
-	asset, ok := a.seen[r.OrderID]
+	o, ok := a.seen[r.OrderID]
 	if !ok {
-		o, err := a.Orders.Order(ctx, r.OrderID)
-		if err != nil {
+		var err error
+		if o, err = a.Orders.Order(ctx, r.OrderID); err != nil {
 			return RefundAdminView{}, err
 		}
 		if a.seen == nil {
-			a.seen = map[string]rampway.Asset{}
+			a.seen = map[string]*rampway.Order{}
 		}
-		asset, a.seen[r.OrderID] = o.Asset, o.Asset
+		a.seen[r.OrderID] = o
 	}
-	return NewRefundAdminView(r, asset), nil
+	return NewRefundAdminView(r, o), nil
 }
 
 // Views returns the admin views of refunds, all of them (a listing's page is its limit).
@@ -168,7 +161,7 @@ func (s *Server) handleMerchantRefundAddress(w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, rampway.EventRefunds([]*rampway.Refund{rf}, o.Asset.Decimals)[0])
+	writeJSON(w, http.StatusOK, rampway.EventRefundOf(rf, o))
 	return nil
 }
 
@@ -271,4 +264,87 @@ func (s *Server) writeRefund(w http.ResponseWriter, r *http.Request, rf *rampway
 	}
 	writeJSON(w, http.StatusOK, v)
 	return nil
+}
+
+// refundBody is the body of a merchant's refund (every field optional; the body too).
+type refundBody struct {
+	MerchantID *string `json:"merchant_id"`
+	Amount     *string `json:"amount"`
+	Reason     *string `json:"reason"`
+	Address    *string `json:"address"`
+}
+
+// RefundListView is the answer of an order's refunds: every refund of it, oldest first
+// (automatic and the merchant's), and what its merchant refunds add up to, in the order's
+// refund currency: what it was paid, what is refunded (paid back), what is left to refund.
+type RefundListView struct {
+	Data             []RefundView `json:"data"`
+	Currency         string       `json:"currency"`
+	AmountPaid       string       `json:"amount_paid"`
+	AmountRefunded   string       `json:"amount_refunded"`
+	AmountRefundable string       `json:"amount_refundable"`
+}
+
+// handleCreateRefund refunds all or part of one of the merchant's orders of an area: 200 with
+// the refund; 400 naming amount (more than is left, over the daily cap, not a decimal),
+// reason or address; 404 for an order that is not the key's merchant's, or of the other mode;
+// 409 for an order that did not succeed or has nothing left to refund.
+func (s *Server) handleCreateRefund(area rampway.Area) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := checkQueryMerchantID(r); err != nil {
+			return err
+		}
+		var body refundBody
+		if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+			return err
+		}
+		if body.MerchantID != nil {
+			if err := checkMerchantID(r, body.MerchantID); err != nil {
+				return err
+			}
+		}
+		refunds, err := s.refundCases()
+		if err != nil {
+			return err
+		}
+		o, err := s.checkout.Order(r.Context(), scopeFrom(r.Context()), area, r.PathValue("order_id"))
+		if err != nil {
+			return err
+		}
+		rf, err := refunds.Create(r.Context(), o, checkout.MerchantRefundRequest{Amount: deref(body.Amount), Reason: deref(body.Reason),
+			Address: deref(body.Address), Source: rampway.RefundToMerchant})
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, rampway.EventRefundOf(rf, o))
+		return nil
+	}
+}
+
+// handleOrderRefunds lists the refunds of one of the merchant's orders of an area, with what
+// they add up to. 404 as the order lookup.
+func (s *Server) handleOrderRefunds(area rampway.Area) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := checkQueryMerchantID(r); err != nil {
+			return err
+		}
+		o, err := s.checkout.Order(r.Context(), scopeFrom(r.Context()), area, r.PathValue("order_id"))
+		if err != nil {
+			return err
+		}
+		rs, err := s.checkout.Refunds(r.Context(), o)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, NewRefundListView(o, rs))
+		return nil
+	}
+}
+
+// NewRefundListView is the list of order o's refunds rs.
+func NewRefundListView(o *rampway.Order, rs []*rampway.Refund) RefundListView {
+	t := rampway.MerchantRefundTotals(o, rs)
+	symbol, _ := o.RefundCurrency()
+	return RefundListView{Data: rampway.EventRefunds(rs, o), Currency: symbol, AmountPaid: o.FormatRefundAmount(t.Paid),
+		AmountRefunded: o.FormatRefundAmount(t.Refunded), AmountRefundable: o.FormatRefundAmount(t.Left)}
 }

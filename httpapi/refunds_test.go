@@ -166,6 +166,9 @@ func TestMerchantRefundAddress(t *testing.T) {
 // unavailableRefunds answers every refund use case 503, as a node that cannot be asked does.
 type unavailableRefunds struct{}
 
+func (unavailableRefunds) Create(context.Context, *rampway.Order, checkout.MerchantRefundRequest) (*rampway.Refund, error) {
+	return nil, errNoChain
+}
 func (unavailableRefunds) Get(context.Context, string) (*rampway.Refund, error) {
 	return nil, errNoChain
 }

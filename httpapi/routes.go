@@ -50,6 +50,8 @@ func (s *Server) routes() {
 	api("GET "+mint+routeOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaMint, false))
 	api("POST "+mint+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaMint, false))
 	api("POST "+mint+routeOrder+"/{order_id}/refunds/{refund_id}/address", s.handleMerchantRefundAddress)
+	api("POST "+mint+routeOrder+"/{order_id}/refunds", s.handleCreateRefund(rampway.AreaMint))
+	api("GET "+mint+routeOrder+"/{order_id}/refunds", s.handleOrderRefunds(rampway.AreaMint))
 
 	// Area B: NFT checkout paid in fiat.
 	api("POST "+ramp+routeOrder, s.handleCreateFiatOrder)
@@ -59,6 +61,8 @@ func (s *Server) routes() {
 	api("GET "+ramp+routeOrders, s.handleListOrders(rampway.AreaNFTRamp))
 	api("GET "+ramp+routeOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaNFTRamp, false))
 	api("POST "+ramp+routeOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaNFTRamp, false))
+	api("POST "+ramp+routeOrder+"/{order_id}/refunds", s.handleCreateRefund(rampway.AreaNFTRamp))
+	api("GET "+ramp+routeOrder+"/{order_id}/refunds", s.handleOrderRefunds(rampway.AreaNFTRamp))
 
 	// Area C: on-ramp to a merchant deposit.
 	api("POST "+dep+routeOnRampOrder, s.handleCreateDepositOrder)
@@ -67,6 +71,8 @@ func (s *Server) routes() {
 	api("GET "+dep+routeOnRampOrders, s.handleListOrders(rampway.AreaDeposit))
 	api("GET "+dep+routeOnRampOrder+"/{order_id}/webhooks", s.handleDeliveries(rampway.AreaDeposit, false))
 	api("POST "+dep+routeOnRampOrder+"/{order_id}/webhooks/{event_id}/resend", s.handleResend(rampway.AreaDeposit, false))
+	api("POST "+dep+routeOnRampOrder+"/{order_id}/refunds", s.handleCreateRefund(rampway.AreaDeposit))
+	api("GET "+dep+routeOnRampOrder+"/{order_id}/refunds", s.handleOrderRefunds(rampway.AreaDeposit))
 
 	// Admin API: onboarding.
 	adm("POST "+admin+"/merchants", s.handleCreateMerchant)

@@ -7,6 +7,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -137,7 +139,11 @@ func sameMerchant(t *testing.T, got, want *rampway.Merchant) {
 		t.Fatalf("times = %v/%v, want %v/%v", g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt)
 	}
 	g.CreatedAt, g.UpdatedAt, w.CreatedAt, w.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
-	if g != w {
+	if !maps.Equal(g.RefundPolicies, w.RefundPolicies) {
+		t.Fatalf("RefundPolicies = %v, want %v", g.RefundPolicies, w.RefundPolicies)
+	}
+	g.RefundPolicies, w.RefundPolicies = nil, nil
+	if !reflect.DeepEqual(g, w) {
 		t.Fatalf("merchant = %+v, want %+v", g, w)
 	}
 }

@@ -66,6 +66,19 @@ func (s *Store) ApplyEach(ctx context.Context, ids []string, c rampway.Cause, at
 // webhook deliveries. It decides nothing itself. It returns the order as written (o when the
 // cause changed nothing).
 func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c rampway.Cause, at time.Time) (*rampway.Order, error) {
+	out, err := s.applyOutcomeTx(ctx, tx, o, c, at)
+	if err != nil {
+		return nil, err
+	}
+	if out.Order == nil {
+		return o, nil
+	}
+	return out.Order, nil
+}
+
+// applyOutcomeTx is applyTx, returning all the cause did (the order as written, nil when
+// unchanged; its new refund records and fiat actions; its events).
+func (s *Store) applyOutcomeTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c rampway.Cause, at time.Time) (*rampway.Outcome, error) {
 	f, err := s.facts(ctx, tx, o.ID)
 	if err != nil {
 		return nil, err
@@ -83,7 +96,7 @@ func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c ram
 		}
 	}
 	if out.Order == nil {
-		return o, nil
+		return out, nil
 	}
 	if err := s.updateOrder(ctx, tx, out.Order, at); err != nil {
 		return nil, err
@@ -100,7 +113,7 @@ func (s *Store) applyTx(ctx context.Context, tx *sql.Tx, o *rampway.Order, c ram
 		}
 	}
 	s.afterCommit(tx, out)
-	return out.Order, nil
+	return out, nil
 }
 
 // Listen has h told of the causes the store applies from now on (rampway.Hooks), until stop

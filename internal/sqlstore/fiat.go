@@ -206,16 +206,31 @@ func (s *Store) ClaimFiatActions(ctx context.Context, now time.Time, lease time.
 // FinishFiatAction implements rampway.FiatPaymentStore.
 func (s *Store) FinishFiatAction(ctx context.Context, id string, status rampway.FiatActionStatus, providerRef, lastErr string, next, at time.Time) error {
 	switch status {
-	case rampway.ActionDone, rampway.ActionPending, rampway.ActionNeedsOperator:
+	case rampway.ActionDone, rampway.ActionPending, rampway.ActionNeedsOperator, rampway.ActionFailed:
 	default:
 		return fmt.Errorf("finish fiat action %s: status %q", id, status)
 	}
-	_, err := s.exec(ctx, s.q(`UPDATE fiat_actions SET status = $1, provider_ref = $2, last_error = $3, next_attempt_at = $4, attempts = attempts + 1,
-		lease_until = NULL, updated_at = $5 WHERE id = $6`), status, providerRef, lastErr, s.t(next), s.t(at), id)
-	if err != nil {
-		return fmt.Errorf("finish fiat action: %w", err)
-	}
-	return nil
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		a, err := scanFiatAction(tx.QueryRowContext(ctx, s.q(`SELECT `+fiatActionColumns+` FROM fiat_actions WHERE id = $1`), id))
+		if err != nil {
+			return notFound(err, "fiat action")
+		}
+		// The merchant refund the action pays ends with it, in the same transaction.
+		refundID := rampway.MerchantRefundOfAction(a)
+		switch {
+		case status == rampway.ActionFailed && refundID == "":
+			return fmt.Errorf("finish fiat action %s: only a merchant refund's action fails for good", id)
+		case refundID != "" && (status == rampway.ActionDone || status == rampway.ActionFailed):
+			if err := s.finishMerchantRefund(ctx, tx, a, refundID, status == rampway.ActionDone, providerRef, lastErr, at); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE fiat_actions SET status = $1, provider_ref = $2, last_error = $3, next_attempt_at = $4,
+			attempts = attempts + 1, lease_until = NULL, updated_at = $5 WHERE id = $6`), status, providerRef, lastErr, s.t(next), s.t(at), id); err != nil {
+			return fmt.Errorf("finish fiat action: %w", err)
+		}
+		return nil
+	})
 }
 
 // FiatActionsByStatus implements rampway.FiatPaymentStore.

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 
 const merchantColumns = `id, name, status, webhook_url, webhook_secret, webhook_secret_set_at, service_fee_bps, created_at, updated_at,
 	previous_webhook_secret, previous_secret_expires_at, logo_url, live_webhook_secret, live_webhook_secret_set_at,
-	previous_live_webhook_secret, previous_live_secret_expires_at`
+	previous_live_webhook_secret, previous_live_secret_expires_at, refund_policy`
 
 func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merchant, error) {
 	var (
@@ -25,10 +26,16 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 		live, prevLive string
 		liveSetAt      dbTime
 		prevLiveUntil  dbTime
+		policy         string
 	)
 	if err := row.Scan(&m.ID, &m.Name, &status, &m.WebhookURL, &secret, &setAt, &fee, &created, &upd, &prev, &prevUntil, &m.LogoURL,
-		&live, &liveSetAt, &prevLive, &prevLiveUntil); err != nil {
+		&live, &liveSetAt, &prevLive, &prevLiveUntil, &policy); err != nil {
 		return nil, err
+	}
+	if policy != "" {
+		if err := json.Unmarshal([]byte(policy), &m.RefundPolicies); err != nil {
+			return nil, fmt.Errorf("merchant %s refund policy: %w", m.ID, err)
+		}
 	}
 	clear, err := s.box.Open(secret)
 	if err != nil {
@@ -54,12 +61,28 @@ func (s *Store) scanMerchant(row interface{ Scan(...any) error }) (*rampway.Merc
 	return &m, nil
 }
 
+// refundPolicyText is a merchant's refund policies as stored ("" for none).
+func refundPolicyText(p map[string]rampway.RefundLimits) (string, error) {
+	if len(p) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", fmt.Errorf("refund policy: %w", err)
+	}
+	return string(b), nil
+}
+
 // CreateMerchant implements rampway.MerchantStore.
 func (s *Store) CreateMerchant(ctx context.Context, m *rampway.Merchant) error {
-	_, err := s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`),
+	policy, err := refundPolicyText(m.RefundPolicies)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, s.q(`INSERT INTO merchants (`+merchantColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`),
 		m.ID, m.Name, string(m.Status), m.WebhookURL, s.box.Seal(m.WebhookSecret), s.tp(m.WebhookSecretSetAt), nullInt(m.ServiceFeeBPS),
 		s.t(m.CreatedAt), s.t(m.UpdatedAt), s.box.Seal(m.PreviousWebhookSecret), s.tp(m.PreviousSecretExpiresAt), m.LogoURL,
-		s.box.Seal(m.LiveWebhookSecret), s.tp(m.LiveWebhookSecretSetAt), s.box.Seal(m.PreviousLiveWebhookSecret), s.tp(m.PreviousLiveSecretExpiresAt))
+		s.box.Seal(m.LiveWebhookSecret), s.tp(m.LiveWebhookSecretSetAt), s.box.Seal(m.PreviousLiveWebhookSecret), s.tp(m.PreviousLiveSecretExpiresAt), policy)
 	if err != nil {
 		if s.d.IsUniqueViolation(err) {
 			return rampway.Errorf(rampway.ECONFLICT, "merchant %s already exists", m.ID)
@@ -115,9 +138,19 @@ func (s *Store) UpdateMerchant(ctx context.Context, id string, u rampway.Merchan
 				m.ServiceFeeBPS = &fee
 			}
 		}
+		if u.RefundPolicies != nil {
+			m.RefundPolicies = u.RefundPolicies
+			if len(m.RefundPolicies) == 0 {
+				m.RefundPolicies = nil
+			}
+		}
+		policy, err := refundPolicyText(m.RefundPolicies)
+		if err != nil {
+			return err
+		}
 		m.UpdatedAt = u.UpdatedAt
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, service_fee_bps = $4, logo_url = $5, updated_at = $6
-			WHERE id = $7`), m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), m.LogoURL, s.t(m.UpdatedAt), id); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE merchants SET name = $1, webhook_url = $2, status = $3, service_fee_bps = $4, logo_url = $5, updated_at = $6,
+			refund_policy = $7 WHERE id = $8`), m.Name, m.WebhookURL, string(m.Status), nullInt(m.ServiceFeeBPS), m.LogoURL, s.t(m.UpdatedAt), policy, id); err != nil {
 			return fmt.Errorf("update merchant: %w", err)
 		}
 		if u.Status != nil { // disabled holds its webhook deliveries, active releases them

@@ -14,7 +14,7 @@ import (
 )
 
 const refundColumns = `id, order_id, cause, network, token, to_address, to_source, amount, fee, sent, reason, status, status_reason,
-	tx_hash, approved_by, approved_at, created_at, updated_at`
+	tx_hash, approved_by, approved_at, created_at, updated_at, merchant_id, livemode, currency, destination, provider_ref`
 
 // insertRefund records money owed back for an order, once per cause: a second record of the
 // same cause is ignored.
@@ -28,9 +28,11 @@ func (s *Store) insertRefund(ctx context.Context, tx *sql.Tx, r *rampway.Refund)
 		to, source = r.To.Hex(), cmpOr(r.ToSource, rampway.RefundToPayer)
 	}
 	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO refunds (id, order_id, cause, network, token, to_address, to_source, amount, reason, status,
-		created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+		status_reason, created_at, updated_at, merchant_id, livemode, currency, destination) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+		$11, $12, $12, $13, $14, $15, $16)
 		ON CONFLICT (order_id, cause) DO NOTHING`),
-		r.ID, r.OrderID, r.Cause, r.Network, token, to, source, bigText(r.Amount), r.Reason, string(r.Status), s.t(r.CreatedAt))
+		r.ID, r.OrderID, r.Cause, r.Network, token, to, source, bigText(r.Amount), r.Reason, string(r.Status), r.StatusReason, s.t(r.CreatedAt),
+		r.Merchant, r.Livemode, r.Currency, r.Destination)
 	if err != nil {
 		return fmt.Errorf("insert refund: %w", err)
 	}
@@ -74,7 +76,8 @@ func scanRefund(row interface{ Scan(...any) error }) (*rampway.Refund, error) {
 		approved, created, updatedTime dbTime
 	)
 	if err := row.Scan(&r.ID, &r.OrderID, &r.Cause, &r.Network, &token, &to, &r.ToSource, &amount, &fee, &sent, &r.Reason, &r.Status,
-		&r.StatusReason, &hash, &r.ApprovedBy, &approved, &created, &updatedTime); err != nil {
+		&r.StatusReason, &hash, &r.ApprovedBy, &approved, &created, &updatedTime, &r.Merchant, &r.Livemode, &r.Currency, &r.Destination,
+		&r.ProviderRef); err != nil {
 		return nil, err
 	}
 	r.Token, r.To, r.CreatedAt, r.UpdatedAt = addressOrZero(token), addressOrZero(to), created.T, updatedTime.T
@@ -193,8 +196,9 @@ func (s *Store) applyRefundTx(ctx context.Context, tx *sql.Tx, o *rampway.Order,
 		approved = &n.ApprovedAt
 	}
 	if _, err := tx.ExecContext(ctx, s.q(`UPDATE refunds SET to_address = $1, to_source = $2, fee = $3, sent = $4, status = $5,
-		status_reason = $6, tx_hash = $7, approved_by = $8, approved_at = $9, updated_at = $10 WHERE id = $11`),
-		to, source, optionalBigText(n.Fee), optionalBigText(n.Sent), string(n.Status), n.StatusReason, hash, n.ApprovedBy, s.tp(approved), s.t(n.UpdatedAt), n.ID); err != nil {
+		status_reason = $6, tx_hash = $7, approved_by = $8, approved_at = $9, updated_at = $10, provider_ref = $11 WHERE id = $12`),
+		to, source, optionalBigText(n.Fee), optionalBigText(n.Sent), string(n.Status), n.StatusReason, hash, n.ApprovedBy, s.tp(approved), s.t(n.UpdatedAt),
+		n.ProviderRef, n.ID); err != nil {
 		return nil, fmt.Errorf("update refund: %w", err)
 	}
 	if cause != nil {

@@ -40,6 +40,9 @@ const (
 	CardSuccess = "4242424242424242"
 	CardDecline = "4000000000000002"
 	CardThreeDS = "4000000000003220"
+	// CardRefundFails pays, but every refund of its payment is refused (as the card's issuer
+	// may refuse one): the refund fails, and nothing moves.
+	CardRefundFails = "4000000000005126"
 )
 
 // Methods are the payment methods the sandbox takes: every one the spec names.
@@ -366,6 +369,9 @@ func (p *Provider) Refund(ctx context.Context, ref string, amount *big.Int, key 
 	pay, err := p.payment(ctx, ref)
 	if err != nil {
 		return "", err
+	}
+	if pay.Method == rampway.MethodCard && pay.CardLast4 == CardRefundFails[len(CardRefundFails)-4:] {
+		return "", fmt.Errorf("sandbox: %w: the card's issuer refused the refund of payment %s (test card %s)", rampway.ErrProviderRefused, ref, CardRefundFails)
 	}
 	paid := new(big.Int).Add(pay.Received, pay.Captured)
 	left := new(big.Int).Sub(paid, pay.Refunded)
