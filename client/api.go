@@ -141,6 +141,25 @@ func (c *Client) SetMintOrderRefundAddress(ctx context.Context, orderID, refundI
 	return post[Refund](ctx, c, c.base.Mint, path, &body, opts)
 }
 
+// CreateMintOrderRefund refunds the payer of one of the merchant's paid (SUCCESS) area A orders,
+// in its crypto asset (POST {mint_base_url}/merchant/hosted/nftCheckout/order/{order_id}/refunds),
+// and returns the refund (its status pending, awaiting_address or awaiting_approval; one that
+// waits for an address gets it with [Client.SetMintOrderRefundAddress]). An empty
+// [RefundRequest] refunds all that is left, with the default reason. 409 when the order is not
+// SUCCESS or nothing is left; 400 naming amount (more than is left, or over the merchant's daily
+// cap) or address. The call carries an Idempotency-Key (random, or [WithIdempotencyKey]'s), so
+// its retries make one refund.
+func (c *Client) CreateMintOrderRefund(ctx context.Context, orderID string, r *RefundRequest, opts ...CallOption) (*Refund, error) {
+	return c.createRefund(ctx, c.mint(), orderID, r, opts)
+}
+
+// ListMintOrderRefunds returns the refunds of an area A order, automatic and merchant ones,
+// oldest first, with what it was paid and what is left to refund
+// (GET {mint_base_url}/merchant/hosted/nftCheckout/order/{order_id}/refunds).
+func (c *Client) ListMintOrderRefunds(ctx context.Context, orderID string, opts ...CallOption) (*RefundList, error) {
+	return c.refunds(ctx, c.mint(), orderID, opts)
+}
+
 // Area B: NFT checkout paid in fiat.
 
 // CreateFiatOrder creates an area B order (B1: POST {nft_ramp_base_url}/merchant/hosted/nftCheckout/order).
@@ -202,6 +221,24 @@ func (c *Client) ResendFiatOrderWebhook(ctx context.Context, orderID, eventID st
 	return c.resend(ctx, c.nftRamp(), orderID, eventID, opts)
 }
 
+// CreateFiatOrderRefund refunds the payer of one of the merchant's paid (SUCCESS) area B
+// orders, in its fiat currency, through the payment's provider (POST
+// {nft_ramp_base_url}/merchant/hosted/nftCheckout/order/{order_id}/refunds), and returns the
+// refund. An empty [RefundRequest] refunds all that is left; Address must be empty (400 naming
+// address). 409 when the order is not SUCCESS or nothing is left; 400 naming amount when it is
+// more than is left or over the merchant's daily cap. Its retries make one refund (one
+// Idempotency-Key).
+func (c *Client) CreateFiatOrderRefund(ctx context.Context, orderID string, r *RefundRequest, opts ...CallOption) (*Refund, error) {
+	return c.createRefund(ctx, c.nftRamp(), orderID, r, opts)
+}
+
+// ListFiatOrderRefunds returns the refunds of an area B order, oldest first, with what it was
+// paid and what is left to refund
+// (GET {nft_ramp_base_url}/merchant/hosted/nftCheckout/order/{order_id}/refunds).
+func (c *Client) ListFiatOrderRefunds(ctx context.Context, orderID string, opts ...CallOption) (*RefundList, error) {
+	return c.refunds(ctx, c.nftRamp(), orderID, opts)
+}
+
 // Area C: on-ramp to the merchant's deposit address.
 
 // CreateDepositOrder creates an area C order (C1: POST {deposit_base_url}/merchant/sdk/on-ramp/order).
@@ -251,6 +288,24 @@ func (c *Client) ResendDepositOrderWebhook(ctx context.Context, orderID, eventID
 	return c.resend(ctx, c.deposit(), orderID, eventID, opts)
 }
 
+// CreateDepositOrderRefund refunds the payer of one of the merchant's paid (SUCCESS) area C
+// orders, in its fiat currency, through the payment's provider (POST
+// {deposit_base_url}/merchant/sdk/on-ramp/order/{order_id}/refunds), and returns the refund.
+// An empty [RefundRequest] refunds all that is left; Address must be empty (400 naming
+// address). 409 when the order is not SUCCESS or nothing is left; 400 naming amount when it is
+// more than is left or over the merchant's daily cap. Its retries make one refund (one
+// Idempotency-Key).
+func (c *Client) CreateDepositOrderRefund(ctx context.Context, orderID string, r *RefundRequest, opts ...CallOption) (*Refund, error) {
+	return c.createRefund(ctx, c.deposit(), orderID, r, opts)
+}
+
+// ListDepositOrderRefunds returns the refunds of an area C order, oldest first, with what it
+// was paid and what is left to refund
+// (GET {deposit_base_url}/merchant/sdk/on-ramp/order/{order_id}/refunds).
+func (c *Client) ListDepositOrderRefunds(ctx context.Context, orderID string, opts ...CallOption) (*RefundList, error) {
+	return c.refunds(ctx, c.deposit(), orderID, opts)
+}
+
 // What the areas share.
 
 func (c *Client) getOrder(ctx context.Context, a area, orderID string, opts []CallOption) (*Order, error) {
@@ -275,6 +330,27 @@ func (c *Client) resend(ctx context.Context, a area, orderID, eventID string, op
 		return nil, localError(http.MethodPost, a.order, err)
 	}
 	return post[Delivery](ctx, c, a.base, path, &resendRequest{MerchantID: c.merchantID}, opts)
+}
+
+func (c *Client) createRefund(ctx context.Context, a area, orderID string, r *RefundRequest, opts []CallOption) (*Refund, error) {
+	path, err := pathf(a.order+"/%s/refunds", orderID)
+	if err != nil {
+		return nil, localError(http.MethodPost, a.order, err)
+	}
+	if r == nil {
+		return nil, localError(http.MethodPost, path, errNilRequest)
+	}
+	body := *r
+	body.MerchantID = c.merchant(body.MerchantID)
+	return post[Refund](ctx, c, a.base, path, &body, opts)
+}
+
+func (c *Client) refunds(ctx context.Context, a area, orderID string, opts []CallOption) (*RefundList, error) {
+	path, err := pathf(a.order+"/%s/refunds", orderID)
+	if err != nil {
+		return nil, localError(http.MethodGet, a.order, err)
+	}
+	return get[RefundList](ctx, c, a.base, path, nil, opts)
 }
 
 // query is p as the list's query parameters.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -195,33 +196,115 @@ func TestRetriedStatuses(t *testing.T) {
 	}
 }
 
-// A call retried to success: one key for all its attempts, the answer of the last.
+// A call retried to success: one key for all its attempts, the same body, the answer of the
+// last. So for every POST that creates something: an order, a merchant refund of each area.
 func TestRetryThenSuccess(t *testing.T) {
-	f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		switch n {
-		case 1:
-			envelope(w, r, 503, 503, "Price feed unavailable")
-		case 2:
-			w.Header().Set("Retry-After", "1")
-			envelope(w, r, 409, 409, `A request with Idempotency-Key "x" is still in progress`)
-		default:
-			w.Header().Set("Idempotent-Replayed", "true")
-			answerJSON(w, 201, mintOrderAnswer)
-		}
-	})
-	var info client.ResponseInfo
-	o, err := f.client().CreateMintOrder(t.Context(), mintRequest(), client.WithResponseInfo(&info))
-	if err != nil || o.OrderID == "" {
-		t.Fatal(o, err)
+	const refundAnswer = `{"refund_id":"rfd_1","origin":"merchant","amount":"10.00","currency":"EUR","status":"pending","created_at":"2026-11-25T06:31:00.000Z","updated_at":"2026-11-25T06:31:00.000Z"}`
+	for _, tc := range []struct {
+		name   string
+		answer string
+		call   func(ctx context.Context, c *client.Client, opts ...client.CallOption) (string, error)
+	}{
+		{"CreateMintOrder", mintOrderAnswer, func(ctx context.Context, c *client.Client, opts ...client.CallOption) (string, error) {
+			o, err := c.CreateMintOrder(ctx, mintRequest(), opts...)
+			if err != nil {
+				return "", err
+			}
+			return o.OrderID, nil
+		}},
+		{"CreateMintOrderRefund", refundAnswer, func(ctx context.Context, c *client.Client, opts ...client.CallOption) (string, error) {
+			r, err := c.CreateMintOrderRefund(ctx, "ord_1", &client.RefundRequest{Amount: "0.004"}, opts...)
+			if err != nil {
+				return "", err
+			}
+			return r.RefundID, nil
+		}},
+		{"CreateFiatOrderRefund", refundAnswer, func(ctx context.Context, c *client.Client, opts ...client.CallOption) (string, error) {
+			r, err := c.CreateFiatOrderRefund(ctx, "ord_1", &client.RefundRequest{Amount: "10.00", Reason: "returned"}, opts...)
+			if err != nil {
+				return "", err
+			}
+			return r.RefundID, nil
+		}},
+		{"CreateDepositOrderRefund", refundAnswer, func(ctx context.Context, c *client.Client, opts ...client.CallOption) (string, error) {
+			r, err := c.CreateDepositOrderRefund(ctx, "ord_1", &client.RefundRequest{}, opts...)
+			if err != nil {
+				return "", err
+			}
+			return r.RefundID, nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				switch n {
+				case 1:
+					envelope(w, r, 503, 503, "Price feed unavailable")
+				case 2:
+					w.Header().Set("Retry-After", "1")
+					envelope(w, r, 409, 409, `A request with Idempotency-Key "x" is still in progress`)
+				default:
+					w.Header().Set("Idempotent-Replayed", "true")
+					answerJSON(w, 200, tc.answer)
+				}
+			})
+			var info client.ResponseInfo
+			id, err := tc.call(t.Context(), f.client(), client.WithResponseInfo(&info))
+			if err != nil || id == "" {
+				t.Fatal(id, err)
+			}
+			reqs := f.requests()
+			if len(reqs) != 3 || info.Attempts != 3 || !info.Replayed || info.StatusCode != 200 || info.IdempotencyKey == "" {
+				t.Fatalf("%d requests, info %+v", len(reqs), info)
+			}
+			for _, r := range reqs {
+				if r.Method != "POST" || r.Header.Get("Idempotency-Key") != info.IdempotencyKey {
+					t.Fatalf("keys differ across attempts: %s %q, %q", r.Method, r.Header.Get("Idempotency-Key"), info.IdempotencyKey)
+				}
+				if r.Body != reqs[0].Body || r.Path != reqs[0].Path {
+					t.Fatalf("a retry sent another request: %s %s, first %s %s", r.Path, r.Body, reqs[0].Path, reqs[0].Body)
+				}
+			}
+			// The caller's own key, across the retries just the same.
+			f2 := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				if n == 1 {
+					envelope(w, r, 502, 502, "Bad gateway")
+					return
+				}
+				answerJSON(w, 200, tc.answer)
+			})
+			if _, err := tc.call(t.Context(), f2.client(), client.WithIdempotencyKey("refund-1042")); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range f2.requests() {
+				if r.Header.Get("Idempotency-Key") != "refund-1042" {
+					t.Fatalf("attempt's key %q, want the caller's", r.Header.Get("Idempotency-Key"))
+				}
+			}
+		})
 	}
-	reqs := f.requests()
-	if len(reqs) != 3 || info.Attempts != 3 || !info.Replayed || info.StatusCode != 201 {
-		t.Fatalf("%d requests, info %+v", len(reqs), info)
-	}
-	for _, r := range reqs {
-		if r.Header.Get("Idempotency-Key") != info.IdempotencyKey {
-			t.Fatalf("keys differ across attempts: %q, %q", r.Header.Get("Idempotency-Key"), info.IdempotencyKey)
-		}
+}
+
+// A merchant refund the server refuses: a state conflict (409 without Retry-After: the order
+// is not SUCCESS, or nothing is left) and a refused amount (400) are errors at once, never
+// retried, their messages the server's.
+func TestRefundRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		msg    string
+	}{
+		{409, "Order ord_1 is CREATED: only a SUCCESS order can be refunded"},
+		{400, "amount: 12.00 EUR is more than is left: 3.00 EUR is left to refund"},
+		{404, "Order not found"},
+	} {
+		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
+			f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) { envelope(w, r, tc.status, tc.status, tc.msg) })
+			_, err := f.client().CreateFiatOrderRefund(t.Context(), "ord_1", &client.RefundRequest{Amount: "12.00"})
+			e, ok := errors.AsType[*client.Error](err)
+			if !ok || e.StatusCode != tc.status || e.Message != tc.msg || e.Retryable() || e.Attempts != 1 ||
+				e.Path != "/nft-ramp/merchant/hosted/nftCheckout/order/ord_1/refunds" || len(f.requests()) != 1 {
+				t.Fatalf("err = %#v, %d requests", err, len(f.requests()))
+			}
+		})
 	}
 }
 
@@ -460,6 +543,12 @@ func TestErrorDecoding(t *testing.T) {
 			func() error { _, err := c.CreateMintOrder(t.Context(), nil); return err }(),
 			func() error { _, err := c.GetMintOrder(t.Context(), ""); return err }(),
 			func() error { _, err := c.ResendFiatOrderWebhook(t.Context(), "ord_1", ""); return err }(),
+			func() error { _, err := c.CreateMintOrderRefund(t.Context(), "ord_1", nil); return err }(),
+			func() error {
+				_, err := c.CreateDepositOrderRefund(t.Context(), "", &client.RefundRequest{})
+				return err
+			}(),
+			func() error { _, err := c.ListFiatOrderRefunds(t.Context(), ""); return err }(),
 			func() error {
 				_, err := client.New("k", client.WithServerURL("not a url")).GetMintOrder(t.Context(), "ord_1")
 				return err
@@ -518,6 +607,12 @@ func TestCallPaths(t *testing.T) {
 			_, err := c.SetMintOrderRefundAddress(ctx, "ord_1", "rfd_3", &client.MerchantRefundAddressRequest{Address: "0xabc"})
 			return err
 		}, `POST /a/merchant/hosted/nftCheckout/order/ord_1/refunds/rfd_3/address {"merchant_id":"mch_1","address":"0xabc"}`},
+		{"A refund", func() error {
+			_, err := c.CreateMintOrderRefund(ctx, "ord_1", &client.RefundRequest{Amount: "0.004", Reason: "damaged", Address: "0xabc"})
+			return err
+		}, `POST /a/merchant/hosted/nftCheckout/order/ord_1/refunds {"merchant_id":"mch_1","amount":"0.004","reason":"damaged","address":"0xabc"}`},
+		{"A refunds", func() error { _, err := c.ListMintOrderRefunds(ctx, "ord_1/x"); return err },
+			`GET /a/merchant/hosted/nftCheckout/order/ord_1%2Fx/refunds`},
 		{"B1", func() error {
 			_, err := c.CreateFiatOrder(ctx, &client.FiatOrderRequest{OrderFiatSymbol: "EUR", FiatPaymentMethod: client.MethodCard,
 				UserDetails: client.UserDetails{UserDOB: "1990-12-10", UserCountryCode: "DE"}})
@@ -538,6 +633,12 @@ func TestCallPaths(t *testing.T) {
 			`GET /b/merchant/hosted/nftCheckout/order/ord_1/webhooks`},
 		{"B resend", func() error { _, err := c.ResendFiatOrderWebhook(ctx, "ord_1", "evt_2"); return err },
 			`POST /b/merchant/hosted/nftCheckout/order/ord_1/webhooks/evt_2/resend {"merchant_id":"mch_1"}`},
+		{"B refund", func() error {
+			_, err := c.CreateFiatOrderRefund(ctx, "ord_1", &client.RefundRequest{MerchantID: "mch_2", Amount: "12.50"})
+			return err
+		}, `POST /b/merchant/hosted/nftCheckout/order/ord_1/refunds {"merchant_id":"mch_2","amount":"12.50"}`},
+		{"B refunds", func() error { _, err := c.ListFiatOrderRefunds(ctx, "ord_1"); return err },
+			`GET /b/merchant/hosted/nftCheckout/order/ord_1/refunds`},
 		{"C1", func() error {
 			_, err := c.CreateDepositOrder(ctx, &client.DepositOrderRequest{OrderFiatSymbol: "EUR", OrderFiatAmount: "100.00",
 				ConvertToCryptoSymbol: "ETH", ConvertToCryptoNetwork: "devnet"})
@@ -553,6 +654,10 @@ func TestCallPaths(t *testing.T) {
 			`GET /c/merchant/sdk/on-ramp/order/ord_1/webhooks`},
 		{"C resend", func() error { _, err := c.ResendDepositOrderWebhook(ctx, "ord_1", "evt_2"); return err },
 			`POST /c/merchant/sdk/on-ramp/order/ord_1/webhooks/evt_2/resend {"merchant_id":"mch_1"}`},
+		{"C refund", func() error { _, err := c.CreateDepositOrderRefund(ctx, "ord_1", &client.RefundRequest{}); return err },
+			`POST /c/merchant/sdk/on-ramp/order/ord_1/refunds {"merchant_id":"mch_1"}`},
+		{"C refunds", func() error { _, err := c.ListDepositOrderRefunds(ctx, "ord_1"); return err },
+			`GET /c/merchant/sdk/on-ramp/order/ord_1/refunds`},
 	}
 	for i, tc := range calls {
 		if err := tc.call(); err != nil {
@@ -741,6 +846,53 @@ func TestOrderAnswerDecodes(t *testing.T) {
 		string(o.FunctionArgs) != `{"quantity":"1"}` || o.FiatPayment == nil || o.FiatPayment.CardLast4 != "4242" ||
 		len(o.FiatMovements) != 1 || o.FiatMovements[0].Kind != "capture" || o.User["user_email_id"] != "a@b.c" ||
 		!o.ExpiresAt.Equal(time.Date(2026, 11, 25, 7, 0, 58, 425e6, time.UTC)) {
+		t.Fatalf("order %+v", o)
+	}
+}
+
+// A refund, the refund list and the order's refunded_amount decode: every field of the
+// contract, times in UTC with milliseconds.
+func TestRefundAnswersDecode(t *testing.T) {
+	const card = `{"refund_id":"rfd_2","origin":"merchant","amount":"10.00","currency":"EUR","fee":"0.00","network_fee":"",` +
+		`"amount_sent":"10.00","reason":"requested by the merchant","status":"done","status_reason":"","destination":"card visa ****4242",` +
+		`"to_address":"","tx_hash":"","provider_reference":"re_1","created_at":"2026-11-25T06:31:00.000Z","updated_at":"2026-11-25T06:32:00.125Z"}`
+	const chain = `{"refund_id":"rfd_1","origin":"automatic","amount":"0.000001","currency":"ETH","fee":"","network_fee":"",` +
+		`"amount_sent":"","reason":"overpaid","status":"awaiting_address","status_reason":"the payer is a contract","destination":"",` +
+		`"to_address":"","tx_hash":"","provider_reference":"","created_at":"2026-11-25T06:30:00.000Z","updated_at":"2026-11-25T06:30:00.000Z"}`
+	f := newFake(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "POST":
+			answerJSON(w, 200, card)
+		case strings.HasSuffix(r.URL.Path, "/refunds"):
+			answerJSON(w, 200, `{"data":[`+chain+`,`+card+`],"currency":"EUR","amount_paid":"25.00","amount_refunded":"10.00","amount_refundable":"15.00"}`)
+		default:
+			answerJSON(w, 200, `{"order_id":"ord_1","status":"SUCCESS","refunded_amount":"10.00","refunds":[`+card+`]}`)
+		}
+	})
+	c := f.client()
+	r, err := c.CreateDepositOrderRefund(t.Context(), "ord_1", &client.RefundRequest{Amount: "10.00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := client.Refund{RefundID: "rfd_2", Origin: "merchant", Amount: "10.00", Currency: "EUR", Fee: "0.00", AmountSent: "10.00",
+		Reason: "requested by the merchant", Status: "done", Destination: "card visa ****4242", ProviderReference: "re_1",
+		CreatedAt: time.Date(2026, 11, 25, 6, 31, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 11, 25, 6, 32, 0, 125e6, time.UTC)}
+	if !reflect.DeepEqual(*r, want) {
+		t.Fatalf("refund\n%+v\nwant\n%+v", *r, want)
+	}
+	l, err := c.ListDepositOrderRefunds(t.Context(), "ord_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Data) != 2 || l.Data[0].Origin != "automatic" || l.Data[0].Status != "awaiting_address" || !reflect.DeepEqual(l.Data[1], want) ||
+		l.Currency != "EUR" || l.AmountPaid != "25.00" || l.AmountRefunded != "10.00" || l.AmountRefundable != "15.00" {
+		t.Fatalf("list %+v", l)
+	}
+	o, err := c.GetDepositOrder(t.Context(), "ord_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.RefundedAmount != "10.00" || len(o.Refunds) != 1 || !reflect.DeepEqual(o.Refunds[0], want) {
 		t.Fatalf("order %+v", o)
 	}
 }

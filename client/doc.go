@@ -8,7 +8,7 @@
 // on-ramp to the merchant's deposit address ({deposit_base_url}). It has a method for every
 // merchant operation of the API, named after the operation of rampway's OpenAPI document:
 // order creation, quotes and fiat currencies, order lookups and lists, an order's webhook log
-// and resends, a refund's address.
+// and resends, merchant refunds and an order's refunds, a refund's address.
 //
 //	c := client.New(os.Getenv("RAMPWAY_API_KEY"),
 //		client.WithServerURL("https://pay.example.com"),

@@ -20,6 +20,12 @@ type Event struct {
 
 // Event names, the values of [Event.Name]. docs/webhooks.md says when each is sent. A receiver
 // should answer 2xx to names it does not know: new kinds of event may be added.
+//
+// A merchant refund ([Client.CreateMintOrderRefund] and the like) sends order.refund.pending
+// when it is made (also when it waits for an approval), then order.refund.succeeded once it is
+// paid (status done) or order.refund.failed (failed or dust); their context's
+// [OrderContext.Refund] is that refund. The automatic refunds of area
+// A keep order.refund.processing, order.refund.success and order.refund.failure.
 const (
 	EventOrderCreated                 = "order.created"
 	EventOrderDepositProcessing       = "order.deposit.processing"
@@ -38,6 +44,8 @@ const (
 	EventOrderRefundProcessing        = "order.refund.processing"
 	EventOrderRefundSuccess           = "order.refund.success"
 	EventOrderRefundFailure           = "order.refund.failure"
+	EventOrderRefundSucceeded         = "order.refund.succeeded"
+	EventOrderRefundFailed            = "order.refund.failed"
 	EventUserWidgetOpen               = "user.widget.open"
 	EventUserWidgetClose              = "user.widget.close"
 )
@@ -100,8 +108,16 @@ type OrderContext struct {
 	// FailureReason says why the order failed, for FAILED orders.
 	FailureReason string `json:"failure_reason"`
 	// Refunds is what is owed back to the payer, oldest first: an overpayment's excess, a
-	// payment after expiry or to a closed order, what a failed order was paid.
+	// payment after expiry or to a closed order, what a failed order was paid (automatic
+	// refunds), and the merchant's refunds.
 	Refunds []Refund `json:"refunds"`
+	// Refund is the refund a refund event is about (order.refund.pending, .succeeded,
+	// .failed of a merchant refund), as it also is in Refunds; nil for other events.
+	Refund *Refund `json:"refund,omitempty"`
+	// RefundedAmount is what the order's merchant refunds that are done have paid back, a
+	// decimal string in its paid currency (area A its crypto asset, B and C its fiat
+	// currency).
+	RefundedAmount string `json:"refunded_amount"`
 
 	// The fiat side of areas B and C ("" for area A): the currency the user pays in, the
 	// amount (a decimal string in major units, "29.64") and the payment method.
@@ -113,24 +129,40 @@ type OrderContext struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// Refund is a refund record: Amount (a decimal string) of the order's asset owed back to the
-// payer, why, and how it is paid back. Status is "pending" (to be sent), "awaiting_address"
-// (the payer is a contract: the user is asked for an address), "awaiting_approval" (above the
-// automatic limit: an operator approves it), "sent" (TxHash on its way), "done" (paid),
-// "failed" (the transaction reverted: StatusReason says why) or "dust" (the amount does not
-// cover the network fee of sending it: nothing is sent). NetworkFee and AmountSent are ""
-// until it is sent; AmountSent = Amount - NetworkFee.
+// Refund is a refund record: Amount (a decimal string) of the order's paid currency, Currency
+// (area A its crypto asset, areas B and C its fiat currency), owed back to the payer, why, and
+// how it is paid back. Origin is "automatic" (area A: an overpayment's excess, a payment after
+// expiry, what a failed order was paid) or "merchant" (made with [Client.CreateMintOrderRefund]
+// and the like).
+//
+// Status is "pending" (to be sent), "awaiting_address" (area A: the payer is a contract or
+// unknown: the user, the merchant or an operator gives an address), "awaiting_approval" (above
+// the automatic limit: an operator approves it), "sent" (area A: TxHash on its way), "done"
+// (paid), "failed" (not paid: StatusReason says why) or "dust" (area A: the amount does not
+// cover the network fee of sending it: nothing is sent).
+//
+// Area A: Fee and NetworkFee are the network fee taken out of Amount, "" until it is sent;
+// AmountSent = Amount - Fee; Destination and ToAddress are the address it goes to ("" while
+// none is known). Areas B and C: Fee is "0.00" and AmountSent is Amount once done, NetworkFee
+// and ToAddress are "", Destination names the payment it goes back to ("card visa ****4242",
+// "sepa_bank_transfer"), and ProviderReference is the provider's refund id once done.
 type Refund struct {
-	RefundID     string    `json:"refund_id"`
-	Amount       string    `json:"amount"`
-	NetworkFee   string    `json:"network_fee"`
-	AmountSent   string    `json:"amount_sent"`
-	Reason       string    `json:"reason"`
-	Status       string    `json:"status"`
-	StatusReason string    `json:"status_reason"`
-	ToAddress    string    `json:"to_address"`
-	TxHash       string    `json:"tx_hash"`
-	CreatedAt    time.Time `json:"created_at"`
+	RefundID          string    `json:"refund_id"`
+	Origin            string    `json:"origin"`
+	Amount            string    `json:"amount"`
+	Currency          string    `json:"currency"`
+	Fee               string    `json:"fee"`
+	NetworkFee        string    `json:"network_fee"`
+	AmountSent        string    `json:"amount_sent"`
+	Reason            string    `json:"reason"`
+	Status            string    `json:"status"`
+	StatusReason      string    `json:"status_reason"`
+	Destination       string    `json:"destination"`
+	ToAddress         string    `json:"to_address"`
+	TxHash            string    `json:"tx_hash"`
+	ProviderReference string    `json:"provider_reference"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
 }
 
 // DecodeContext decodes the event's context into v, which must be a pointer. It returns an

@@ -75,3 +75,34 @@ func TestEventDecodeContext(t *testing.T) {
 		t.Fatalf("DecodeContext = %v, %v", m, err)
 	}
 }
+
+// A merchant refund's event: the refund it is about in refund (also in refunds), and the
+// order's refunded_amount.
+func TestEventOrderRefund(t *testing.T) {
+	const refund = `{"refund_id":"rfd_2","origin":"merchant","amount":"10.00","currency":"EUR","fee":"0.00","network_fee":"",` +
+		`"amount_sent":"10.00","reason":"requested by the merchant","status":"done","status_reason":"","destination":"sepa_bank_transfer",` +
+		`"to_address":"","tx_hash":"","provider_reference":"re_1","created_at":"2026-11-25T06:31:00.000Z","updated_at":"2026-11-25T06:32:00.000Z"}`
+	ev := &client.Event{ID: "evt_1", Name: client.EventOrderRefundSucceeded,
+		Context: []byte(`{"order_id":"ord_1","status":"SUCCESS","order_fiat_symbol":"EUR","order_fiat_amount":"25.00","refunded_amount":"10.00",` +
+			`"refunds":[` + refund + `],"refund":` + refund + `}`)}
+	o, err := ev.Order()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := client.Refund{RefundID: "rfd_2", Origin: "merchant", Amount: "10.00", Currency: "EUR", Fee: "0.00", AmountSent: "10.00",
+		Reason: "requested by the merchant", Status: "done", Destination: "sepa_bank_transfer", ProviderReference: "re_1",
+		CreatedAt: time.Date(2026, 11, 25, 6, 31, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 11, 25, 6, 32, 0, 0, time.UTC)}
+	if o.Refund == nil || !reflect.DeepEqual(*o.Refund, want) || len(o.Refunds) != 1 || !reflect.DeepEqual(o.Refunds[0], want) ||
+		o.RefundedAmount != "10.00" || o.Status != client.StatusSuccess {
+		t.Fatalf("context %+v", o)
+	}
+	// Another event's context has no refund.
+	ev = &client.Event{ID: "evt_2", Name: client.EventOrderSuccess, Context: []byte(`{"order_id":"ord_1","refunds":[],"refunded_amount":"0"}`)}
+	if o, err = ev.Order(); err != nil || o.Refund != nil {
+		t.Fatalf("context %+v, %v", o, err)
+	}
+	if client.EventOrderRefundSucceeded != "order.refund.succeeded" || client.EventOrderRefundFailed != "order.refund.failed" ||
+		client.EventOrderRefundPending != "order.refund.pending" {
+		t.Fatal("refund event names")
+	}
+}

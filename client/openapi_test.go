@@ -268,6 +268,14 @@ func merchantOperations() map[string]merchantOperation {
 			_, err := c.ResendMintOrderWebhook(ctx, o, e)
 			return err
 		}},
+		"createMintOrderRefund": {RefundRequest{}, Refund{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.CreateMintOrderRefund(ctx, o, &RefundRequest{})
+			return err
+		}},
+		"listMintOrderRefunds": {nil, RefundList{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.ListMintOrderRefunds(ctx, o)
+			return err
+		}},
 		"setMintOrderRefundAddress": {MerchantRefundAddressRequest{}, Refund{}, nil, func(ctx context.Context, c *Client) error {
 			_, err := c.SetMintOrderRefundAddress(ctx, o, r, &MerchantRefundAddressRequest{})
 			return err
@@ -297,6 +305,14 @@ func merchantOperations() map[string]merchantOperation {
 			_, err := c.ResendFiatOrderWebhook(ctx, o, e)
 			return err
 		}},
+		"createFiatOrderRefund": {RefundRequest{}, Refund{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.CreateFiatOrderRefund(ctx, o, &RefundRequest{})
+			return err
+		}},
+		"listFiatOrderRefunds": {nil, RefundList{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.ListFiatOrderRefunds(ctx, o)
+			return err
+		}},
 		"createDepositOrder": {DepositOrderRequest{}, DepositOrder{}, nil, func(ctx context.Context, c *Client) error {
 			_, err := c.CreateDepositOrder(ctx, &DepositOrderRequest{})
 			return err
@@ -316,6 +332,14 @@ func merchantOperations() map[string]merchantOperation {
 		}},
 		"resendDepositOrderWebhook": {resendRequest{}, Delivery{}, nil, func(ctx context.Context, c *Client) error {
 			_, err := c.ResendDepositOrderWebhook(ctx, o, e)
+			return err
+		}},
+		"createDepositOrderRefund": {RefundRequest{}, Refund{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.CreateDepositOrderRefund(ctx, o, &RefundRequest{})
+			return err
+		}},
+		"listDepositOrderRefunds": {nil, RefundList{}, nil, func(ctx context.Context, c *Client) error {
+			_, err := c.ListDepositOrderRefunds(ctx, o)
 			return err
 		}},
 	}
@@ -462,8 +486,8 @@ func TestOpenAPIMerchantOperations(t *testing.T) {
 	}
 }
 
-// The event context's refunds and the lookup's are one type, the document's Refund; the
-// envelope is the document's Error.
+// The event context's refunds (and refund) and the lookup's are one type, the document's
+// Refund; the envelope is the document's Error.
 func TestOpenAPISharedSchemas(t *testing.T) {
 	d := loadOpenAPI(t)
 	d.compare(t, "Refund", &schema{Ref: "#/components/schemas/Refund"}, reflect.TypeFor[Refund](), false)

@@ -340,9 +340,14 @@ type Order struct {
 	// ExecutionTxHash is the call or transfer made for the order, once sent.
 	ExecutionTxHash string `json:"execution_tx_hash"`
 	// FailureReason says why a FAILED order failed.
-	FailureReason string            `json:"failure_reason"`
-	Refunds       []Refund          `json:"refunds"`
-	User          map[string]string `json:"user"`
+	FailureReason string `json:"failure_reason"`
+	// Refunds are the order's refunds, automatic and merchant ones, oldest first.
+	Refunds []Refund `json:"refunds"`
+	// RefundedAmount is what the order's merchant refunds that are done have paid back, a
+	// decimal string in its paid currency (area A its crypto asset, B and C its fiat
+	// currency). The order is REFUNDED once it is all the order was paid.
+	RefundedAmount string            `json:"refunded_amount"`
+	User           map[string]string `json:"user"`
 	// The fiat side of areas B and C (empty for A).
 	OrderFiatSymbol   string         `json:"order_fiat_symbol"`
 	OrderFiatAmount   string         `json:"order_fiat_amount"`
@@ -453,6 +458,37 @@ type MerchantRefundAddressRequest struct {
 	MerchantID string `json:"merchant_id,omitempty"`
 	// Address is where the refund is sent: 0x and 40 hex digits.
 	Address string `json:"address"`
+}
+
+// RefundRequest asks for a merchant refund of a paid order (POST .../order/{order_id}/refunds).
+// Every field is optional: the zero RefundRequest refunds all that is left of the order's
+// payment, with the default reason. Unknown fields are 400.
+type RefundRequest struct {
+	// MerchantID is optional; the Client's (WithMerchantID) when empty.
+	MerchantID string `json:"merchant_id,omitempty"`
+	// Amount is what to refund, a decimal string in the order's paid currency (area A its
+	// crypto asset, "0.004"; areas B and C its fiat currency, "12.50"); empty for all that is
+	// left. More than is left, or over the merchant's daily cap, is 400 naming amount.
+	Amount string `json:"amount,omitempty"`
+	// Reason is why, at most 500 characters; the server's "requested by the merchant" when
+	// empty.
+	Reason string `json:"reason,omitempty"`
+	// Address is where an area A refund is sent (0x and 40 hex digits). Areas B and C refund
+	// through the payment's provider: an address there is 400 naming address.
+	Address string `json:"address,omitempty"`
+}
+
+// RefundList is an order's refunds, automatic and merchant ones, oldest first, and its
+// balance: Currency is the order's paid currency (area A its crypto asset, B and C its fiat
+// currency), in which AmountPaid (what the order was paid), AmountRefunded (what is refunded
+// of it) and AmountRefundable (what a merchant refund may still take: an Amount above it is
+// 400) are decimal strings.
+type RefundList struct {
+	Data             []Refund `json:"data"`
+	Currency         string   `json:"currency"`
+	AmountPaid       string   `json:"amount_paid"`
+	AmountRefunded   string   `json:"amount_refunded"`
+	AmountRefundable string   `json:"amount_refundable"`
 }
 
 // resendRequest is the body of a resend: merchant_id, optional.
