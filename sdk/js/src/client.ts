@@ -18,6 +18,8 @@ import type {
   OrderList,
   Refund,
   RefundAddressRequest,
+  RefundList,
+  RefundRequest,
 } from "./types.js";
 
 /** How to reach a rampway server and call it as one merchant. */
@@ -81,7 +83,7 @@ interface Ctx {
   merchantId: string | undefined;
 }
 
-/** What the areas have in common: their order lookups, lists and webhook logs. */
+/** What the areas have in common: their order lookups, lists, webhook logs and refunds. */
 abstract class AreaApi {
   readonly #ctx: Ctx;
   /** The area's base URL. */
@@ -146,6 +148,33 @@ abstract class AreaApi {
   /** Queues an event of the order again, due now, with the same eventId and body (202). */
   async resendWebhook(orderId: string, eventId: string, opts?: RequestOptions): Promise<Delivery> {
     return this.post<Delivery>(`${this.orderUrl(orderId)}/webhooks/${seg(eventId, "eventId")}/resend`, {}, opts);
+  }
+
+  /**
+   * Refunds one of the merchant's SUCCESS orders of this area, in part (req.amount, a decimal
+   * string in the currency the order was paid in: the crypto asset for area A, the fiat currency
+   * for B and C) or whatever is left (no amount). Area A takes the address it goes to
+   * (req.address); B and C refund the payment itself and refuse an address (400). Answers the
+   * refund as recorded; its webhook events follow (order.refund.pending, then
+   * order.refund.succeeded or order.refund.failed).
+   *
+   * Errors: 404 for an order that is not the merchant's (or of this area, or of the key's mode);
+   * 409 for an order that is not SUCCESS or has nothing left to refund; 400 naming the field for
+   * an amount over what is left (or over the merchant's daily cap), a refused address, or a
+   * reason over 500 characters. Like every POST it carries an Idempotency-Key, the same on each
+   * retry: a retried call makes one refund. Pass opts.idempotencyKey to keep it across your own
+   * retries too.
+   */
+  async createRefund(orderId: string, req: RefundRequest = {}, opts?: RequestOptions): Promise<Refund> {
+    return this.post<Refund>(`${this.orderUrl(orderId)}/refunds`, req, opts);
+  }
+
+  /**
+   * The order's refunds, automatic and merchant ones, oldest first, with what the order was
+   * paid, what is refunded and what is left to refund.
+   */
+  async listRefunds(orderId: string, opts?: RequestOptions): Promise<RefundList> {
+    return this.get<RefundList>(`${this.orderUrl(orderId)}/refunds`, opts);
   }
 }
 

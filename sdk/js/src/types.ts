@@ -300,6 +300,8 @@ export interface Order {
   execution_tx_hash: string | null;
   failure_reason: string | null;
   refunds: Refund[];
+  /** What the order's merchant refunds paid back (status done), in the order's paid currency. */
+  refunded_amount: DecimalAmount;
   user: Record<string, string>;
   /** Areas B and C only. */
   order_fiat_symbol?: string;
@@ -347,20 +349,70 @@ export interface Deposit {
   seen_at: string;
 }
 
-/** Money owed back to the payer of an area A order (Refund). */
+/**
+ * Money going back to an order's payer (Refund): an automatic refund (an overpayment's excess,
+ * a late payment, a failed order's payment) or one the merchant asked for with createRefund. The order lookup lists them under `refunds`, webhook contexts carry
+ * them, and createRefund and setRefundAddress answer one.
+ */
 export interface Refund {
+  /** rfd_…. */
   refund_id: string;
+  /** Who started it: the merchant (createRefund) or rampway itself. */
+  origin: "merchant" | "automatic";
+  /** In the order's paid currency: area A the crypto asset, areas B and C the fiat currency. */
   amount: DecimalAmount;
-  /** "" until it is sent. */
+  /** amount's currency: "ETH", "EUR". */
+  currency: string;
+  /** "" until known. Area A: the network fee taken out of amount; areas B and C: "0.00" once done. */
+  fee: string;
+  /** Area A: as fee; "" for areas B and C. */
   network_fee: string;
-  /** "" until it is sent. */
+  /** "" until it is sent. Area A: amount - fee; areas B and C: amount, once done. */
   amount_sent: string;
   reason: string;
-  status: "pending" | "awaiting_address" | "awaiting_approval" | "sent" | "done" | "failed" | "dust";
+  status: RefundStatus;
+  /** Why it waits, or why it was not paid; "" otherwise. */
   status_reason: string;
+  /** Where it goes: an address (area A), or the payment it goes back to (B and C), e.g. "card visa ****4242", "sepa_bank_transfer". */
+  destination: string;
+  /** Area A: where it is sent; "" while none is known, and for areas B and C. */
   to_address: string;
+  /** Area A: its transaction, once sent; "" otherwise. */
   tx_hash: string;
+  /** Areas B and C: the payment provider's refund id, once done; "" otherwise. */
+  provider_reference: string;
   created_at: string;
+  updated_at: string;
+}
+
+/** A refund's state (Refund.status). */
+export type RefundStatus = "pending" | "awaiting_address" | "awaiting_approval" | "sent" | "done" | "failed" | "dust";
+
+/** The body of createRefund (RefundRequest); every field is optional. Unknown fields are 400. */
+export interface RefundRequest extends MerchantScoped {
+  /**
+   * How much, in the order's paid currency (area A the crypto asset, B and C the fiat
+   * currency): "12.50". Left out: all that is left to refund.
+   */
+  amount?: DecimalAmount;
+  /** Why, at most 500 characters; "requested by the merchant" when left out. */
+  reason?: string;
+  /** Area A only: where the refund is sent (0x + 40 hex digits). Areas B and C refuse it (400). */
+  address?: string;
+}
+
+/** An order's refunds (RefundList), as listRefunds answers them. */
+export interface RefundList {
+  /** Every refund of the order, automatic and merchant ones, oldest first. */
+  data: Refund[];
+  /** The order's paid currency, the currency of the amounts below. */
+  currency: string;
+  /** What the order was paid. */
+  amount_paid: DecimalAmount;
+  /** What is refunded so far. */
+  amount_refunded: DecimalAmount;
+  /** What is left to refund: the most a createRefund may ask for now. */
+  amount_refundable: DecimalAmount;
 }
 
 /** An order's fiat payment (FiatPayment). */

@@ -61,9 +61,17 @@ export const EventNames = {
   OrderSuccess: "order.success",
   OrderCancelled: "order.cancelled",
   OrderFailed: "order.failed",
+  /** A refund is recorded: a payment after expiry (area A), or a merchant refund just created (also one that waits for approval). */
   OrderRefundPending: "order.refund.pending",
+  /** A merchant refund is paid (status done); the context's refund is it. */
+  OrderRefundSucceeded: "order.refund.succeeded",
+  /** A merchant refund was not paid (failed, or dust); the context's refund is it. */
+  OrderRefundFailed: "order.refund.failed",
+  /** Automatic refunds: a refund's transaction is sent (area A). */
   OrderRefundProcessing: "order.refund.processing",
+  /** Automatic refunds: a refund is paid (area A), or a failed order's payment is back (B, C). */
   OrderRefundSuccess: "order.refund.success",
+  /** Automatic refunds: a refund is not paid (area A: reverted, or dust). */
   OrderRefundFailure: "order.refund.failure",
   UserWidgetOpen: "user.widget.open",
   UserWidgetClose: "user.widget.close",
@@ -106,6 +114,16 @@ export interface OrderContext {
   execution_tx_hash: string | null;
   failure_reason: string | null;
   refunds: Refund[];
+  /**
+   * The refund the event is about: set by order.refund.pending for a merchant refund,
+   * order.refund.succeeded and order.refund.failed.
+   */
+  refund?: Refund;
+  /**
+   * What the order's merchant refunds paid back (status done), in the order's paid currency.
+   * Absent from events queued before the server knew merchant refunds.
+   */
+  refunded_amount?: DecimalAmount;
   /** Areas B and C. */
   order_fiat_symbol?: string;
   order_fiat_amount?: DecimalAmount;

@@ -324,6 +324,146 @@ describe("pagination", () => {
   });
 });
 
+describe("refunds", () => {
+  const refund = (extra = {}) => ({
+    refund_id: "rfd_1",
+    origin: "merchant",
+    amount: "10.00",
+    currency: "EUR",
+    fee: "",
+    network_fee: "",
+    amount_sent: "",
+    reason: "requested by the merchant",
+    status: "pending",
+    status_reason: "",
+    destination: "card visa ****4242",
+    to_address: "",
+    tx_hash: "",
+    provider_reference: "",
+    created_at: "2026-11-25T03:14:11.885Z",
+    updated_at: "2026-11-25T03:14:11.885Z",
+    ...extra,
+  });
+  // Each area's order route, as the contract of issue #31 puts the refunds under it.
+  const areas = [
+    { area: "mint", path: "/mint/merchant/hosted/nftCheckout/order/ord_1/refunds", req: { amount: "0.004", reason: "one item returned", address: "0x00000000000000000000000000000000000000a1" } },
+    { area: "nftRamp", path: "/nft-ramp/merchant/hosted/nftCheckout/order/ord_1/refunds", req: { amount: "12.50", reason: "one item returned" } },
+    { area: "deposit", path: "/deposit/merchant/sdk/on-ramp/order/ord_1/refunds", req: { amount: "12.50" } },
+  ];
+
+  for (const { area, path, req } of areas) {
+    test(`${area}.createRefund POSTs the request to the order's refunds with the client's merchant_id and an Idempotency-Key`, async () => {
+      const srv = await serve([{ status: 200, body: refund() }]);
+      const { rw } = client(srv);
+      const got = await rw[area].createRefund("ord_1", req);
+      assert.deepEqual(got, refund());
+      assert.equal(srv.requests.length, 1);
+      const r = srv.requests[0];
+      assert.equal(`${r.method} ${r.path}`, `POST ${path}`);
+      assert.deepEqual(r.json, { ...req, merchant_id: "mch_1" });
+      assert.equal(r.headers["content-type"], "application/json");
+      assert.equal(r.headers["x-api-key"], "rw_test_key");
+      assert.match(r.headers["idempotency-key"], UUID);
+    });
+
+    test(`${area}.listRefunds GETs the order's refunds`, async () => {
+      const list = { data: [refund({ origin: "automatic" }), refund({ refund_id: "rfd_2", status: "done" })], currency: "EUR", amount_paid: "25.00", amount_refunded: "10.00", amount_refundable: "15.00" };
+      const srv = await serve([{ status: 200, body: list }]);
+      const { rw } = client(srv);
+      assert.deepEqual(await rw[area].listRefunds("ord_1"), list);
+      const r = srv.requests[0];
+      assert.equal(`${r.method} ${r.path}`, `GET ${path}`);
+      assert.equal(r.headers["idempotency-key"], undefined);
+      assert.equal(r.body, "");
+    });
+  }
+
+  test("without a request the whole rest is refunded: the body is only merchant_id, or empty", async () => {
+    const srv = await serve([{ status: 200, body: refund() }]);
+    await client(srv).rw.deposit.createRefund("ord_1");
+    await new Rampway({ apiKey: "k", baseUrl: srv.url }).deposit.createRefund("ord_1");
+    await client(srv).rw.nftRamp.createRefund("ord_1", { merchant_id: "mch_other" });
+    assert.deepEqual(srv.requests.map((r) => r.json), [{ merchant_id: "mch_1" }, {}, { merchant_id: "mch_other" }]);
+  });
+
+  test("a retried createRefund sends one Idempotency-Key and one body on every attempt", async () => {
+    const srv = await serve([
+      { status: 503, body: envelope(503, "provider unavailable"), headers: { "Retry-After": "0" } },
+      { status: 500, body: envelope(500, "Internal server error (error id: err_1)") },
+      "drop",
+      { status: 200, body: refund() },
+    ]);
+    const { rw, retries } = client(srv);
+    const got = await rw.nftRamp.createRefund("ord_1", { amount: "10.00" });
+    assert.equal(got.refund_id, "rfd_1");
+    assert.equal(srv.requests.length, 4);
+    assert.deepEqual(retries.map((r) => r.error.status), [503, 500, 0]);
+    const keys = new Set(srv.requests.map((r) => r.headers["idempotency-key"]));
+    assert.equal(keys.size, 1, "one Idempotency-Key for every attempt");
+    assert.match([...keys][0], UUID);
+    assert.deepEqual(retries.map((r) => r.idempotencyKey), [...keys, ...keys, ...keys]);
+    for (const r of srv.requests) {
+      assert.deepEqual(r.json, { amount: "10.00", merchant_id: "mch_1" });
+    }
+  });
+
+  test("each createRefund makes its own key; a given one is sent as is", async () => {
+    const srv = await serve([{ status: 200, body: refund() }]);
+    const { rw } = client(srv);
+    await rw.mint.createRefund("ord_1");
+    await rw.mint.createRefund("ord_1");
+    await rw.mint.createRefund("ord_1", {}, { idempotencyKey: "refund-ord_1-1" });
+    const [a, b, c] = srv.requests.map((r) => r.headers["idempotency-key"]);
+    assert.notEqual(a, b);
+    assert.equal(c, "refund-ord_1-1");
+  });
+
+  test("a 400 naming amount is a RampwayError with the server's message, not retried", async () => {
+    const path = "/nft-ramp/merchant/hosted/nftCheckout/order/ord_1/refunds";
+    const message = "amount: 20.00 EUR is more than what is left: 3.00 EUR is left to refund";
+    const srv = await serve([{ status: 400, body: envelope(400, message, path) }]);
+    const { rw } = client(srv);
+    const err = await rw.nftRamp.createRefund("ord_1", { amount: "20.00" }, { idempotencyKey: "k-r" }).catch((e) => e);
+    assert.ok(err instanceof RampwayError);
+    assert.equal(err.status, 400);
+    assert.equal(err.code, 400);
+    assert.equal(err.message, message);
+    assert.match(err.message, /^amount\b/);
+    assert.equal(err.path, path);
+    assert.equal(err.method, "POST");
+    assert.equal(err.retryable, false);
+    assert.equal(err.idempotencyKey, "k-r");
+    assert.equal(err.attempts, 1);
+    assert.equal(err.body.statusCode, 400);
+    assert.equal(srv.requests.length, 1);
+  });
+
+  for (const [status, message] of [
+    [404, "Order not found"],
+    [409, "the order is not SUCCESS: nothing to refund"],
+  ]) {
+    test(`a ${status} of createRefund is thrown at once`, async () => {
+      const srv = await serve([{ status, body: envelope(status, message) }]);
+      const { rw } = client(srv);
+      const err = await rw.mint.createRefund("ord_1").catch((e) => e);
+      assert.ok(err instanceof RampwayError);
+      assert.equal(err.status, status);
+      assert.equal(err.message, message);
+      assert.equal(err.retryable, false);
+      assert.equal(srv.requests.length, 1);
+    });
+  }
+
+  test("an empty or missing order id is refused before any request", async () => {
+    const srv = await serve([{ status: 200, body: refund() }]);
+    const { rw } = client(srv);
+    await assert.rejects(rw.mint.createRefund(""), /orderId/);
+    await assert.rejects(rw.deposit.listRefunds(undefined), /orderId/);
+    await rw.nftRamp.listRefunds("ord/1");
+    assert.deepEqual(srv.requests.map((r) => r.path), ["/nft-ramp/merchant/hosted/nftCheckout/order/ord%2F1/refunds"]);
+  });
+});
+
 describe("routes", () => {
   // Every merchant operation of httpapi/openapi.json, called through the SDK.
   const calls = {
@@ -348,6 +488,12 @@ describe("routes", () => {
     listDepositOrders: (rw) => rw.deposit.listOrdersPage(),
     listDepositOrderWebhooks: (rw) => rw.deposit.listWebhooks("ord_1"),
     resendDepositOrderWebhook: (rw) => rw.deposit.resendWebhook("ord_1", "evt_1"),
+    createMintOrderRefund: (rw) => rw.mint.createRefund("ord_1", { amount: "0.001" }),
+    listMintOrderRefunds: (rw) => rw.mint.listRefunds("ord_1"),
+    createFiatOrderRefund: (rw) => rw.nftRamp.createRefund("ord_1", { amount: "12.50" }),
+    listFiatOrderRefunds: (rw) => rw.nftRamp.listRefunds("ord_1"),
+    createDepositOrderRefund: (rw) => rw.deposit.createRefund("ord_1"),
+    listDepositOrderRefunds: (rw) => rw.deposit.listRefunds("ord_1"),
   };
 
   test("every merchant operation of openapi.json has a call that sends its method and path", async () => {

@@ -30,6 +30,8 @@ const pairs = {
   OrderList: ["OrderList", "response"],
   Deposit: ["Deposit", "response"],
   Refund: ["Refund", "response"],
+  RefundRequest: ["RefundRequest", "request"],
+  RefundList: ["RefundList", "response"],
   FiatPayment: ["FiatPayment", "response"],
   FiatMovement: ["FiatMovement", "response"],
   Delivery: ["Delivery", "response"],

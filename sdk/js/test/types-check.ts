@@ -7,10 +7,13 @@ import {
   verifyWebhook,
   webhookHandler,
   MemoryDeduper,
+  EventNames,
   type FiatQuote,
   type MintOrder,
   type Order,
   type OrderStatus,
+  type Refund,
+  type RefundList,
   type WebhookEvent,
 } from "../dist/index.js";
 
@@ -48,6 +51,15 @@ export async function usage(): Promise<void> {
   const log = await rw.nftRamp.listWebhooks(c.order_id);
   await rw.nftRamp.resendWebhook(c.order_id, log.data[0]!.event_id);
   await rw.mint.setRefundAddress(o.order_id, "rfd_x", "0x0000000000000000000000000000000000000001");
+  const refund: Refund = await rw.nftRamp.createRefund(c.order_id, { amount: "12.50", reason: "one item returned" }, { idempotencyKey: "r-1" });
+  const origin: "merchant" | "automatic" = refund.origin;
+  const refundCurrency: string = refund.currency;
+  await rw.mint.createRefund(o.order_id, { address: "0x0000000000000000000000000000000000000001" });
+  await rw.deposit.createRefund(c.order_id);
+  const refunds: RefundList = await rw.deposit.listRefunds(c.order_id);
+  const left: string = refunds.amount_refundable;
+  const firstRefund: Refund | undefined = refunds.data[0];
+  const refunded: string = (await rw.mint.getOrder(o.order_id)).refunded_amount;
   try {
     await rw.mint.getOrder("ord_x");
   } catch (e) {
@@ -62,6 +74,13 @@ export async function usage(): Promise<void> {
   const orderId: string = ev.context.order_id;
   const evLive: boolean = ev.context.livemode;
   webhookHandler({ secret: ["whsec_a", "whsec_b"], onEvent: async (e) => void e.context.status });
+  if (ev.eventName === EventNames.OrderRefundSucceeded || ev.eventName === EventNames.OrderRefundFailed) {
+    const r: Refund | undefined = ev.context.refund;
+    const done: string | undefined = ev.context.refunded_amount;
+    void [r, done];
+  }
+  const succeeded: "order.refund.succeeded" = EventNames.OrderRefundSucceeded;
+  const failed: "order.refund.failed" = EventNames.OrderRefundFailed;
 
   // @ts-expect-error amounts are decimal strings, never numbers
   await rw.mint.cryptoQuote({ crypto_symbol: "ETH", crypto_network: "devnet", contractExecution: { ...contractExecution, payment: { payableCryptoSymbol: "ETH", totalValue: 0.01 } } });
@@ -69,5 +88,9 @@ export async function usage(): Promise<void> {
   rw.mint.listOrders({ status: "PAID" });
   // @ts-expect-error B1 needs its payment method
   await rw.nftRamp.createOrder({ order_fiat_symbol: "EUR", contractExecution, merchant_user_id: "u", merchant_redirect_url: "https://x" });
-  void [amount, live, allowed, status, orderId, evLive, depositLive];
+  // @ts-expect-error refund amounts are decimal strings, never numbers
+  await rw.mint.createRefund(o.order_id, { amount: 12.5 });
+  // @ts-expect-error a field the refund body does not have
+  await rw.nftRamp.createRefund(c.order_id, { amout: "1.00" });
+  void [amount, live, allowed, status, orderId, evLive, depositLive, origin, refundCurrency, left, firstRefund, refunded, succeeded, failed];
 }
