@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"time"
@@ -30,9 +31,13 @@ type MerchantView struct {
 	// configured default.
 	ServiceFeeBPS *int64 `json:"service_fee_bps"`
 	// LogoURL is the merchant's logo on the hosted checkout page; "" for none.
-	LogoURL   string `json:"logo_url"`
-	CreatedAt string `json:"created_at"`
-	UpdatedAt string `json:"updated_at"`
+	LogoURL string `json:"logo_url"`
+	// RefundPolicy is the merchant's rule for the refunds it asks for, by currency symbol:
+	// refunds above approval_above wait for an operator; daily_cap is the most its refunds of
+	// a UTC day (of each mode) add up to.
+	RefundPolicy map[string]rampway.RefundLimits `json:"refund_policy"`
+	CreatedAt    string                          `json:"created_at"`
+	UpdatedAt    string                          `json:"updated_at"`
 	// Warning, when present, says what about the merchant keeps it from working as its fields
 	// suggest: a webhook URL without a webhook secret (NoWebhookSecretWarning).
 	Warning string `json:"warning,omitempty"`
@@ -56,9 +61,10 @@ type WebhookSecretState struct {
 // NewMerchantView returns m's admin view; the webhook secrets themselves are never shown.
 func NewMerchantView(m *rampway.Merchant) MerchantView {
 	v := MerchantView{MerchantID: m.ID, Name: m.Name, Status: string(m.Status), WebhookURL: m.WebhookURL,
-		ServiceFeeBPS: m.ServiceFeeBPS, LogoURL: m.LogoURL,
+		ServiceFeeBPS: m.ServiceFeeBPS, LogoURL: m.LogoURL, RefundPolicy: map[string]rampway.RefundLimits{},
 		CreatedAt: m.CreatedAt.UTC().Format(TimeFormat), UpdatedAt: m.UpdatedAt.UTC().Format(TimeFormat),
 		WebhookSecrets: map[string]WebhookSecretState{}}
+	maps.Copy(v.RefundPolicy, m.RefundPolicies)
 	type mode struct {
 		live        bool
 		secret      string
@@ -209,21 +215,27 @@ func (s *Server) handleListMerchants(w http.ResponseWriter, r *http.Request) err
 
 func (s *Server) handleUpdateMerchant(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
-		Name          *string         `json:"name"`
-		WebhookURL    *string         `json:"webhook_url"`
-		Status        *string         `json:"status"`
-		ServiceFeeBPS json.RawMessage `json:"service_fee_bps"`
-		LogoURL       *string         `json:"logo_url"`
+		Name          *string                          `json:"name"`
+		WebhookURL    *string                          `json:"webhook_url"`
+		Status        *string                          `json:"status"`
+		ServiceFeeBPS json.RawMessage                  `json:"service_fee_bps"`
+		LogoURL       *string                          `json:"logo_url"`
+		RefundPolicy  *map[string]rampway.RefundLimits `json:"refund_policy"`
 	}
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
+	}
+	var policy map[string]rampway.RefundLimits
+	if body.RefundPolicy != nil {
+		policy = map[string]rampway.RefundLimits{}
+		maps.Copy(policy, *body.RefundPolicy)
 	}
 	setFee, fee, err := serviceFeeBPS(body.ServiceFeeBPS)
 	if err != nil {
 		return err
 	}
 	m, err := s.merchants.Update(r.Context(), r.PathValue("merchant_id"), merchant.UpdateParams{Name: body.Name, WebhookURL: body.WebhookURL, Status: body.Status,
-		LogoURL: body.LogoURL, SetServiceFeeBPS: setFee, ServiceFeeBPS: fee})
+		LogoURL: body.LogoURL, SetServiceFeeBPS: setFee, ServiceFeeBPS: fee, RefundPolicy: policy})
 	if err != nil {
 		return err
 	}

@@ -145,7 +145,7 @@ var (
 	orderViewKeys = []string{"created_at", "crypto_amount", "crypto_amount_received", "crypto_contract_address", "crypto_network",
 		"crypto_symbol", "deposit_address", "deposit_tx_hashes", "deposits", "execution_tx_hash", "expires_at", "failure_reason",
 		"function_args", "gas_limit", "gateway_url", "livemode", "merchant_id", "merchant_redirect_url", "merchant_txn_id",
-		"merchant_user_id", "merchant_webhook_url", "network_fee", "order_id", "refunds", "service_fee", "smartContractFunctionId",
+		"merchant_user_id", "merchant_webhook_url", "network_fee", "order_id", "refunded_amount", "refunds", "service_fee", "smartContractFunctionId",
 		"status", "total_value", "updated_at", "user"}
 	fiatViewKeys = []string{"fiat_movements", "fiat_payment_method", "order_fiat_amount", "order_fiat_symbol"}
 )

@@ -726,6 +726,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[MintOrderView]():                  "MintOrder",
 		reflect.TypeFor[OrderView]():                      "Order",
 		reflect.TypeFor[RefundView]():                     "Refund",
+		reflect.TypeFor[RefundListView]():                 "RefundList",
 		reflect.TypeFor[ListView[OrderView]]():            "OrderList",
 		reflect.TypeFor[DeliveryView]():                   "Delivery",
 		reflect.TypeFor[AttemptView]():                    "DeliveryAttempt",
@@ -765,6 +766,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[depositAddressBody]():                           "DepositAddressRequest",
 		reflect.TypeFor[refundAddressBody]():                            "RefundAddressRequest",
 		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
+		reflect.TypeFor[refundBody]():                                   "RefundRequest",
 		reflect.TypeFor[refundApproveBody]():                            "RefundApproveRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",
 		field(reflect.TypeFor[executionBody](), "Payment").Elem():       "ContractExecutionPayment",
@@ -869,6 +871,12 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		{"POST /providers/{provider}/webhook", "200", "ProviderWebhookReceipt"},
 		{"POST /admin/sandbox/bank-transfers", "201", "BankTransfer"},
 		{"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "200", "Refund"},
+		{"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds", "200", "Refund"},
+		{"GET /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds", "200", "RefundList"},
+		{"POST /nft-ramp/merchant/hosted/nftCheckout/order/{order_id}/refunds", "200", "Refund"},
+		{"GET /nft-ramp/merchant/hosted/nftCheckout/order/{order_id}/refunds", "200", "RefundList"},
+		{"POST /deposit/merchant/sdk/on-ramp/order/{order_id}/refunds", "200", "Refund"},
+		{"GET /deposit/merchant/sdk/on-ramp/order/{order_id}/refunds", "200", "RefundList"},
 		{"GET /admin/refunds", "200", "AdminRefundList"},
 		{"GET /admin/refunds/{refund_id}", "200", "AdminRefund"},
 		{"POST /admin/refunds/{refund_id}/approve", "200", "AdminRefund"},
@@ -948,7 +956,9 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	for _, route := range []string{"POST /admin/merchants", "PATCH /admin/merchants/{merchant_id}", "POST /admin/merchants/{merchant_id}/contract-functions",
 		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses",
 		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "POST /admin/refunds/{refund_id}/approve",
-		"POST /admin/refunds/{refund_id}/address", "POST /admin/merchants/{merchant_id}/api-keys", "POST /admin/merchants/{merchant_id}/webhook-secret"} {
+		"POST /admin/refunds/{refund_id}/address", "POST /admin/merchants/{merchant_id}/api-keys", "POST /admin/merchants/{merchant_id}/webhook-secret",
+		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds", "POST /nft-ramp/merchant/hosted/nftCheckout/order/{order_id}/refunds",
+		"POST /deposit/merchant/sdk/on-ramp/order/{order_id}/refunds"} {
 		if !checked[route] {
 			t.Errorf("%s: no request fields checked", route)
 		}

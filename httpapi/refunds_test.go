@@ -139,7 +139,7 @@ func TestMerchantRefundAddress(t *testing.T) {
 	var fields map[string]any
 	_ = json.Unmarshal(r.body, &fields)
 	got := decode[RefundView](t, r, 200)
-	if len(fields) != 10 || got.RefundID != rf.ID || got.Status != rampway.RefundPending || got.ToAddress != refundTo || got.Amount != owed ||
+	if len(fields) != 16 || got.RefundID != rf.ID || got.Status != rampway.RefundPending || got.ToAddress != refundTo || got.Amount != owed ||
 		got.Reason != rf.Reason || got.NetworkFee != "" || got.AmountSent != "" || got.TxHash != "" {
 		t.Fatalf("answer %s", r.body)
 	}
@@ -220,8 +220,8 @@ func TestAdminRefunds(t *testing.T) {
 		var fields map[string]any
 		_ = json.Unmarshal(r.body, &fields)
 		v := decode[RefundAdminView](t, r, status)
-		if len(fields) != 17 || !timestampRE.MatchString(v.CreatedAt) || !timestampRE.MatchString(v.UpdatedAt) {
-			t.Fatalf("view %s: want exactly the 17 fields", r.body)
+		if len(fields) != 24 || !timestampRE.MatchString(v.CreatedAt) || !timestampRE.MatchString(v.UpdatedAt) {
+			t.Fatalf("view %s: want exactly the 24 fields", r.body)
 		}
 		return v
 	}

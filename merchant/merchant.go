@@ -159,6 +159,9 @@ type UpdateParams struct {
 	// MaxServiceFeeBPS basis points), or with the configured default when ServiceFeeBPS is nil.
 	SetServiceFeeBPS bool
 	ServiceFeeBPS    *int64
+	// RefundPolicy, when not nil, replaces the merchant's refund policies by currency symbol
+	// (an empty map removes them).
+	RefundPolicy map[string]rampway.RefundLimits
 }
 
 // Update changes a merchant. ENOTFOUND, EINVALID.
@@ -199,6 +202,12 @@ func (s *Service) Update(ctx context.Context, id string, p UpdateParams) (*rampw
 			return nil, err
 		}
 		u.SetServiceFeeBPS, u.ServiceFeeBPS = true, fee
+	}
+	if p.RefundPolicy != nil {
+		if err := rampway.CheckRefundPolicies(p.RefundPolicy); err != nil {
+			return nil, err
+		}
+		u.RefundPolicies = p.RefundPolicy
 	}
 	defer s.changed()
 	return s.store.UpdateMerchant(ctx, id, u)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,6 +49,10 @@ Commands:
                                         (or none) uses checkout.service_fee_bps
                                         --logo-url: the logo the checkout page shows beside
                                         the name, an https URL (http in dev); '' removes it
+                   [--refund-policy JSON]   the refunds the merchant asks for, per currency:
+                                        '{"EUR": {"approval_above": "100", "daily_cap": "1000"}}'
+                                        (above approval_above they wait for an operator;
+                                        daily_cap per UTC day and mode); '{}' removes it
   api-keys create MERCHANT_ID [--mode test|live]
                                         prints the new key once; earlier keys stay valid.
                                         A test key (rw_test_) sees and creates test orders
@@ -80,8 +85,15 @@ Commands:
   webhooks list MERCHANT_ID ORDER_ID    the order's webhook log: each event, its attempts
   webhooks resend MERCHANT_ID ORDER_ID EVENT_ID
                                         sends the event again (same eventId and body)
+  refunds create ORDER_ID [--amount AMOUNT] [--reason TEXT] [--address 0x...]
+                                        refunds all (default: what is left) or part of what
+                                        an order that succeeded was paid, for its merchant,
+                                        in its currency (area A its asset, paid back on chain
+                                        to --address or the payer; areas B and C its fiat
+                                        currency, through the payment's provider); the
+                                        merchant's refund policy applies
   refunds list [--status STATUS] [--network NAME] [--limit N]
-                                        area A's refunds, oldest first (statuses: pending,
+                                        refunds, oldest first (statuses: pending,
                                         awaiting_address, awaiting_approval, sent, done,
                                         failed, dust; --limit 1 to 1000, default 20)
   refunds show REFUND_ID
@@ -282,6 +294,9 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	displayName := fset.String("display-name", "", "what the checkout page says is bought")
 	imageURL := fset.String("image-url", "", "the image the checkout page shows of it")
 	by := fset.String("by", "", "who approves (default admin)")
+	amount := fset.String("amount", "", "an amount of the order's currency (default: all that is left)")
+	reason := fset.String("reason", "", "why the refund is made")
+	refundPolicy := fset.String("refund-policy", "", `the merchant's refund policy, JSON: {"EUR": {"approval_above": "100", "daily_cap": "1000"}}`)
 	// Positional arguments come first, flags after them.
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
@@ -374,6 +389,14 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 				return nil, err
 			}
 			p.SetServiceFeeBPS, p.ServiceFeeBPS = true, fee
+		}
+		if set["refund-policy"] {
+			p.RefundPolicy = map[string]rampway.RefundLimits{}
+			dec := json.NewDecoder(strings.NewReader(cmp.Or(*refundPolicy, "{}")))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&p.RefundPolicy); err != nil {
+				return nil, fmt.Errorf(`admin: --refund-policy must be JSON such as {"EUR": {"approval_above": "100", "daily_cap": "1000"}}: %w`, err)
+			}
 		}
 		m, err := svc.Update(ctx, pos[0], p)
 		if err != nil {
@@ -553,6 +576,26 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 		out, err := (&httpapi.RefundAssets{Orders: refunds.orders}).Views(ctx, rs)
 		out.HasMore = more
 		return out, err
+	case "refunds create":
+		if err := need(1, "ORDER_ID"); err != nil {
+			return nil, err
+		}
+		o, err := refunds.orders.Order(ctx, pos[0])
+		if rampway.ErrorCode(err) == rampway.ENOTFOUND {
+			return nil, rampway.Errorf(rampway.ENOTFOUND, "Order %q not found", rampway.Echo(pos[0]))
+		} else if err != nil {
+			return nil, err
+		}
+		rf, done, err := refunds.open(*address != "") // an address is checked on its network
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+		r, err := rf.Create(ctx, o, checkout.MerchantRefundRequest{Amount: *amount, Reason: *reason, Address: *address, Source: rampway.RefundToAdmin})
+		if err != nil {
+			return nil, err
+		}
+		return (&httpapi.RefundAssets{Orders: refunds.orders}).View(ctx, r)
 	case "refunds show", "refunds approve", "refunds set-address":
 		want, what := 1, "REFUND_ID"
 		if verb == "set-address" {

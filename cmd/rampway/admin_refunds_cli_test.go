@@ -98,7 +98,7 @@ func TestAdminCLIRefunds(t *testing.T) {
 		t.Fatalf("list: %v %v", all, err)
 	}
 	first := all["data"].([]any)[0].(map[string]any)
-	if len(first) != 17 || first["order_id"] != waiting.orderID || first["symbol"] != "ETH" || first["network"] != "devnet" ||
+	if len(first) != 24 || first["order_id"] != waiting.orderID || first["symbol"] != "ETH" || first["network"] != "devnet" ||
 		first["status"] != string(rampway.RefundAwaitingAddress) || first["to_source"] != rampway.RefundToPayer || first["approved_at"] != nil {
 		t.Fatalf("listed %v", first)
 	}
