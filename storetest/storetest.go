@@ -63,6 +63,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},
 		{"RefundPayouts", testRefundPayouts},
+		{"MerchantRefunds", testMerchantRefunds},
 		{"ConcurrentRefunds", testConcurrentRefunds},
 		{"Sweeps", testSweeps},
 		{"CreatedOrderDelivery", testCreatedOrderDelivery},
