@@ -35,6 +35,9 @@ type receiver struct {
 	mu     sync.Mutex
 	events map[string][]string // order_id -> event names
 	bad    []string
+	// refunds are, per order, the events about one of its merchant refunds, as
+	// "<event> <refund_id> <status> <amount>" (made on first use).
+	refunds map[string][]string
 }
 
 func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -54,6 +57,12 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.events[oc.OrderID] = append(r.events[oc.OrderID], ev.Name)
+	if rf := oc.Refund; rf != nil {
+		if r.refunds == nil {
+			r.refunds = map[string][]string{}
+		}
+		r.refunds[oc.OrderID] = append(r.refunds[oc.OrderID], strings.Join([]string{ev.Name, rf.RefundID, rf.Status, rf.Amount}, " "))
+	}
 }
 
 // wantEvents waits until the order's events are want, in that order.

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"database/sql"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rampway/rampway"
+)
+
+// Merchant refunds of area A against `rampway serve` on the embedded chain, as a merchant's
+// server (the API), its webhook receiver and an operator (the admin API) see them; every
+// refund paid is checked on chain: the payer's balance rose by the amount less the stated fee.
+
+// merchantRefund asks for a refund of the order (body nil: all that is left) with key.
+func (e *refundEnv) merchantRefund(id, key string, body map[string]any) (int, map[string]any) {
+	e.t.Helper()
+	if body == nil {
+		body = map[string]any{}
+	}
+	return apiCall(e.t, "POST", e.base+"/mint/merchant/hosted/nftCheckout/order/"+id+"/refunds", key, body)
+}
+
+// waitRefund waits until the order's refund id is in status, and returns it as the order's
+// refund list shows it, with the list.
+func (e *refundEnv) waitRefund(orderID, id string, status rampway.RefundStatus) (map[string]any, map[string]any) {
+	e.t.Helper()
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		list := call(e.t, "GET", e.base+"/mint/merchant/hosted/nftCheckout/order/"+orderID+"/refunds", e.apiKey, nil)
+		for _, r := range list["data"].([]any) {
+			if r := r.(map[string]any); r["refund_id"] == id && r["status"] == string(status) {
+				return r, list
+			}
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("refund %s of %s is not %s: %v\n%s", id, orderID, status, list, e.log())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// paidOrder is an order paid its price and executed: SUCCESS. It returns its id and price.
+func (e *refundEnv) paidOrder() (string, *big.Int) {
+	e.t.Helper()
+	o := e.order()
+	id := o["order_id"].(string)
+	price, _ := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	e.pay(e.get(id), price)
+	e.waitRefunds(id, "SUCCESS")
+	return id, price
+}
+
+func eth(v *big.Int) string { return rampway.FormatUnits(v, 18) }
+
+func milliETH(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e15)) }
+
+func TestMerchantRefundsOnChain(t *testing.T) {
+	t.Parallel()
+	e := newRefundEnv(t, "10", "0")
+	e.serve()
+	e.mineEvery(200 * time.Millisecond)
+	// Refunds above 0.008 ETH wait for an operator.
+	call(t, "PATCH", e.base+"/admin/merchants/"+e.merchantID, refundAdmin, map[string]any{"refund_policy": map[string]any{"ETH": map[string]any{"approval_above": "0.008"}}})
+
+	// Two partial refunds, one that would exceed what is left, then the rest: REFUNDED.
+	id, price := e.paidOrder()
+	code, r1 := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.002", "reason": "one returned"})
+	if code != 200 || r1["status"] != "pending" || r1["origin"] != "merchant" || r1["currency"] != "ETH" || r1["amount"] != "0.002" ||
+		r1["reason"] != "one returned" || r1["to_address"] != e.payer.Hex() || r1["destination"] != e.payer.Hex() {
+		t.Fatalf("refund: %d %v", code, r1)
+	}
+	done, _ := e.waitRefund(id, r1["refund_id"].(string), rampway.RefundDone)
+	e.checkPaidBack(done, milliETH(2))
+	_, r2 := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.003"})
+	done, list := e.waitRefund(id, r2["refund_id"].(string), rampway.RefundDone)
+	e.checkPaidBack(done, milliETH(3))
+	left := new(big.Int).Sub(price, milliETH(5))
+	if list["amount_paid"] != eth(price) || list["amount_refunded"] != "0.005" || list["amount_refundable"] != eth(left) || list["currency"] != "ETH" {
+		t.Fatalf("list %v", list)
+	}
+	if v := e.get(id); v["status"] != "SUCCESS" || v["refunded_amount"] != "0.005" {
+		t.Fatalf("a part refunded: %v %v", v["status"], v["refunded_amount"])
+	}
+	code, bad := e.merchantRefund(id, e.apiKey, map[string]any{"amount": eth(new(big.Int).Add(left, big.NewInt(1)))})
+	if msg, _ := bad["message"].(string); code != 400 || !strings.Contains(msg, "amount") || !strings.Contains(msg, eth(left)+" ETH left") {
+		t.Fatalf("more than is left: %d %v", code, bad)
+	}
+	_, r3 := e.merchantRefund(id, e.apiKey, nil)
+	if r3["amount"] != eth(left) {
+		t.Fatalf("the rest: %v", r3)
+	}
+	done, _ = e.waitRefund(id, r3["refund_id"].(string), rampway.RefundDone)
+	e.checkPaidBack(done, left)
+	if v := e.waitRefunds(id, "REFUNDED", rampway.RefundDone, rampway.RefundDone, rampway.RefundDone); v["refunded_amount"] != eth(price) {
+		t.Fatalf("refunded %v", v["refunded_amount"])
+	}
+	if code, v := e.merchantRefund(id, e.apiKey, nil); code != 409 {
+		t.Fatalf("a refunded order refunded again: %d %v", code, v)
+	}
+	e.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess,
+		rampway.EventSmartContractProcessing, rampway.EventSmartContractSuccess, rampway.EventSuccess,
+		rampway.EventRefundPending, rampway.EventMerchantRefundSucceeded, rampway.EventRefundPending, rampway.EventMerchantRefundSucceeded,
+		rampway.EventRefundPending, rampway.EventMerchantRefundSucceeded})
+	e.hooks.mu.Lock()
+	got := slices.Clone(e.hooks.refunds[id])
+	e.hooks.mu.Unlock()
+	want := []string{"order.refund.pending " + r1["refund_id"].(string) + " pending 0.002", "order.refund.succeeded " + r1["refund_id"].(string) + " done 0.002"}
+	if len(got) != 6 || !slices.Equal(got[:2], want) {
+		t.Fatalf("refund events %q, want 6 starting %q", got, want)
+	}
+
+	// Two refunds at once that together exceed what was paid: one is refused.
+	id, _ = e.paidOrder()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		codes []int
+	)
+	for range 2 {
+		wg.Go(func() {
+			code, _ := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.006"})
+			mu.Lock()
+			codes = append(codes, code)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	if !slices.Equal(codes, []int{200, 400}) {
+		t.Fatalf("two refunds at once: %v, want one 200 and one 400", codes)
+	}
+
+	// Above the merchant's threshold: waits for an operator, approved, paid.
+	id, price = e.paidOrder()
+	_, big1 := e.merchantRefund(id, e.apiKey, nil)
+	if big1["status"] != "awaiting_approval" || !strings.Contains(big1["status_reason"].(string), "0.008 ETH") {
+		t.Fatalf("above the threshold: %v", big1)
+	}
+	time.Sleep(time.Second) // blocks pass: nothing is sent without the approval
+	if r, _ := e.waitRefund(id, big1["refund_id"].(string), rampway.RefundAwaitingApproval); r["tx_hash"] != "" {
+		t.Fatalf("sent before its approval: %v", r)
+	}
+	call(t, "POST", e.base+"/admin/refunds/"+big1["refund_id"].(string)+"/approve", refundAdmin, map[string]any{"approved_by": "alice"})
+	done, _ = e.waitRefund(id, big1["refund_id"].(string), rampway.RefundDone)
+	e.checkPaidBack(done, price)
+	e.waitRefunds(id, "REFUNDED", rampway.RefundDone)
+
+	// A test key does not see a live order: 404, nothing recorded. (This server's networks are
+	// test ones, as dev's: the order is made live in the database, as a live network's would be.)
+	id, _ = e.paidOrder()
+	db, err := sql.Open("sqlite", "file:"+e.dbPath+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE orders SET livemode = 1 WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	testKey := e.apiKey
+	if code, v := e.merchantRefund(id, testKey, map[string]any{"amount": "0.001"}); code != 404 {
+		t.Fatalf("a test key refunded a live order: %d %v", code, v)
+	}
+	if code, v := apiCall(t, "GET", e.base+"/mint/merchant/hosted/nftCheckout/order/"+id+"/refunds", testKey, nil); code != 404 {
+		t.Fatalf("a test key listed a live order's refunds: %d %v", code, v)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM refunds WHERE order_id = ?`, id).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("refunds of the live order: %d %v", n, err)
+	}
+}
