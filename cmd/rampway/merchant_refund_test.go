@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"math/big"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -173,3 +174,175 @@ func TestMerchantRefundsOnChain(t *testing.T) {
 		t.Fatalf("refunds of the live order: %d %v", n, err)
 	}
 }
+
+// Merchant refunds of areas B and C against `rampway dev` and its sandbox provider, as the
+// merchant's server, its webhook receiver, the operator and the sandbox's books see them: what
+// the sandbox paid back is exactly what the refunds say they sent (their fee is 0.00).
+func TestMerchantRefundsFiat(t *testing.T) {
+	t.Parallel()
+	j := newFiatJourney(t)
+	db, err := sql.Open("sqlite", filepath.Join(j.dir, "rampway.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	admin := "Bearer " + j.dj.AdminToken
+	key := j.dj.Merchant.APIKey
+	// EUR refunds above 15.00 wait for an operator.
+	call(t, "PATCH", j.dj.API.AdminBaseURL+"/merchants/"+j.dj.Merchant.MerchantID, admin,
+		map[string]any{"refund_policy": map[string]any{"EUR": map[string]any{"approval_above": "15.00"}}})
+
+	// books are what the sandbox refunded of the order's payment, in cents.
+	books := func(id string) int64 {
+		t.Helper()
+		var refunded string
+		if err := db.QueryRow(`SELECT refunded FROM sandbox_payments WHERE order_id = ?`, id).Scan(&refunded); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := new(big.Int).SetString(refunded, 10)
+		return v.Int64()
+	}
+	cents := func(s string) int64 {
+		v, err := rampway.ParseUnits(s, 2)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return v.Int64()
+	}
+	for _, area := range []struct {
+		name  string
+		route string
+		order func(card string) map[string]any
+	}{
+		{"B", j.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order/", func(card string) map[string]any {
+			o := j.order(t, "EUR", rampway.MethodCard, nil)
+			j.card(t, o, card)
+			return o
+		}},
+		{"C", j.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order/", func(card string) map[string]any {
+			o := j.depositOrder(t, "EUR", "40.00", "ETH", rampway.MethodCard, j.hook)
+			j.card(t, o, card)
+			return o
+		}},
+	} {
+		refund := func(id string, body map[string]any) (int, map[string]any) {
+			if body == nil {
+				body = map[string]any{}
+			}
+			return apiCall(t, "POST", area.route+id+"/refunds", key, body)
+		}
+		waitRefund := func(orderID, id string, status rampway.RefundStatus) (map[string]any, map[string]any) {
+			t.Helper()
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				list := call(t, "GET", area.route+orderID+"/refunds", key, nil)
+				for _, r := range list["data"].([]any) {
+					if r := r.(map[string]any); r["refund_id"] == id && r["status"] == string(status) {
+						return r, list
+					}
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: refund %s of %s is not %s: %v", area.name, id, orderID, status, list)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		paid := func(card string) (string, int64) {
+			t.Helper()
+			o := area.order(card)
+			id := o["order_id"].(string)
+			j.waitStatus(t, id, "SUCCESS", 30*time.Second)
+			j.captured(t, id, o["order_fiat_amount"].(string))
+			return id, cents(o["order_fiat_amount"].(string))
+		}
+		fixed := func(c int64) string { return rampway.FormatFixed(big.NewInt(c), 2) }
+
+		// Two parts, each paid back by the sandbox as stated; more than is left refused; the
+		// rest, above the threshold: waits, approved, paid back: REFUNDED.
+		id, price := paid(j.dj.Fiat.TestCards.Success)
+		sent := int64(0)
+		for _, part := range []string{"5.00", "7.00"} {
+			code, r := refund(id, map[string]any{"amount": part, "reason": "returned"})
+			if code != 200 || r["status"] != "pending" || r["currency"] != "EUR" || r["origin"] != "merchant" || r["destination"] != "visa ****4242" {
+				t.Fatalf("%s: refund %d %v", area.name, code, r)
+			}
+			done, _ := waitRefund(id, r["refund_id"].(string), rampway.RefundDone)
+			if done["fee"] != "0.00" || done["amount_sent"] != part || !strings.HasPrefix(done["provider_reference"].(string), "sbr_") {
+				t.Fatalf("%s: done %v", area.name, done)
+			}
+			sent += cents(part)
+			if got := books(id); got != sent {
+				t.Fatalf("%s: the sandbox refunded %d cents, the refunds sent %d", area.name, got, sent)
+			}
+		}
+		left := price - sent
+		code, bad := refund(id, map[string]any{"amount": fixed(left + 1)})
+		if msg, _ := bad["message"].(string); code != 400 || !strings.Contains(msg, fixed(left)+" EUR left") {
+			t.Fatalf("%s: more than is left: %d %v", area.name, code, bad)
+		}
+		_, rest := refund(id, nil)
+		if rest["status"] != "awaiting_approval" || rest["amount"] != fixed(left) {
+			t.Fatalf("%s: the rest %v", area.name, rest)
+		}
+		if got := books(id); got != sent {
+			t.Fatalf("%s: refunded %d cents before the approval", area.name, got)
+		}
+		call(t, "POST", j.dj.API.AdminBaseURL+"/refunds/"+rest["refund_id"].(string)+"/approve", admin, map[string]any{"approved_by": "alice"})
+		waitRefund(id, rest["refund_id"].(string), rampway.RefundDone)
+		if v := j.waitStatus(t, id, "REFUNDED", 30*time.Second); v["refunded_amount"] != fixed(price) || books(id) != price {
+			t.Fatalf("%s: refunded %v, the sandbox %d of %d", area.name, v["refunded_amount"], books(id), price)
+		}
+
+		// Two refunds at once that together exceed what was paid: one is refused.
+		id, price = paid(j.dj.Fiat.TestCards.Success)
+		var (
+			wg    sync.WaitGroup
+			mu    sync.Mutex
+			codes []int
+		)
+		for range 2 {
+			wg.Go(func() {
+				code, _ := refund(id, map[string]any{"amount": fixed(price/2 + 100)})
+				mu.Lock()
+				codes = append(codes, code)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		slices.Sort(codes)
+		if !slices.Equal(codes, []int{200, 400}) {
+			t.Fatalf("%s: two refunds at once: %v, want one 200 and one 400", area.name, codes)
+		}
+
+		// The card's issuer refuses the refund: failed, the merchant told, nothing moved, and
+		// all of it refundable again.
+		id, price = paid(sandboxCardRefundFails)
+		_, r := refund(id, map[string]any{"amount": "5.00"})
+		failed, list := waitRefund(id, r["refund_id"].(string), rampway.RefundFailed)
+		if !strings.Contains(failed["status_reason"].(string), "refused") || list["amount_refundable"] != fixed(price) || books(id) != 0 {
+			t.Fatalf("%s: failed %v, list %v, the sandbox refunded %d", area.name, failed, list, books(id))
+		}
+		if v := j.lookup(t, id); v["status"] != "SUCCESS" || v["refunded_amount"] != "0.00" {
+			t.Fatalf("%s: order %v %v", area.name, v["status"], v["refunded_amount"])
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			j.hooks.mu.Lock()
+			got := slices.Clone(j.hooks.refunds[id])
+			j.hooks.mu.Unlock()
+			if slices.Contains(got, "order.refund.failed "+r["refund_id"].(string)+" failed 5.00") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: refund events %q", area.name, got)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if code, v := apiCall(t, "POST", j.dj.API.AdminBaseURL+"/refunds/"+r["refund_id"].(string)+"/approve", admin, map[string]any{}); code != 409 {
+			t.Fatalf("%s: a failed merchant refund approved: %d %v", area.name, code, v)
+		}
+	}
+}
+
+// sandboxCardRefundFails is the sandbox's test card whose payments cannot be refunded.
+const sandboxCardRefundFails = "4000000000005126"
