@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -316,4 +317,70 @@ func TestAdminRefunds(t *testing.T) {
 		t.Fatalf("address given %+v", v)
 	}
 	wantEnvelope(t, e.admin("POST", address, map[string]any{"address": refundTo}), 409, 409, "/admin"+address, "does not wait for an address")
+}
+
+// A merchant's refund route, field by field: every bad input is a 400 naming its field in the
+// envelope and records nothing; an order that is not the key's, or not of the route's area, is
+// 404; one that did not succeed 409; a retry with the same Idempotency-Key answers the first
+// refund again and makes no second one.
+func TestMerchantRefundRequests(t *testing.T) {
+	t.Parallel()
+	e := newRefundEnv(t, nil)
+	o := decode[MintOrderView](t, e.merchantAPI(http.MethodPost, mintOrderPath, e.body(nil)), 201)
+	storetest.Drive(t, e.store, o.OrderID, rampway.StatusSuccess)
+	path := mintOrderPath + "/" + o.OrderID + "/refunds"
+	for _, c := range []struct {
+		body any
+		msg  string
+	}{
+		{`{"amount": 1}`, "amount"},
+		{map[string]any{"amount": "abc"}, "amount must be a positive decimal amount of ETH"},
+		{map[string]any{"amount": "-1"}, "amount must be a positive decimal"},
+		{map[string]any{"amount": "0"}, "amount must be a positive decimal"},
+		{map[string]any{"amount": "0.0000000000000000001"}, "at most 18 decimals"},
+		{map[string]any{"amount": "1000"}, "left to refund"},
+		{map[string]any{"reason": 5}, "reason"},
+		{map[string]any{"reason": strings.Repeat("x", rampway.MaxRefundReason+1)}, "reason"},
+		{map[string]any{"address": "0x123"}, "address"},
+		{map[string]any{"address": "0x0000000000000000000000000000000000000000"}, "zero address"},
+		{map[string]any{"nope": 1}, "nope"},
+		{`{"amount": "0.001"`, "JSON"},
+		{`[]`, "object"},
+	} {
+		wantEnvelope(t, e.merchantAPI(http.MethodPost, path, c.body), 400, 400, path, c.msg)
+	}
+	if rs, _ := e.store.Refunds(t.Context(), o.OrderID); len(rs) != 0 {
+		t.Fatalf("bad requests recorded %+v", rs)
+	}
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, mintOrderPath+"/ord_06h1x3cagzczxpsx7r1t4ddb34/refunds", nil), 404, 404, mintOrderPath+"/ord_06h1x3cagzczxpsx7r1t4ddb34/refunds", "not found")
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, fiatOrderPath+"/"+o.OrderID+"/refunds", nil), 404, 404, fiatOrderPath+"/"+o.OrderID+"/refunds", "not found")
+	wantEnvelope(t, e.merchantAPI(http.MethodGet, depositOrderPath+"/"+o.OrderID+"/refunds", nil), 404, 404, depositOrderPath+"/"+o.OrderID+"/refunds", "not found")
+
+	// A part, then a retry of it: one refund.
+	key := map[string]string{"X-API-KEY": e.key, "Idempotency-Key": "refund-" + o.OrderID}
+	first := e.do(http.MethodPost, path, map[string]any{"amount": "0.001", "reason": "returned"}, key)
+	again := e.do(http.MethodPost, path, map[string]any{"amount": "0.001", "reason": "returned"}, key)
+	r := decode[RefundView](t, first, 200)
+	if r.Origin != rampway.RefundOriginMerchant || r.Amount != "0.001" || r.Currency != "ETH" || r.Status != rampway.RefundPending ||
+		r.Reason != "returned" || r.ToAddress != storetest.Payer.Hex() || again.status != 200 || string(again.body) != string(first.body) {
+		t.Fatalf("refund %s, again %d %s", first.body, again.status, again.body)
+	}
+	list := decode[RefundListView](t, e.merchantAPI(http.MethodGet, path, nil), 200)
+	if len(list.Data) != 1 || list.Data[0].RefundID != r.RefundID || list.Currency != "ETH" || list.AmountRefunded != "0" {
+		t.Fatalf("list %+v", list)
+	}
+	paid, _ := rampway.ParseUnits(list.AmountPaid, 18)
+	left, _ := rampway.ParseUnits(list.AmountRefundable, 18)
+	if new(big.Int).Sub(paid, left).Cmp(big.NewInt(1e15)) != 0 {
+		t.Fatalf("list %+v: paid less refundable is not the refund", list)
+	}
+	// All that is left (no body), then nothing is: 409.
+	if rest := decode[RefundView](t, e.merchantAPI(http.MethodPost, path, nil), 200); rest.Amount != list.AmountRefundable {
+		t.Fatalf("the rest %+v, want %s", rest, list.AmountRefundable)
+	}
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, path, nil), 409, 409, path, "nothing left to refund")
+	// A failed order: 409 (its payment is refunded on its own).
+	failed, _ := e.failedOrder(t, "")
+	fpath := mintOrderPath + "/" + failed.ID + "/refunds"
+	wantEnvelope(t, e.merchantAPI(http.MethodPost, fpath, nil), 409, 409, fpath, "FAILED")
 }
