@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 )
 
 // Merchant refunds of area A against `rampway serve` on the embedded chain, as a merchant's
@@ -346,3 +350,84 @@ func TestMerchantRefundsFiat(t *testing.T) {
 
 // sandboxCardRefundFails is the sandbox's test card whose payments cannot be refunded.
 const sandboxCardRefundFails = "4000000000005126"
+
+// A merchant refund's transaction broadcast, then rampway killed (SIGKILL) before the receipt
+// is recorded: after the restart it is followed, not sent again: one refund, paid once, the hot
+// wallet's nonces counting the call and that one refund.
+func TestMerchantRefundSIGKILLPaysOnce(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	e := newRefundEnv(t, "1", "0")
+	srv := startServer(t, bin, e.cfgPath, e.env()...)
+	e.base = srv.base
+	e.onboard()
+	mine := func() {
+		t.Helper()
+		if _, err := e.ch.Mine(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := e.order()
+	id := o["order_id"].(string)
+	price, _ := rampway.ParseUnits(o["crypto_amount"].(string), 18)
+	nonce, _ := e.c.PendingNonceAt(t.Context(), e.payer)
+	pay := devchaintest.SignTx(t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(id)["deposit_address"].(string)), price, nil, 21_000)
+	if err := e.c.SendTransaction(t.Context(), pay); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); e.get(id)["status"] != "SUCCESS"; time.Sleep(100 * time.Millisecond) {
+		mine()
+		if time.Now().After(deadline) {
+			t.Fatalf("order %v\n%s", e.get(id)["status"], srv.out)
+		}
+	}
+	code, r := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.004"})
+	if code != 200 {
+		t.Fatalf("refund %d %v", code, r)
+	}
+	// Sent (in the pool, not mined: no block after it), then killed.
+	var sent map[string]any
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if rs := e.get(id)["refunds"].([]any); len(rs) == 1 && rs[0].(map[string]any)["status"] == string(rampway.RefundSent) {
+			sent = rs[0].(map[string]any)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("refund of %s not sent\n%s", id, srv.out)
+		}
+	}
+	hash := common.HexToHash(sent["tx_hash"].(string))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, pending, err := e.c.TransactionByHash(t.Context(), hash); err == nil && pending {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("refund %s never reached the node\n%s", hash.Hex(), srv.out)
+		}
+	}
+	srv.kill(t)
+	mine()
+	mine()
+
+	srv = startServer(t, bin, e.cfgPath, e.env()...)
+	e.base = srv.base
+	var v map[string]any
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		mine()
+		v = e.get(id)
+		if rs := v["refunds"].([]any); len(rs) == 1 && rs[0].(map[string]any)["status"] == string(rampway.RefundDone) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("order %v, refunds %v after the restart\n%s", v["status"], v["refunds"], srv.out)
+		}
+	}
+	done := refundOf(t, v)
+	if done["tx_hash"] != hash.Hex() || v["status"] != "SUCCESS" || v["refunded_amount"] != "0.004" {
+		t.Fatalf("order %v refunded %v, refund %v; sent as %s", v["status"], v["refunded_amount"], done, hash.Hex())
+	}
+	e.checkPaidBack(done, milliETH(4))
+	if n, err := e.c.NonceAt(t.Context(), crypto.PubkeyToAddress(e.hotKey.PublicKey), nil); err != nil || n != 2 {
+		t.Fatalf("hot wallet nonce %d (%v), want 2: the call and the one refund", n, err)
+	}
+}
