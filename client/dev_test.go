@@ -375,6 +375,19 @@ func TestDevJourneys(t *testing.T) {
 		if !found {
 			t.Fatalf("order %s not in the SUCCESS list", o.OrderID)
 		}
+
+		// The merchant refunds a part, paid back on chain to the payer less its network fee.
+		rf, err := c.CreateMintOrderRefund(ctx, o.OrderID, &client.RefundRequest{Amount: "0.001", Reason: "returned"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rf.Origin != "merchant" || rf.Amount != "0.001" || rf.Currency != "ETH" || rf.ToAddress != dj.Chain.PayerAddress {
+			t.Fatalf("refund %+v", rf)
+		}
+		paidBack := waitRefund(t, func() (*client.RefundList, error) { return c.ListMintOrderRefunds(ctx, o.OrderID) }, rf.RefundID)
+		if paidBack.TxHash == "" || paidBack.Fee == "" || paidBack.AmountSent == "" {
+			t.Fatalf("paid back %+v", paidBack)
+		}
 	})
 
 	t.Run("B: paid by card", func(t *testing.T) {
@@ -421,6 +434,21 @@ func TestDevJourneys(t *testing.T) {
 			t.Fatal(err)
 		}
 		hooks.waitDeliveries(t, evs[0].ID, 2)
+
+		// The merchant refunds all of it through the provider: REFUNDED.
+		rf, err := c.CreateFiatOrderRefund(ctx, o.OrderID, &client.RefundRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rf.Amount != o.OrderFiatAmount || rf.Currency != "EUR" {
+			t.Fatalf("refund %+v", rf)
+		}
+		if r := waitRefund(t, func() (*client.RefundList, error) { return c.ListFiatOrderRefunds(ctx, o.OrderID) }, rf.RefundID); r.ProviderReference == "" {
+			t.Fatalf("refunded %+v", r)
+		}
+		if v := waitStatus(t, c.GetFiatOrder, o.OrderID, client.StatusRefunded); v.RefundedAmount != o.OrderFiatAmount {
+			t.Fatalf("refunded order %+v", v)
+		}
 	})
 
 	t.Run("C: paid by card into ETH", func(t *testing.T) {
@@ -620,4 +648,25 @@ func TestDevJourneys(t *testing.T) {
 			t.Fatalf("the page after %s: %+v", made[0], p)
 		}
 	})
+}
+
+// waitRefund waits until refund id in the list is done, and returns it.
+func waitRefund(t *testing.T, list func() (*client.RefundList, error), id string) client.Refund {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		l, err := list()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range l.Data {
+			if r.RefundID == id && r.Status == "done" {
+				return r
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("refund %s not done: %+v", id, l)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
