@@ -314,3 +314,62 @@ func TestCheckoutPageRefundAddressHTTP(t *testing.T) {
 		t.Fatalf("again: %d", res.StatusCode)
 	}
 }
+
+// TestAdminCLIRefundCreate: rampway admin refunds create refunds a part of an order that
+// succeeded, for its merchant (offline: the refund worker of a running server pays it); the
+// merchant's refund policy, set with merchants update --refund-policy, holds one above its
+// threshold; bad input is refused and records nothing.
+func TestAdminCLIRefundCreate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dj, stop := startDev(t, dir)
+	j := newJourney(t, dj)
+	o := j.order(t, 0, map[string]any{"to": dj.Chain.PayerAddress, "quantity": "1"})
+	id := o["order_id"].(string)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sqlite.Open(t.Context(), filepath.Join(dir, devDBFile), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Drive(t, store, id, rampway.StatusSuccess)
+	store.Close()
+	cli := func(args ...string) (map[string]any, error) {
+		t.Helper()
+		var out bytes.Buffer
+		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
+		var v map[string]any
+		if err == nil {
+			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
+			}
+		}
+		return v, err
+	}
+	r, err := cli("refunds", "create", id, "--amount", "0.001", "--reason", "returned")
+	if err != nil || r["origin"] != "merchant" || r["amount"] != "0.001" || r["status"] != "pending" || r["reason"] != "returned" ||
+		r["to_source"] != rampway.RefundToPayer || r["merchant_id"] != dj.Merchant.MerchantID || r["order_id"] != id {
+		t.Fatalf("create: %v %v", r, err)
+	}
+	for _, bad := range [][]string{{"refunds", "create", id, "--amount", "x"}, {"refunds", "create", id, "--amount", "1000"},
+		{"refunds", "create", "ord_06h1x3cagzczxpsx7r1t4ddb34"}, {"refunds", "create"},
+		{"merchants", "update", dj.Merchant.MerchantID, "--refund-policy", `{"ETH": {"approval_above": "x"}}`},
+		{"merchants", "update", dj.Merchant.MerchantID, "--refund-policy", `{"ETH": {"nope": "1"}}`}} {
+		if v, err := cli(bad...); err == nil {
+			t.Fatalf("%v: %v", bad, v)
+		}
+	}
+	m, err := cli("merchants", "update", dj.Merchant.MerchantID, "--refund-policy", `{"ETH": {"approval_above": "0.0005"}}`)
+	if err != nil || m["refund_policy"].(map[string]any)["ETH"].(map[string]any)["approval_above"] != "0.0005" {
+		t.Fatalf("policy: %v %v", m, err)
+	}
+	r, err = cli("refunds", "create", id, "--amount", "0.002")
+	if err != nil || r["status"] != "awaiting_approval" {
+		t.Fatalf("above the threshold: %v %v", r, err)
+	}
+	list, err := cli("refunds", "list")
+	if err != nil || len(list["data"].([]any)) != 2 {
+		t.Fatalf("list: %v %v", list, err)
+	}
+}
