@@ -94,7 +94,8 @@ func TestDocIsExact(t *testing.T) {
 		client.EventOrderDepositFailure, client.EventOrderOnrampProcessing, client.EventOrderOnrampSuccess,
 		client.EventOrderOnrampFailure, client.EventOrderSmartContractProcessing, client.EventOrderSmartContractSuccess,
 		client.EventOrderSmartContractFailure, client.EventOrderSuccess, client.EventOrderCancelled, client.EventOrderFailed,
-		client.EventOrderRefundPending, client.EventOrderRefundSuccess, client.EventUserWidgetOpen, client.EventUserWidgetClose,
+		client.EventOrderRefundPending, client.EventOrderRefundSuccess, client.EventOrderRefundSucceeded, client.EventOrderRefundFailed,
+		client.EventUserWidgetOpen, client.EventUserWidgetClose,
 	} {
 		if !strings.Contains(doc, "\n| `"+name+"` |") {
 			t.Errorf("the event table of docs/webhooks.md has no row for %s", name)
