@@ -362,7 +362,11 @@ func TestOrderStatesDoc(t *testing.T) {
 			if r.To == r.From {
 				to = "(stays)"
 			}
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` |\n", r.From, r.Cause, to, strings.ReplaceAll(joinEvents(r.Events), ", ", "`, `"))
+			events := "(none)"
+			if len(r.Events) > 0 {
+				events = "`" + strings.ReplaceAll(joinEvents(r.Events), ", ", "`, `") + "`"
+			}
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", r.From, r.Cause, to, events)
 		}
 		b.WriteString(end)
 		doc, err := os.ReadFile(path)

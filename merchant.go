@@ -63,11 +63,19 @@ type RefundLimits struct {
 	DailyCap      string `json:"daily_cap,omitempty"`
 }
 
-// RefundPolicy is the merchant's rule for refunds of currency symbol, in its smallest unit
+// RefundPolicy is the merchant's rule for refunds of currency symbol (its key matched
+// exactly, else without regard to case), in its smallest unit
 // (decimals digits; an amount given with more digits is cut, so that the rule is never looser
 // than written).
 func (m *Merchant) RefundPolicy(symbol string, decimals uint8) MerchantRefundPolicy {
 	l, ok := m.RefundPolicies[symbol]
+	if !ok { // "eur" written for EUR
+		for k, v := range m.RefundPolicies {
+			if strings.EqualFold(k, symbol) {
+				l, ok = v, true
+			}
+		}
+	}
 	if !ok {
 		return MerchantRefundPolicy{}
 	}

@@ -27,7 +27,7 @@ type MerchantRefundPolicy struct {
 // DefaultMerchantRefundReason is the reason of a merchant refund asked without one.
 const DefaultMerchantRefundReason = "requested by the merchant"
 
-// MaxRefundReason is the longest reason a merchant refund takes, in bytes.
+// MaxRefundReason is the longest reason a merchant refund takes, in characters.
 const MaxRefundReason = 500
 
 // RefundRequested: the order's merchant (or an operator for it) asks that Amount (nil: all

@@ -12,7 +12,8 @@ import (
 // refusing (rampway.ActionNeedsOperator), which the fiat worker no longer tries.
 
 // FiatActionStatuses are the states a list of fiat actions may ask for.
-var FiatActionStatuses = []rampway.FiatActionStatus{rampway.ActionPending, rampway.ActionDone, rampway.ActionNeedsOperator, rampway.ActionResolved}
+var FiatActionStatuses = []rampway.FiatActionStatus{rampway.ActionPending, rampway.ActionDone, rampway.ActionNeedsOperator, rampway.ActionResolved,
+	rampway.ActionFailed}
 
 // OperatorFiatAction is a fiat action with the decimals of its currency (its order's), for views.
 type OperatorFiatAction struct {

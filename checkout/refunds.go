@@ -182,8 +182,12 @@ func (r *Refunds) Create(ctx context.Context, o *rampway.Order, req MerchantRefu
 		for _, p := range ps {
 			if p.ID == o.FiatPaymentID {
 				c.Destination = p.Method
-				if p.CardLast4 != "" {
-					c.Destination = strings.TrimSpace(p.CardBrand + " ****" + p.CardLast4)
+				if p.CardLast4 != "" { // "card visa ****4242", "apple_pay visa ****4242"
+					kind := p.Method
+					if kind == rampway.MethodCard {
+						kind = "card"
+					}
+					c.Destination = strings.Join(strings.Fields(kind+" "+p.CardBrand+" ****"+p.CardLast4), " ")
 				}
 			}
 		}

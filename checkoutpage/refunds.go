@@ -42,6 +42,7 @@ var refundMessages = map[string]string{
 	"refund_sent":           "The refund of {amount} {symbol} was sent to {to}.",
 	"refund_done":           "Refunded: {sent} {symbol} was sent to {to} ({amount} {symbol} less a network fee of {fee} {symbol}).",
 	"refund_failed":         "The refund of {amount} {symbol} to {to} could not be sent ({why}). The shop or the service will send it again.",
+	"refund_failed_shop":    "The refund of {amount} {symbol} to {to} could not be sent ({why}). Nothing left the service; the shop was told.",
 	"refund_dust":           "{amount} {symbol} is owed back to you ({reason}), less than the network fee of sending it: nothing is sent.",
 	"refund_tx":             "Refund transaction",
 	"refund_address_needed": "Enter your address below to receive your refund before you return to the shop.",
@@ -118,6 +119,9 @@ func (h *Handler) refundLines(ctx context.Context, o *rampway.Order, posted *Ref
 			l.Text = fill.Replace(Messages["refund_done"])
 		case rampway.RefundFailed:
 			l.Text = fill.Replace(Messages["refund_failed"])
+			if r.FromMerchant() { // not sent again: the shop asks for another
+				l.Text = fill.Replace(Messages["refund_failed_shop"])
+			}
 		case rampway.RefundDust:
 			l.Text = fill.Replace(Messages["refund_dust"])
 		default:

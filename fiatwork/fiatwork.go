@@ -90,7 +90,7 @@ func (w *Worker) Step(ctx context.Context) (int, error) {
 				// A merchant's refund fails, and its merchant hears of it: nothing moved, and the
 				// merchant may ask for another.
 				status = rampway.ActionFailed
-				w.log.Warn("merchant refund failed: the provider refused it", "action", a.ID, "refund", rampway.MerchantRefundOfAction(a),
+				w.log.Warn("merchant refund failed: the provider refused it for good, or past the give-up time", "action", a.ID, "refund", rampway.MerchantRefundOfAction(a),
 					"order_id", a.OrderID, "attempts", a.Attempts+1, "error", err)
 			case givenUp:
 				status = rampway.ActionNeedsOperator

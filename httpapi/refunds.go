@@ -32,8 +32,8 @@ var _ Refunds = (*checkout.Refunds)(nil)
 // (amounts in its currency: the order's asset in whole units, or its fiat currency) and what
 // an operator needs besides: the order, the network and asset ("" network for a refund paid
 // through the payment's provider), where the address came from (to_source: payer, user,
-// merchant or admin; "" while none is known), the merchant that asked for it ("" for an
-// automatic refund) and the approval.
+// merchant or admin; "" while none is known), the order's merchant and mode (origin says
+// whether the merchant asked for it) and the approval.
 type RefundAdminView struct {
 	rampway.EventRefund
 	OrderID    string  `json:"order_id"`

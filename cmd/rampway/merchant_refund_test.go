@@ -267,7 +267,7 @@ func TestMerchantRefundsFiat(t *testing.T) {
 		sent := int64(0)
 		for _, part := range []string{"5.00", "7.00"} {
 			code, r := refund(id, map[string]any{"amount": part, "reason": "returned"})
-			if code != 200 || r["status"] != "pending" || r["currency"] != "EUR" || r["origin"] != "merchant" || r["destination"] != "visa ****4242" {
+			if code != 200 || r["status"] != "pending" || r["currency"] != "EUR" || r["origin"] != "merchant" || r["destination"] != "card visa ****4242" {
 				t.Fatalf("%s: refund %d %v", area.name, code, r)
 			}
 			done, _ := waitRefund(id, r["refund_id"].(string), rampway.RefundDone)

@@ -35,7 +35,7 @@ func newQueueCollector(store *sqlstore.Store, log *slog.Logger) *queueCollector 
 		"refunds":  d("refunds_pending", "Refunds on their way to the payer (to be sent, or sent and not yet mined deep enough)."),
 		"approval": d("refunds_awaiting_approval", "Refunds above their asset's automatic limit, waiting for an operator (rampway admin refunds approve)."),
 		"address":  d("refunds_awaiting_address", "Refunds whose payer is a contract or unknown, waiting for the user, the merchant or an operator to give an address."),
-		"rfailed":  d("refunds_failed", "Refunds whose transaction reverted: alert on it (set another address, or approve sending again)."),
+		"rfailed":  d("refunds_failed", "Refunds rampway owes on its own whose transaction reverted: alert on it (set another address, or approve sending again). A merchant's failed refund is not counted: the merchant was told, and asks for another."),
 	}}
 }
 

@@ -52,7 +52,7 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
 		{`SELECT COUNT(*) FROM refunds WHERE status IN ('pending', 'sent')`, &st.RefundsPending},
 		{`SELECT COUNT(*) FROM refunds WHERE status = 'awaiting_approval'`, &st.RefundsAwaitingApproval},
 		{`SELECT COUNT(*) FROM refunds WHERE status = 'awaiting_address'`, &st.RefundsAwaitingAddress},
-		{`SELECT COUNT(*) FROM refunds WHERE status = 'failed'`, &st.RefundsFailed},
+		{`SELECT COUNT(*) FROM refunds WHERE status = 'failed' AND merchant_id = ''`, &st.RefundsFailed}, // a merchant's is not sent again
 	} {
 		if err := s.db.QueryRowContext(ctx, s.q(q.sql)).Scan(q.dst); err != nil {
 			return Stats{}, fmt.Errorf("stats: %w", err)

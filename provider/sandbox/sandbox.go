@@ -35,7 +35,7 @@ const SignatureHeader = "Sandbox-Signature"
 // Tolerance is how old a notification's signature may be.
 const Tolerance = 5 * time.Minute
 
-// The test cards (dev.json's fiat.test_cards).
+// The test cards (dev.json's fiat.test_cards names the first three).
 const (
 	CardSuccess = "4242424242424242"
 	CardDecline = "4000000000000002"
