@@ -18,19 +18,7 @@ import (
 func succeededMint(t *testing.T, s rampway.Store, merchantID string, payer common.Address) *rampway.Order {
 	t.Helper()
 	ctx := t.Context()
-	o := orderAt(merchantID, now(), uint32(transferSeq.Add(1)))
-	o.CryptoAmount = big.NewInt(1000)
-	if err := s.CreateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.BigToHash(new(big.Int).SetUint64(transferSeq.Add(1))), LogIndex: 0, OrderID: o.ID,
-		Token: o.Asset.Contract, From: payer, To: o.DepositAddress, Amount: big.NewInt(1000), BlockNumber: 10, BlockHash: common.HexToHash("0xb")}
-	if _, err := s.RecordTransfer(ctx, tr, now()); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.ConfirmTransfer(ctx, "devnet", tr.TxHash, 0, now()); err != nil {
-		t.Fatal(err)
-	}
+	o := paidMint(t, s, merchantID, payer)
 	for _, c := range []rampway.Cause{rampway.ExecutionStarted{TxHash: common.HexToHash("0xca11")}, rampway.ExecutionMined{TxHash: common.HexToHash("0xca11")}} {
 		if _, err := s.Apply(ctx, o.ID, c, now()); err != nil {
 			t.Fatal(err)

@@ -15,6 +15,21 @@ import (
 func failedWithRefund(t *testing.T, s rampway.Store, merchantID string, payer common.Address) (*rampway.Order, *rampway.Refund) {
 	t.Helper()
 	ctx := t.Context()
+	o := paidMint(t, s, merchantID, payer)
+	if _, err := s.Apply(ctx, o.ID, rampway.ExecutionRefused{Reason: "cannot execute"}, now()); err != nil {
+		t.Fatal(err)
+	}
+	refunds, err := s.Refunds(ctx, o.ID)
+	if err != nil || len(refunds) != 1 || refunds[0].Status != rampway.RefundPending || refunds[0].ToSource != rampway.RefundToPayer {
+		t.Fatalf("refunds %+v, %v", refunds, err)
+	}
+	return o, refunds[0]
+}
+
+// paidMint stores an area A order of 1000 paid in full by payer: DEPOSIT_SUCCESS.
+func paidMint(t *testing.T, s rampway.Store, merchantID string, payer common.Address) *rampway.Order {
+	t.Helper()
+	ctx := t.Context()
 	o := orderAt(merchantID, now(), uint32(transferSeq.Add(1)))
 	o.CryptoAmount = big.NewInt(1000)
 	if err := s.CreateOrder(ctx, o); err != nil {
@@ -28,14 +43,7 @@ func failedWithRefund(t *testing.T, s rampway.Store, merchantID string, payer co
 	if err := s.ConfirmTransfer(ctx, "devnet", tr.TxHash, 0, now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Apply(ctx, o.ID, rampway.ExecutionRefused{Reason: "cannot execute"}, now()); err != nil {
-		t.Fatal(err)
-	}
-	refunds, err := s.Refunds(ctx, o.ID)
-	if err != nil || len(refunds) != 1 || refunds[0].Status != rampway.RefundPending || refunds[0].ToSource != rampway.RefundToPayer {
-		t.Fatalf("refunds %+v, %v", refunds, err)
-	}
-	return o, refunds[0]
+	return o
 }
 
 // signRefund signs one refund transaction from first as the executor's sign function does.

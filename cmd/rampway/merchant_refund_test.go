@@ -14,7 +14,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/chain/devchain/devchaintest"
 )
 
 // Merchant refunds of area A against `rampway serve` on the embedded chain, as a merchant's
@@ -24,29 +23,63 @@ import (
 // merchantRefund asks for a refund of the order (body nil: all that is left) with key.
 func (e *refundEnv) merchantRefund(id, key string, body map[string]any) (int, map[string]any) {
 	e.t.Helper()
+	return refundAt(e.t, e.base+"/mint/merchant/hosted/nftCheckout/order/", id, key, body)
+}
+
+// refundAt asks route (an area's order route, with its /) for a refund of order id with key
+// (body nil: all that is left).
+func refundAt(t *testing.T, route, id, key string, body map[string]any) (int, map[string]any) {
+	t.Helper()
 	if body == nil {
 		body = map[string]any{}
 	}
-	return apiCall(e.t, "POST", e.base+"/mint/merchant/hosted/nftCheckout/order/"+id+"/refunds", key, body)
+	return apiCall(t, "POST", route+id+"/refunds", key, body)
 }
 
 // waitRefund waits until the order's refund id is in status, and returns it as the order's
 // refund list shows it, with the list.
 func (e *refundEnv) waitRefund(orderID, id string, status rampway.RefundStatus) (map[string]any, map[string]any) {
 	e.t.Helper()
+	return waitRefundAt(e.t, e.base+"/mint/merchant/hosted/nftCheckout/order/", e.apiKey, orderID, id, status, e.log)
+}
+
+// waitRefundAt is waitRefund of an area's order route (with its /), log what to show when it
+// times out.
+func waitRefundAt(t *testing.T, route, key, orderID, id string, status rampway.RefundStatus, log func() string) (map[string]any, map[string]any) {
+	t.Helper()
 	deadline := time.Now().Add(40 * time.Second)
 	for {
-		list := call(e.t, "GET", e.base+"/mint/merchant/hosted/nftCheckout/order/"+orderID+"/refunds", e.apiKey, nil)
+		list := call(t, "GET", route+orderID+"/refunds", key, nil)
 		for _, r := range list["data"].([]any) {
 			if r := r.(map[string]any); r["refund_id"] == id && r["status"] == string(status) {
 				return r, list
 			}
 		}
 		if time.Now().After(deadline) {
-			e.t.Fatalf("refund %s of %s is not %s: %v\n%s", id, orderID, status, list, e.log())
+			t.Fatalf("refund %s of %s is not %s: %v\n%s", id, orderID, status, list, log())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// atOnce runs refund twice at once and returns the two answers' status codes, sorted.
+func atOnce(refund func() int) []int {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		codes []int
+	)
+	for range 2 {
+		wg.Go(func() {
+			code := refund()
+			mu.Lock()
+			codes = append(codes, code)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.Sort(codes)
+	return codes
 }
 
 // paidOrder is an order paid its price and executed: SUCCESS. It returns its id and price.
@@ -121,22 +154,7 @@ func TestMerchantRefundsOnChain(t *testing.T) {
 
 	// Two refunds at once that together exceed what was paid: one is refused.
 	id, _ = e.paidOrder()
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		codes []int
-	)
-	for range 2 {
-		wg.Go(func() {
-			code, _ := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.006"})
-			mu.Lock()
-			codes = append(codes, code)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	slices.Sort(codes)
-	if !slices.Equal(codes, []int{200, 400}) {
+	if codes := atOnce(func() int { code, _ := e.merchantRefund(id, e.apiKey, map[string]any{"amount": "0.006"}); return code }); !slices.Equal(codes, []int{200, 400}) {
 		t.Fatalf("two refunds at once: %v, want one 200 and one 400", codes)
 	}
 
@@ -230,26 +248,11 @@ func TestMerchantRefundsFiat(t *testing.T) {
 		}},
 	} {
 		refund := func(id string, body map[string]any) (int, map[string]any) {
-			if body == nil {
-				body = map[string]any{}
-			}
-			return apiCall(t, "POST", area.route+id+"/refunds", key, body)
+			return refundAt(t, area.route, id, key, body)
 		}
 		waitRefund := func(orderID, id string, status rampway.RefundStatus) (map[string]any, map[string]any) {
 			t.Helper()
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				list := call(t, "GET", area.route+orderID+"/refunds", key, nil)
-				for _, r := range list["data"].([]any) {
-					if r := r.(map[string]any); r["refund_id"] == id && r["status"] == string(status) {
-						return r, list
-					}
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%s: refund %s of %s is not %s: %v", area.name, id, orderID, status, list)
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			return waitRefundAt(t, area.route, key, orderID, id, status, func() string { return area.name })
 		}
 		paid := func(card string) (string, int64) {
 			t.Helper()
@@ -299,22 +302,7 @@ func TestMerchantRefundsFiat(t *testing.T) {
 
 		// Two refunds at once that together exceed what was paid: one is refused.
 		id, price = paid(j.dj.Fiat.TestCards.Success)
-		var (
-			wg    sync.WaitGroup
-			mu    sync.Mutex
-			codes []int
-		)
-		for range 2 {
-			wg.Go(func() {
-				code, _ := refund(id, map[string]any{"amount": fixed(price/2 + 100)})
-				mu.Lock()
-				codes = append(codes, code)
-				mu.Unlock()
-			})
-		}
-		wg.Wait()
-		slices.Sort(codes)
-		if !slices.Equal(codes, []int{200, 400}) {
+		if codes := atOnce(func() int { code, _ := refund(id, map[string]any{"amount": fixed(price/2 + 100)}); return code }); !slices.Equal(codes, []int{200, 400}) {
 			t.Fatalf("%s: two refunds at once: %v, want one 200 and one 400", area.name, codes)
 		}
 
@@ -358,23 +346,12 @@ func TestMerchantRefundSIGKILLPaysOnce(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	e := newRefundEnv(t, "1", "0")
-	srv := startServer(t, bin, e.cfgPath, e.env()...)
-	e.base = srv.base
-	e.onboard()
-	mine := func() {
-		t.Helper()
-		if _, err := e.ch.Mine(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	srv := e.startKillable(bin)
+	mine := e.mine
 	o := e.order()
 	id := o["order_id"].(string)
 	price, _ := rampway.ParseUnits(o["crypto_amount"].(string), 18)
-	nonce, _ := e.c.PendingNonceAt(t.Context(), e.payer)
-	pay := devchaintest.SignTx(t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(id)["deposit_address"].(string)), price, nil, 21_000)
-	if err := e.c.SendTransaction(t.Context(), pay); err != nil {
-		t.Fatal(err)
-	}
+	e.send(id, price)
 	for deadline := time.Now().Add(30 * time.Second); e.get(id)["status"] != "SUCCESS"; time.Sleep(100 * time.Millisecond) {
 		mine()
 		if time.Now().After(deadline) {

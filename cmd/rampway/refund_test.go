@@ -275,6 +275,35 @@ func (e *refundEnv) checkPaidBack(r map[string]any, owed *big.Int) {
 	}
 }
 
+// startKillable runs the binary's `rampway serve` (which a test may SIGKILL) and onboards the
+// merchant.
+func (e *refundEnv) startKillable(bin string) *server {
+	e.t.Helper()
+	srv := startServer(e.t, bin, e.cfgPath, e.env()...)
+	e.base = srv.base
+	e.onboard()
+	return srv
+}
+
+// mine mines one block.
+func (e *refundEnv) mine() {
+	e.t.Helper()
+	if _, err := e.ch.Mine(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// send sends amount wei from the payer to the order's deposit address, without waiting for
+// it to be mined.
+func (e *refundEnv) send(id string, amount *big.Int) {
+	e.t.Helper()
+	nonce, _ := e.c.PendingNonceAt(e.t.Context(), e.payer)
+	pay := devchaintest.SignTx(e.t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(id)["deposit_address"].(string)), amount, nil, 21_000)
+	if err := e.c.SendTransaction(e.t.Context(), pay); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // refundOf returns the order's only refund.
 func refundOf(t *testing.T, v map[string]any) map[string]any {
 	t.Helper()
@@ -382,24 +411,13 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	e := newRefundEnv(t, "1", "0")
-	srv := startServer(t, bin, e.cfgPath, e.env()...)
-	e.base = srv.base
-	e.onboard()
-	mine := func() {
-		t.Helper()
-		if _, err := e.ch.Mine(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	srv := e.startKillable(bin)
+	mine := e.mine
 	o := e.order()
 	id := o["order_id"].(string)
 	price, _ := rampway.ParseUnits(o["crypto_amount"].(string), 18)
 	paid := new(big.Int).Mul(price, big.NewInt(2))
-	nonce, _ := e.c.PendingNonceAt(t.Context(), e.payer)
-	pay := devchaintest.SignTx(t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(id)["deposit_address"].(string)), paid, nil, 21_000)
-	if err := e.c.SendTransaction(t.Context(), pay); err != nil {
-		t.Fatal(err)
-	}
+	e.send(id, paid)
 	// Blocks until the refund is sent: the payment, its confirmation, the call and the refund
 	// broadcast (in the pool, not mined: no block after it).
 	var sent map[string]any
@@ -453,11 +471,7 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 	next := e.order()
 	nextID := next["order_id"].(string)
 	nextPrice, _ := rampway.ParseUnits(next["crypto_amount"].(string), 18)
-	nonce, _ = e.c.PendingNonceAt(t.Context(), e.payer)
-	pay = devchaintest.SignTx(t, e.c, e.ch.ChainID(), e.payerKey, nonce, common.HexToAddress(e.get(nextID)["deposit_address"].(string)), nextPrice, nil, 21_000)
-	if err := e.c.SendTransaction(t.Context(), pay); err != nil {
-		t.Fatal(err)
-	}
+	e.send(nextID, nextPrice)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		mine()
 		if v = e.get(nextID); v["status"] == "SUCCESS" {
