@@ -203,7 +203,7 @@ func TestMerchantRefundsOnChain(t *testing.T) {
 func TestMerchantRefundsFiat(t *testing.T) {
 	t.Parallel()
 	j := newFiatJourney(t)
-	db, err := sql.Open("sqlite", filepath.Join(j.dir, "rampway.db"))
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(j.dir, "rampway.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,6 +333,20 @@ func TestMerchantRefundsFiat(t *testing.T) {
 		if code, v := apiCall(t, "POST", j.dj.API.AdminBaseURL+"/refunds/"+r["refund_id"].(string)+"/approve", admin, map[string]any{}); code != 409 {
 			t.Fatalf("%s: a failed merchant refund approved: %d %v", area.name, code, v)
 		}
+
+		// A test key does not see a live order (made live in the database: dev has no live
+		// provider): 404, nothing recorded.
+		id, _ = paid(j.dj.Fiat.TestCards.Success)
+		if _, err := db.Exec(`UPDATE orders SET livemode = 1 WHERE id = ?`, id); err != nil {
+			t.Fatal(err)
+		}
+		if code, v := refund(id, nil); code != 404 {
+			t.Fatalf("%s: a test key refunded a live order: %d %v", area.name, code, v)
+		}
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM refunds WHERE order_id = ?`, id).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%s: refunds of the live order: %d %v", area.name, n, err)
+		}
 	}
 }
 
@@ -374,15 +388,7 @@ func TestMerchantRefundSIGKILLPaysOnce(t *testing.T) {
 		}
 	}
 	hash := common.HexToHash(sent["tx_hash"].(string))
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, pending, err := e.c.TransactionByHash(t.Context(), hash); err == nil && pending {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("refund %s never reached the node\n%s", hash.Hex(), srv.out)
-		}
-	}
-	srv.kill(t)
+	e.killWhilePending(srv, hash)
 	mine()
 	mine()
 

@@ -304,6 +304,21 @@ func (e *refundEnv) send(id string, amount *big.Int) {
 	}
 }
 
+// killWhilePending waits until the transaction hash is in the node's pool (broadcast, not
+// mined), then SIGKILLs srv.
+func (e *refundEnv) killWhilePending(srv *server, hash common.Hash) {
+	e.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, pending, err := e.c.TransactionByHash(e.t.Context(), hash); err == nil && pending {
+			break
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("refund %s never reached the node\n%s", hash.Hex(), srv.out)
+		}
+	}
+	srv.kill(e.t)
+}
+
 // refundOf returns the order's only refund.
 func refundOf(t *testing.T, v map[string]any) map[string]any {
 	t.Helper()
@@ -435,15 +450,7 @@ func TestRefundSIGKILLPaysOnce(t *testing.T) {
 		}
 	}
 	hash := common.HexToHash(sent["tx_hash"].(string))
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, pending, err := e.c.TransactionByHash(t.Context(), hash); err == nil && pending {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("refund %s never reached the node\n%s", hash.Hex(), srv.out)
-		}
-	}
-	srv.kill(t)
+	e.killWhilePending(srv, hash)
 	mine() // the refund (and the call, if it was still waiting) are mined while rampway is down
 	mine()
 
