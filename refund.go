@@ -165,6 +165,10 @@ type RefundStore interface {
 	// ApproveRefund approves a refund waiting for approval, or one that failed to be sent
 	// again: it is pending again, approved by by. ECONFLICT in any other status.
 	ApproveRefund(ctx context.Context, id, by string, at time.Time) (*Refund, error)
+	// RejectRefund has an operator (by) refuse a merchant's refund waiting for approval, for
+	// why: it fails (its order takes a MerchantRefundFailed). ECONFLICT in any other status,
+	// and for a refund rampway owes on its own.
+	RejectRefund(ctx context.Context, id, by, why string, at time.Time) (*Refund, error)
 	// DustRefund settles a pending refund as dust: fee is what sending it would have cost,
 	// why says so. Its order takes a RefundNotPaid. ECONFLICT when it is no longer pending.
 	DustRefund(ctx context.Context, id string, fee *big.Int, why string, at time.Time) error
@@ -206,6 +210,7 @@ const (
 	CauseRefundSigned       RefundCauseKind = "refund_signed"
 	CauseRefundMined        RefundCauseKind = "refund_mined"
 	CauseRefundReverted     RefundCauseKind = "refund_reverted"
+	CauseRefundRejected     RefundCauseKind = "refund_rejected"
 	CauseRefundProviderDone RefundCauseKind = "refund_provider_done"
 	CauseRefundProviderFail RefundCauseKind = "refund_provider_failed"
 )
@@ -252,6 +257,14 @@ type RefundReverted struct {
 	TxHash common.Hash
 	Why    string
 }
+
+// RefundRejected: an operator (By) refused a merchant's refund that waits for approval, Why
+// says why: it fails, nothing is sent, and what it reserved is free again. (A refund rampway
+// owes on its own is not refused: that money would be stranded.)
+type RefundRejected struct{ By, Why string }
+
+// RefundKind implements RefundCause.
+func (RefundRejected) RefundKind() RefundCauseKind { return CauseRefundRejected }
 
 // RefundProviderDone: the provider paid a fiat refund back (Ref is its id of the refund).
 type RefundProviderDone struct{ Ref string }
@@ -304,6 +317,7 @@ var refundSteps = []RefundStep{
 	{RefundAwaitingAddress, CauseRefundAddressGiven, RefundPending},
 	{RefundFailed, CauseRefundAddressGiven, RefundPending}, // sent again, to the new address
 	{RefundAwaitingApproval, CauseRefundApproved, RefundPending},
+	{RefundAwaitingApproval, CauseRefundRejected, RefundFailed}, // a merchant's: not sent
 	{RefundFailed, CauseRefundApproved, RefundPending}, // sent again
 	{RefundPending, CauseRefundIsDust, RefundDust},
 	{RefundPending, CauseRefundSigned, RefundSent},
@@ -330,7 +344,9 @@ func (r *Refund) Takes(k RefundCauseKind) bool {
 func (r *Refund) refuses(k RefundCauseKind) error {
 	fiatOnly := k == CauseRefundProviderDone || k == CauseRefundProviderFail
 	switch {
-	case r.Fiat() && !fiatOnly && k != CauseRefundApproved:
+	case k == CauseRefundRejected && !r.FromMerchant():
+		return Errorf(ECONFLICT, "refund %s is owed by the service on its own: it is approved or given an address, never refused", r.ID)
+	case r.Fiat() && !fiatOnly && k != CauseRefundApproved && k != CauseRefundRejected:
 		return Errorf(ECONFLICT, "refund %s is paid back through the payment's provider: it does not take %s", r.ID, k)
 	case !r.Fiat() && fiatOnly:
 		return Errorf(ECONFLICT, "refund %s is paid on chain: it does not take %s", r.ID, k)
@@ -382,6 +398,11 @@ func ApplyRefund(r *Refund, c RefundCause, at time.Time) (*Refund, Cause, error)
 	case RefundReverted:
 		to, n.StatusReason, n.TxHash = RefundFailed, c.Why, c.TxHash
 		order = RefundNotPaid{Refund: &n}
+	case RefundRejected:
+		to, n.StatusReason = RefundFailed, "refused by "+c.By
+		if c.Why != "" {
+			n.StatusReason += ": " + c.Why
+		}
 	case RefundProviderDone:
 		to, n.StatusReason, n.ProviderRef, n.Fee, n.Sent = RefundDone, "", c.Ref, new(big.Int), cloneBig(r.Amount)
 	case RefundProviderFailed:

@@ -25,6 +25,7 @@ func TestApplyRefund(t *testing.T) {
 		RefundSigned{TxHash: hash, To: payer, Fee: big.NewInt(21), Sent: big.NewInt(full - 21)},
 		RefundMined{TxHash: hash},
 		RefundReverted{TxHash: hash, Why: "reverted"},
+		RefundRejected{By: "alice", Why: "too much"},
 		RefundProviderDone{Ref: "sbr_1"},
 		RefundProviderFailed{Why: "refused"},
 	}

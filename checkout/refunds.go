@@ -222,6 +222,35 @@ func (r *Refunds) Approve(ctx context.Context, id, by string) (*rampway.Refund, 
 	return out, err
 }
 
+// Reject has an operator (by, "admin" when empty) refuse a merchant's refund that waits for
+// approval, for why: it fails, nothing is sent, its merchant hears order.refund.failed and may
+// ask for another. ENOTFOUND; ECONFLICT for any other refund (a refund rampway owes on its own
+// is approved or given an address, never refused: its money would be stranded).
+func (r *Refunds) Reject(ctx context.Context, id, by, why string) (*rampway.Refund, error) {
+	rf, err := r.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !rf.FromMerchant() {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s is owed by the service on its own: approve it or give it an address; it is never refused", id)
+	}
+	if rf.Status != rampway.RefundAwaitingApproval {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s is %s: only a refund awaiting approval is refused", id, rf.Status)
+	}
+	why, err = rampway.CheckText("reason", why, rampway.MaxRefundReason)
+	if err != nil {
+		return nil, err
+	}
+	if by == "" {
+		by = "admin"
+	}
+	out, err := r.store.RejectRefund(ctx, id, by, why, r.at())
+	if rampway.ErrorCode(err) == rampway.ECONFLICT {
+		return nil, rampway.Errorf(rampway.ECONFLICT, "Refund %s changed meanwhile: %v", id, rampway.ErrorMessage(err))
+	}
+	return out, err
+}
+
 // OrderRefunds returns an order's refunds (the page asks for an address when one waits).
 func (r *Refunds) OrderRefunds(ctx context.Context, orderID string) ([]*rampway.Refund, error) {
 	return r.store.Refunds(ctx, orderID)

@@ -768,6 +768,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
 		reflect.TypeFor[refundBody]():                                   "RefundRequest",
 		reflect.TypeFor[refundApproveBody]():                            "RefundApproveRequest",
+		reflect.TypeFor[refundRejectBody]():                             "RefundRejectRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",
 		field(reflect.TypeFor[executionBody](), "Payment").Elem():       "ContractExecutionPayment",
 		field(reflect.TypeFor[executionBody](), "NetworkParams").Elem(): "NetworkParams",
@@ -880,6 +881,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		{"GET /admin/refunds", "200", "AdminRefundList"},
 		{"GET /admin/refunds/{refund_id}", "200", "AdminRefund"},
 		{"POST /admin/refunds/{refund_id}/approve", "200", "AdminRefund"},
+		{"POST /admin/refunds/{refund_id}/reject", "200", "AdminRefund"},
 		{"GET /admin/fiat-actions", "200", "FiatActionList"},
 		{"POST /admin/fiat-actions/{action_id}/retry", "200", "FiatAction"},
 		{"POST /admin/fiat-actions/{action_id}/resolve", "200", "FiatAction"},
@@ -956,7 +958,7 @@ func TestOpenAPIRequestFieldsRead(t *testing.T) {
 	for _, route := range []string{"POST /admin/merchants", "PATCH /admin/merchants/{merchant_id}", "POST /admin/merchants/{merchant_id}/contract-functions",
 		"POST /admin/sandbox/bank-transfers", "POST /admin/merchants/{merchant_id}/deposit-addresses",
 		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds/{refund_id}/address", "POST /admin/refunds/{refund_id}/approve",
-		"POST /admin/refunds/{refund_id}/address", "POST /admin/merchants/{merchant_id}/api-keys", "POST /admin/merchants/{merchant_id}/webhook-secret",
+		"POST /admin/refunds/{refund_id}/reject", "POST /admin/refunds/{refund_id}/address", "POST /admin/merchants/{merchant_id}/api-keys", "POST /admin/merchants/{merchant_id}/webhook-secret",
 		"POST /mint/merchant/hosted/nftCheckout/order/{order_id}/refunds", "POST /nft-ramp/merchant/hosted/nftCheckout/order/{order_id}/refunds",
 		"POST /deposit/merchant/sdk/on-ramp/order/{order_id}/refunds"} {
 		if !checked[route] {

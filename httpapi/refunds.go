@@ -18,6 +18,7 @@ type Refunds interface {
 	List(ctx context.Context, f rampway.RefundFilter) ([]*rampway.Refund, error)
 	SetAddress(ctx context.Context, orderID, id, address, source string) (*rampway.Refund, error)
 	Approve(ctx context.Context, id, by string) (*rampway.Refund, error)
+	Reject(ctx context.Context, id, by, why string) (*rampway.Refund, error)
 }
 
 // OrderReader reads any order by its id (the store): the admin API's refund views take their
@@ -229,6 +230,35 @@ func (s *Server) handleApproveRefund(w http.ResponseWriter, r *http.Request) err
 		return rampway.FieldErrorf("approved_by", "approved_by must be at most 100 characters")
 	}
 	rf, err := refunds.Approve(r.Context(), r.PathValue("refund_id"), by)
+	if err != nil {
+		return err
+	}
+	return s.writeRefund(w, r, rf)
+}
+
+// refundRejectBody is the body of the admin route that refuses a merchant's refund (optional).
+type refundRejectBody struct {
+	RejectedBy *string `json:"rejected_by"`
+	Reason     *string `json:"reason"`
+}
+
+// handleRejectRefund refuses a merchant's refund awaiting approval: 200 with it, failed (its
+// merchant hears order.refund.failed); 409 for any other refund. The body is optional:
+// {"rejected_by": "alice", "reason": "..."}.
+func (s *Server) handleRejectRefund(w http.ResponseWriter, r *http.Request) error {
+	var body refundRejectBody
+	if err := decodeJSON(r, &body, decodeOptions{strict: true, optional: true}); err != nil {
+		return err
+	}
+	refunds, err := s.refundCases()
+	if err != nil {
+		return err
+	}
+	by := deref(body.RejectedBy)
+	if len(by) > 100 {
+		return rampway.FieldErrorf("rejected_by", "rejected_by must be at most 100 characters")
+	}
+	rf, err := refunds.Reject(r.Context(), r.PathValue("refund_id"), by, deref(body.Reason))
 	if err != nil {
 		return err
 	}

@@ -182,6 +182,9 @@ func (unavailableRefunds) SetAddress(context.Context, string, string, string, st
 func (unavailableRefunds) Approve(context.Context, string, string) (*rampway.Refund, error) {
 	return nil, errNoChain
 }
+func (unavailableRefunds) Reject(context.Context, string, string, string) (*rampway.Refund, error) {
+	return nil, errNoChain
+}
 
 // A use case's 503 passes through, with Retry-After.
 func TestRefundRoutesUnavailable(t *testing.T) {

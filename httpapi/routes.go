@@ -102,6 +102,7 @@ func (s *Server) routes() {
 	adm("GET "+admin+"/refunds", s.handleListRefunds)
 	adm("GET "+admin+"/refunds/{refund_id}", s.handleGetRefund)
 	adm("POST "+admin+"/refunds/{refund_id}/approve", s.handleApproveRefund)
+	adm("POST "+admin+"/refunds/{refund_id}/reject", s.handleRejectRefund)
 	adm("POST "+admin+"/refunds/{refund_id}/address", s.handleAdminRefundAddress)
 
 	// Payment providers' notifications (signed by the provider, no merchant key).

@@ -262,6 +262,32 @@ func testMerchantRefunds(t *testing.T, open Opener) {
 	if a := action(wait.ID); a == nil || a.Amount.Int64() != 600 || a.Status != rampway.ActionPending {
 		t.Fatalf("approved: action %+v", a)
 	}
+	// Refused instead: failed, nothing asked, the merchant told, its amount free again.
+	held, err := request(f, 700, "")
+	if err != nil || held.Status != rampway.RefundAwaitingApproval {
+		t.Fatalf("waits %+v %v", held, err)
+	}
+	if got, err := s.RejectRefund(ctx, held.ID, "bob", "not this one", now()); err != nil || got.Status != rampway.RefundFailed ||
+		got.StatusReason != "refused by bob: not this one" || action(held.ID) != nil {
+		t.Fatalf("rejected %+v %v", got, err)
+	}
+	if names := eventNames(t, s, f.ID); names[len(names)-1] != rampway.EventMerchantRefundFailed {
+		t.Fatalf("events %v", names)
+	}
+	if _, err := s.RejectRefund(ctx, held.ID, "bob", "", now()); rampway.ErrorCode(err) != rampway.ECONFLICT {
+		t.Fatalf("rejected twice: %v", err)
+	}
+	if _, err := request(f, 1900, ""); err != nil {
+		t.Fatalf("after a refused refund, the rest (1900) is left: %v", err)
+	}
+	// A refund the service owes on its own is never refused.
+	_, auto := failedWithRefund(t, s, m.ID, payer)
+	if _, err := s.HoldRefund(ctx, auto.ID, rampway.RefundAwaitingApproval, "above the limit", now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RejectRefund(ctx, auto.ID, "bob", "", now()); rampway.ErrorCode(err) != rampway.ECONFLICT {
+		t.Fatalf("an automatic refund refused: %v", err)
+	}
 }
 
 func second[T any](_ T, err error) error { return err }

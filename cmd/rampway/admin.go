@@ -100,6 +100,11 @@ Commands:
   refunds approve REFUND_ID [--by NAME] approves a refund awaiting approval (above its
                                         asset's automatic limit), or one that failed, to be
                                         sent again; --by is recorded (default "admin")
+  refunds reject REFUND_ID [--by NAME] [--reason TEXT]
+                                        refuses a merchant's refund awaiting approval: it
+                                        fails, nothing is sent, the merchant hears
+                                        order.refund.failed (a refund the service owes on
+                                        its own is never refused)
   refunds set-address REFUND_ID ADDRESS gives a refund awaiting an address (or one that
                                         failed) the address it is sent to; checked as the
                                         merchant's and the page's are (the network must be
@@ -293,7 +298,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 	logoURL := fset.String("logo-url", "", "the merchant's logo on the checkout page")
 	displayName := fset.String("display-name", "", "what the checkout page says is bought")
 	imageURL := fset.String("image-url", "", "the image the checkout page shows of it")
-	by := fset.String("by", "", "who approves (default admin)")
+	by := fset.String("by", "", "who approves or refuses (default admin)")
 	amount := fset.String("amount", "", "an amount of the order's currency (default: all that is left)")
 	reason := fset.String("reason", "", "why the refund is made")
 	refundPolicy := fset.String("refund-policy", "", `the merchant's refund policy, JSON: {"EUR": {"approval_above": "100", "daily_cap": "1000"}}`)
@@ -596,7 +601,7 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			return nil, err
 		}
 		return (&httpapi.RefundAssets{Orders: refunds.orders}).View(ctx, r)
-	case "refunds show", "refunds approve", "refunds set-address":
+	case "refunds show", "refunds approve", "refunds reject", "refunds set-address":
 		want, what := 1, "REFUND_ID"
 		if verb == "set-address" {
 			want, what = 2, "REFUND_ID ADDRESS"
@@ -615,6 +620,8 @@ func adminCommand(ctx context.Context, svc *merchant.Service, registry func(onli
 			r, err = rf.Get(ctx, pos[0])
 		case "approve":
 			r, err = rf.Approve(ctx, pos[0], *by)
+		case "reject":
+			r, err = rf.Reject(ctx, pos[0], *by, *reason)
 		default:
 			r, err = rf.SetAddress(ctx, "", pos[0], pos[1], rampway.RefundToAdmin)
 		}

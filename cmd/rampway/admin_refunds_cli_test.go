@@ -372,4 +372,15 @@ func TestAdminCLIRefundCreate(t *testing.T) {
 	if err != nil || len(list["data"].([]any)) != 2 {
 		t.Fatalf("list: %v %v", list, err)
 	}
+	// Refused: failed, and its amount refundable again.
+	rejected, err := cli("refunds", "reject", r["refund_id"].(string), "--by", "alice", "--reason", "kept the goods")
+	if err != nil || rejected["status"] != "failed" || rejected["status_reason"] != "refused by alice: kept the goods" {
+		t.Fatalf("reject: %v %v", rejected, err)
+	}
+	if v, err := cli("refunds", "reject", r["refund_id"].(string)); err == nil {
+		t.Fatalf("rejected twice: %v", v)
+	}
+	if _, err := cli("refunds", "create", id, "--amount", "0.002", "--reason", "again"); err != nil {
+		t.Fatalf("after the refusal: %v", err)
+	}
 }

@@ -224,6 +224,11 @@ func (s *Store) ApproveRefund(ctx context.Context, id, by string, at time.Time) 
 	return s.refundCause(ctx, id, rampway.RefundApproved{By: by}, at, nil)
 }
 
+// RejectRefund implements rampway.RefundStore.
+func (s *Store) RejectRefund(ctx context.Context, id, by, why string, at time.Time) (*rampway.Refund, error) {
+	return s.refundCause(ctx, id, rampway.RefundRejected{By: by, Why: why}, at, nil)
+}
+
 // DustRefund implements rampway.RefundStore.
 func (s *Store) DustRefund(ctx context.Context, id string, fee *big.Int, why string, at time.Time) error {
 	_, err := s.refundCause(ctx, id, rampway.RefundIsDust{Fee: fee, Why: why}, at, nil)
