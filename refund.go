@@ -318,7 +318,7 @@ var refundSteps = []RefundStep{
 	{RefundFailed, CauseRefundAddressGiven, RefundPending}, // sent again, to the new address
 	{RefundAwaitingApproval, CauseRefundApproved, RefundPending},
 	{RefundAwaitingApproval, CauseRefundRejected, RefundFailed}, // a merchant's: not sent
-	{RefundFailed, CauseRefundApproved, RefundPending}, // sent again
+	{RefundFailed, CauseRefundApproved, RefundPending},          // sent again
 	{RefundPending, CauseRefundIsDust, RefundDust},
 	{RefundPending, CauseRefundSigned, RefundSent},
 	{RefundSent, CauseRefundMined, RefundDone},
