@@ -239,7 +239,16 @@ func (p *Provider) Refund(ctx context.Context, ref string, amount *big.Int, key 
 	params.SetIdempotencyKey("rampway-refund-" + key)
 	r, err := p.client.V1Refunds.Create(ctx, params)
 	if err != nil {
+		// What Stripe refuses for good (the payment refunded already, or disputed) is not asked
+		// again; anything else (its API down, the charge not captured yet) is retried.
+		var se *stripego.Error
+		if errors.As(err, &se) && (se.Code == stripego.ErrorCodeChargeAlreadyRefunded || se.Code == stripego.ErrorCodeChargeDisputed) {
+			return "", fmt.Errorf("stripe: refund %s: %w: %s", ref, rampway.ErrProviderRefused, se.Msg)
+		}
 		return "", fmt.Errorf("stripe: refund %s: %w", ref, err)
+	}
+	if r.Status == stripego.RefundStatusFailed || r.Status == stripego.RefundStatusCanceled {
+		return "", fmt.Errorf("stripe: refund %s of %s is %s (%s): %w", r.ID, ref, r.Status, r.FailureReason, rampway.ErrProviderRefused)
 	}
 	return r.ID, nil
 }

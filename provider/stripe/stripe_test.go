@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,33 @@ func TestParseWebhook(t *testing.T) {
 	other := event(t, "evt_y", "customer.created", map[string]any{"id": "cus_1", "object": "customer"})
 	if _, err := p.ParseWebhook(signed(other, webhookSecret, now), other, now); !errors.Is(err, rampway.ErrEventNotRead) {
 		t.Fatalf("an event of another type: %v, want ErrEventNotRead", err)
+	}
+}
+
+// A refund Stripe refuses for good (the payment refunded already, or disputed; a refund it
+// answers failed) is rampway.ErrProviderRefused: the fiat worker does not ask again. Any other
+// error (the charge not captured yet, Stripe unreachable) is not: it is retried.
+func TestRefundRefusedForGood(t *testing.T) {
+	for _, c := range []struct {
+		status  int
+		body    string
+		refused bool
+	}{
+		{400, `{"error":{"type":"invalid_request_error","code":"charge_already_refunded","message":"Charge ch_1 has already been refunded."}}`, true},
+		{400, `{"error":{"type":"invalid_request_error","code":"charge_disputed","message":"Charge ch_1 has been charged back."}}`, true},
+		{200, `{"id":"re_1","object":"refund","status":"failed","failure_reason":"expired_or_canceled_card"}`, true},
+		{400, `{"error":{"type":"invalid_request_error","message":"This PaymentIntent does not have a successful charge to refund."}}`, false},
+		{200, `{"id":"re_2","object":"refund","status":"pending"}`, false},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(c.status)
+			_, _ = w.Write([]byte(c.body))
+		}))
+		ref, err := newProvider(t, srv.URL).Refund(t.Context(), "pi_1", big.NewInt(500), "fac_1")
+		srv.Close()
+		if refused := errors.Is(err, rampway.ErrProviderRefused); refused != c.refused || (c.status == 200 && !c.refused && (err != nil || ref != "re_2")) {
+			t.Errorf("%d %s: ref %q, err %v; refused %v, want %v", c.status, c.body, ref, err, refused, c.refused)
+		}
 	}
 }
