@@ -54,6 +54,7 @@ func NewHandler(acc *Accounts, log *slog.Logger) *Handler {
 	h := &Handler{acc: acc, log: log, mux: http.NewServeMux()}
 	assets, _ := fs.Sub(assetFS, "assets")
 	h.mux.Handle("GET /dashboard/assets/", http.StripPrefix("/dashboard/assets/", http.FileServerFS(assets)))
+	h.mux.Handle("GET /dashboard", http.RedirectHandler("/dashboard/", http.StatusMovedPermanently))
 	h.mux.HandleFunc("GET /dashboard/login", h.loginForm)
 	h.mux.HandleFunc("POST /dashboard/login", h.login)
 	h.mux.HandleFunc("POST /dashboard/logout", h.logout)

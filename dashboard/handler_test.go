@@ -329,6 +329,11 @@ func TestNotSignedIn(t *testing.T) {
 		t.Fatalf("redirect to %q", loc)
 	}
 	wantStatus(t, b.do("GET", "/dashboard/nope", nil), http.StatusNotFound)
+	res = b.do("GET", "/dashboard", nil)
+	wantStatus(t, res, http.StatusMovedPermanently)
+	if loc := res.Header.Get("Location"); loc != "/dashboard/" {
+		t.Fatalf("GET /dashboard redirects to %q", loc)
+	}
 	res = b.do("GET", "/dashboard/assets/dashboard.css", nil)
 	wantStatus(t, res, http.StatusOK)
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") {
