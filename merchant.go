@@ -235,6 +235,7 @@ type Store interface {
 	FiatPaymentStore
 	MerchantDepositAddressStore
 	LeaseStore
+	DashboardStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

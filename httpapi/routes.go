@@ -118,6 +118,13 @@ func (s *Server) routes() {
 		}
 	}
 
+	// The dashboard, on its own subtree: its pages answer HTML for people (a 404 page of
+	// their own too), with their own sessions and CSRF tokens; GET /dashboard redirects.
+	if s.dashboard != nil {
+		m.Handle("/dashboard/", labelled(s.dashboard))
+		m.Handle("GET /dashboard", labelled(s.dashboard))
+	}
+
 	if s.home != nil {
 		m.Handle("GET /{$}", labelled(s.home))
 		m.Handle("/demo/", labelled(s.home))

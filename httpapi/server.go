@@ -140,6 +140,9 @@ type Deps struct {
 	Page http.Handler
 	// Home, when set, serves GET / and /demo/* (the dev server's demo store).
 	Home http.Handler
+	// Dashboard, when set, serves /dashboard/ (a dashboard.Handler): the merchants' and
+	// operators' pages, with their own sessions and CSRF tokens.
+	Dashboard http.Handler
 	// Providers are the payment providers: their own pages (provider.Router) and operators'
 	// operations (provider.AdminOps) are served.
 	Providers []rampway.FiatProvider
@@ -168,6 +171,7 @@ type Server struct {
 	registry  *prometheus.Registry
 	page      http.Handler
 	home      http.Handler
+	dashboard http.Handler
 	providers []rampway.FiatProvider
 	deposits  DepositAddresses
 	refunds   Refunds
@@ -183,7 +187,7 @@ type Server struct {
 
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, providers: d.Providers, deposits: d.DepositAddresses,
+	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, dashboard: d.Dashboard, providers: d.Providers, deposits: d.DepositAddresses,
 		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux(), listenSettle: listenSettle, listenKeepAlive: listenKeepAlive}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)

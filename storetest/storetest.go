@@ -77,6 +77,10 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Leases", testLeases},
 		{"Hooks", testHooks},
 		{"ApplyEach", testApplyEach},
+		{"DashboardUsers", testDashboardUsers},
+		{"DashboardSessions", testDashboardSessions},
+		{"LoginFailures", testLoginFailures},
+		{"AuditLog", testAuditLog},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

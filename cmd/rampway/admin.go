@@ -24,6 +24,7 @@ import (
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/dashboard"
 	"github.com/rampway/rampway/httpapi"
 	"github.com/rampway/rampway/internal/app"
 	"github.com/rampway/rampway/internal/devworld"
@@ -117,6 +118,13 @@ Commands:
   fiat-actions resolve ACTION_ID --note TEXT
                                         records one that needs an operator as done by hand
                                         at the provider (the note says what was done)
+  users add --email EMAIL --role owner|developer|support|viewer --merchant MERCHANT_ID [--password P]
+  users add --email EMAIL --role operator [--password P]
+                                        a dashboard user (/dashboard) of a merchant, or an
+                                        operator (of every merchant, no --merchant); the
+                                        password has at least 12 characters: without
+                                        --password one is made up and printed once
+  users list [--merchant MERCHANT_ID]   dashboard users (of one merchant), never a password
   PROVIDER OPERATION --FIELD VALUE ...  a payment provider's own operation, PROVIDER its
                                         name in fiat.providers (docs/providers.md lists
                                         them: a test provider's bank transfer arriving, say);
@@ -213,9 +221,12 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	records := checkout.NewRecords(store, nil) // webhook logs and fiat actions need only the store
 	var out any
-	if slices.Contains(cfg.FiatProviderNames(), rest[0]) {
+	switch {
+	case slices.Contains(cfg.FiatProviderNames(), rest[0]):
 		out, err = providerCommand(ctx, cfg, store, rest)
-	} else {
+	case rest[0] == "users":
+		out, err = usersCommand(ctx, dashboard.NewAccounts(store, dashboard.Config{}, nil), rest)
+	default:
 		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, records, rest)
 	}
 	if err != nil {
