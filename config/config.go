@@ -61,6 +61,23 @@ type Config struct {
 	Fiat Fiat `yaml:"fiat"`
 	// Refunds configures how area A's refunds are paid back.
 	Refunds Refunds `yaml:"refunds"`
+	// Dashboard configures the dashboard at /dashboard.
+	Dashboard Dashboard `yaml:"dashboard"`
+}
+
+// Dashboard configures the dashboard served at /dashboard.
+type Dashboard struct {
+	// Enabled serves it; unset: on in dev mode, off in production (where an operator turns it
+	// on once it is behind HTTPS).
+	Enabled *bool `yaml:"enabled"`
+}
+
+// DashboardEnabled reports whether the dashboard is served.
+func (c Config) DashboardEnabled() bool {
+	if c.Dashboard.Enabled != nil {
+		return *c.Dashboard.Enabled
+	}
+	return c.Mode == ModeDev
 }
 
 // Webhooks configures the delivery of order events to merchants.

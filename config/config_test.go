@@ -287,3 +287,17 @@ func TestDepositXPrvMustMatchXPub(t *testing.T) {
 		})
 	}
 }
+
+// The dashboard is served in dev mode, and in production only when the configuration says so.
+func TestDashboardEnabled(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		mode    string
+		enabled *bool
+		want    bool
+	}{{ModeDev, nil, true}, {ModeProduction, nil, false}, {ModeProduction, &yes, true}, {ModeDev, &no, false}} {
+		if got := (Config{Mode: c.mode, Dashboard: Dashboard{Enabled: c.enabled}}).DashboardEnabled(); got != c.want {
+			t.Errorf("mode %s, enabled %v: %v, want %v", c.mode, c.enabled, got, c.want)
+		}
+	}
+}

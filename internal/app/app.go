@@ -368,7 +368,11 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// every active request, and a stream would hold it for its whole life (minutes).
 	streams, endStreams := context.WithCancel(context.Background())
 	bp := cfg.HTTP.BasePaths
-	dashLog := log.With("component", "dashboard")
+	var dash http.Handler // the dashboard, when the configuration serves it
+	if cfg.DashboardEnabled() {
+		dashLog := log.With("component", "dashboard")
+		dash = dashboard.NewHandler(dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), dashLog)
+	}
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
 		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
@@ -378,7 +382,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		PublicURL:    cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
-		Home: opt.Home, Providers: a.providers, Dashboard: dashboard.NewHandler(dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), dashLog), Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
+		Home: opt.Home, Providers: a.providers, Dashboard: dash, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
 			Fiat: a.Checkout, Refunds: a.Refunds, Chains: nets, Log: log.With("component", "checkout-page")}), streams)})
 	a.srv = &http.Server{
 		Handler:           h,
