@@ -310,7 +310,7 @@ describe("rampway dev", { timeout: 300_000 }, () => {
     assert.equal(again.data[0].attempts.length, first.attempts.length + 1);
   });
 
-  test("area B: currencies, fiat quote, create, pay by card, SUCCESS, the webhooks verified", async () => {
+  test("area B: currencies, fiat quote, create, pay by card, SUCCESS, the webhooks verified, refunded in full", async () => {
     const { rw } = env;
     const { currencies } = await rw.nftRamp.fiatCurrencies();
     const eur = currencies.find((c) => c.symbol === "EUR");
@@ -341,6 +341,19 @@ describe("rampway dev", { timeout: 300_000 }, () => {
     await waitEvents(o.order_id, PAID_B);
     const log = await waitDelivered(rw.nftRamp, o.order_id, PAID_B.length);
     assert.deepEqual(log.data.map((d) => d.event_name), PAID_B);
+
+    // The merchant refunds all of it through the provider: REFUNDED.
+    const rf = await rw.nftRamp.createRefund(o.order_id, { reason: "returned" });
+    assert.equal(rf.origin, "merchant");
+    assert.equal(rf.amount, o.order_fiat_amount);
+    assert.equal(rf.currency, o.order_fiat_symbol);
+    const refunded = await waitStatus(rw.nftRamp, o.order_id, "REFUNDED");
+    assert.equal(refunded.refunded_amount, o.order_fiat_amount);
+    const refunds = await rw.nftRamp.listRefunds(o.order_id);
+    assert.equal(refunds.data.length, 1);
+    assert.equal(refunds.data[0].refund_id, rf.refund_id);
+    assert.equal(refunds.data[0].status, "done");
+    assert.equal(refunds.amount_refundable, "0.00");
   });
 
   test("area C: currencies, create, pay by card, SUCCESS, the deposit address holds exactly crypto_amount more, the webhooks verified", async () => {
