@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -17,17 +15,7 @@ func TestAdminCLIDisplay(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	dj, _ := startDev(t, dir) // running: registering a function checks the contract on the chain
-	cli := func(args ...string) (map[string]any, error) {
-		var out bytes.Buffer
-		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
-		var v map[string]any
-		if err == nil {
-			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
-				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
-			}
-		}
-		return v, err
-	}
+	cli := adminCLI(t, dir)
 	logo := "http://127.0.0.1:9/logo.svg"
 	m, err := cli("merchants", "create", "--name", "Logo Shop", "--logo-url", logo)
 	if err != nil || m["logo_url"] != logo {

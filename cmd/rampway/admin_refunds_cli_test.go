@@ -73,18 +73,7 @@ func TestAdminCLIRefunds(t *testing.T) {
 	dir := t.TempDir()
 	held := failedWithRefunds(t, dir, rampway.RefundAwaitingAddress, rampway.RefundAwaitingApproval)
 	waiting, big := held[0], held[1]
-	cli := func(args ...string) (map[string]any, error) {
-		t.Helper()
-		var out bytes.Buffer
-		err := run(t.Context(), append([]string{"admin", "--data-dir", dir, "refunds"}, args...), noEnv, &out)
-		var v map[string]any
-		if err == nil {
-			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
-				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
-			}
-		}
-		return v, err
-	}
+	cli := adminCLI(t, dir, "refunds")
 	ids := func(v map[string]any) []string {
 		var out []string
 		for _, r := range v["data"].([]any) {
@@ -335,18 +324,7 @@ func TestAdminCLIRefundCreate(t *testing.T) {
 	}
 	storetest.Drive(t, store, id, rampway.StatusSuccess)
 	store.Close()
-	cli := func(args ...string) (map[string]any, error) {
-		t.Helper()
-		var out bytes.Buffer
-		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
-		var v map[string]any
-		if err == nil {
-			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
-				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
-			}
-		}
-		return v, err
-	}
+	cli := adminCLI(t, dir)
 	r, err := cli("refunds", "create", id, "--amount", "0.001", "--reason", "returned")
 	if err != nil || r["origin"] != "merchant" || r["amount"] != "0.001" || r["status"] != "pending" || r["reason"] != "returned" ||
 		r["to_source"] != rampway.RefundToPayer || r["merchant_id"] != dj.Merchant.MerchantID || r["order_id"] != id {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"net/http"
@@ -105,18 +104,7 @@ func TestDevDepositAddresses(t *testing.T) {
 	}
 
 	// The CLI on the data directory, while the server runs.
-	cli := func(args ...string) (map[string]any, error) {
-		t.Helper()
-		var out bytes.Buffer
-		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
-		var v map[string]any
-		if err == nil {
-			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
-				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
-			}
-		}
-		return v, err
-	}
+	cli := adminCLI(t, dir)
 	mid := dj.Merchant.MerchantID
 	if v, err := cli("deposit-addresses", "list", mid); err != nil || len(v["data"].([]any)) != 2 {
 		t.Fatalf("cli list: %v %v", v, err)

@@ -287,17 +287,7 @@ func TestAdminCLI(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	cli := func(args ...string) (map[string]any, error) {
-		var out bytes.Buffer
-		err := run(t.Context(), append([]string{"admin", "--data-dir", dir}, args...), noEnv, &out)
-		var v map[string]any
-		if err == nil {
-			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
-				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
-			}
-		}
-		return v, err
-	}
+	cli := adminCLI(t, dir)
 	m, err := cli("merchants", "create", "--name", "CLI Shop", "--webhook-url", "http://127.0.0.1:9999/hook")
 	if err != nil || m["name"] != "CLI Shop" {
 		t.Fatalf("create: %v %v", m, err)
@@ -589,4 +579,21 @@ func TestDevFailedFirstStart(t *testing.T) {
 	}
 	dj, _ := startDev(t, dir)
 	payExample(t, dj)
+}
+
+// adminCLI runs `rampway admin --data-dir dir [prefix...] args...` in this process and decodes
+// its output, one JSON object (the test fails when it is not); an error is the command's.
+func adminCLI(t *testing.T, dir string, prefix ...string) func(args ...string) (map[string]any, error) {
+	return func(args ...string) (map[string]any, error) {
+		t.Helper()
+		var out bytes.Buffer
+		err := run(t.Context(), append(append([]string{"admin", "--data-dir", dir}, prefix...), args...), noEnv, &out)
+		var v map[string]any
+		if err == nil {
+			if jerr := json.Unmarshal(out.Bytes(), &v); jerr != nil {
+				t.Fatalf("%v: output %s is not one JSON object", args, out.String())
+			}
+		}
+		return v, err
+	}
 }
