@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -299,9 +300,10 @@ func (s *Server) writeRefund(w http.ResponseWriter, r *http.Request, rf *rampway
 // refundBody is the body of a merchant's refund (every field optional; the body too).
 type refundBody struct {
 	MerchantID *string `json:"merchant_id"`
-	Amount     *string `json:"amount"`
-	Reason     *string `json:"reason"`
-	Address    *string `json:"address"`
+	// Amount is read raw: an explicit null is refused, not taken as "all that is left".
+	Amount  json.RawMessage `json:"amount"`
+	Reason  *string         `json:"reason"`
+	Address *string         `json:"address"`
 }
 
 // RefundListView is the answer of an order's refunds: every refund of it, oldest first
@@ -341,7 +343,11 @@ func (s *Server) handleCreateRefund(area rampway.Area) handlerFunc {
 		if err != nil {
 			return err
 		}
-		rf, err := refunds.Create(r.Context(), o, checkout.MerchantRefundRequest{Amount: deref(body.Amount), Reason: deref(body.Reason),
+		amount, err := refundAmount(body.Amount)
+		if err != nil {
+			return err
+		}
+		rf, err := refunds.Create(r.Context(), o, checkout.MerchantRefundRequest{Amount: amount, Reason: deref(body.Reason),
 			Address: deref(body.Address), Source: rampway.RefundToMerchant})
 		if err != nil {
 			return err
@@ -369,6 +375,19 @@ func (s *Server) handleOrderRefunds(area rampway.Area) handlerFunc {
 		writeJSON(w, http.StatusOK, NewRefundListView(o, rs))
 		return nil
 	}
+}
+
+// refundAmount is a refund body's amount: "" when left out (all that is left), else a string;
+// null, a number or anything else is EINVALID naming amount.
+func refundAmount(raw json.RawMessage) (string, error) {
+	if raw == nil {
+		return "", nil
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil || v == "" {
+		return "", rampway.FieldErrorf("amount", `amount must be a decimal string such as "10.00"; leave it out to refund all that is left`)
+	}
+	return v, nil
 }
 
 // NewRefundListView is the list of order o's refunds rs.

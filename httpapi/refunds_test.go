@@ -337,6 +337,8 @@ func TestMerchantRefundRequests(t *testing.T) {
 		msg  string
 	}{
 		{`{"amount": 1}`, "amount"},
+		{`{"amount": null}`, "leave it out to refund all that is left"},
+		{map[string]any{"amount": ""}, "amount must be a decimal string"},
 		{map[string]any{"amount": "abc"}, "amount must be a positive decimal amount of ETH"},
 		{map[string]any{"amount": "-1"}, "amount must be a positive decimal"},
 		{map[string]any{"amount": "0"}, "amount must be a positive decimal"},
