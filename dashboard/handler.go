@@ -37,21 +37,23 @@ var templateFS embed.FS
 //go:embed assets
 var assetFS embed.FS
 
-var pages = template.Must(template.ParseFS(templateFS, "templates/*.html"))
+var pages = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
 
 // Handler serves the dashboard under /dashboard/.
 type Handler struct {
 	acc *Accounts
+	d   Deps
 	log *slog.Logger
 	mux *http.ServeMux
 }
 
-// NewHandler returns the dashboard's pages over acc.
-func NewHandler(acc *Accounts, log *slog.Logger) *Handler {
+// NewHandler returns the dashboard's pages over d. A page whose use cases d lacks answers 404.
+func NewHandler(d Deps) *Handler {
+	log := d.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{acc: acc, log: log, mux: http.NewServeMux()}
+	h := &Handler{acc: d.Accounts, d: d, log: log, mux: http.NewServeMux()}
 	assets, _ := fs.Sub(assetFS, "assets")
 	h.mux.Handle("GET /dashboard/assets/", http.StripPrefix("/dashboard/assets/", http.FileServerFS(assets)))
 	h.mux.Handle("GET /dashboard", http.RedirectHandler("/dashboard/", http.StatusMovedPermanently))
@@ -59,6 +61,13 @@ func NewHandler(acc *Accounts, log *slog.Logger) *Handler {
 	h.mux.HandleFunc("POST /dashboard/login", h.login)
 	h.mux.HandleFunc("POST /dashboard/logout", h.logout)
 	h.mux.HandleFunc("GET /dashboard/{$}", h.home)
+	h.mux.HandleFunc("POST /dashboard/mode", h.handle(rampway.DashView, h.setMode))
+	h.routeOverview()
+	h.routeOrders()
+	h.routeDevelopers()
+	h.routeCatalogue()
+	h.routeRefunds()
+	h.routeUsers()
 	h.mux.HandleFunc("/dashboard/", func(w http.ResponseWriter, r *http.Request) {
 		h.render(w, http.StatusNotFound, "error.html", page{Title: "Not found", Error: "There is no such page of the dashboard."})
 	})
@@ -87,6 +96,8 @@ type page struct {
 	Email     string
 	User      *rampway.DashboardUser
 	Merchant  *rampway.Merchant
+	// Next is where the sign-in form goes once signed in (a dashboard path), "" for the start.
+	Next string
 }
 
 func (h *Handler) render(w http.ResponseWriter, status int, name string, p page) {
@@ -149,7 +160,7 @@ func (h *Handler) renderLogin(w http.ResponseWriter, r *http.Request, status int
 		token = randomToken()
 		http.SetCookie(w, cookie(r, LoginCookie, token, 0))
 	}
-	h.render(w, status, "login.html", page{Title: "Sign in", CSRFToken: token, Email: email, Error: msg})
+	h.render(w, status, "login.html", page{Title: "Sign in", CSRFToken: token, Email: email, Error: msg, Next: localPath(r.FormValue("next"), "")})
 }
 
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
@@ -183,7 +194,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, cookie(r, LoginCookie, "", -1))
 	http.SetCookie(w, cookie(r, SessionCookie, in.Token, int(rampway.DashboardSessionMax/time.Second)))
-	http.Redirect(w, r, "/dashboard/", http.StatusSeeOther)
+	http.Redirect(w, r, localPath(r.PostForm.Get("next"), "/dashboard/"), http.StatusSeeOther)
 }
 
 func minutes(d time.Duration) string {

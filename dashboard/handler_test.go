@@ -108,7 +108,7 @@ func (b *browser) login(email, pw string) *http.Response {
 func TestLoginSetsTheSessionCookie(t *testing.T) {
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
-	b := newBrowser(t, dashboard.NewHandler(w.acc, nil))
+	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
 
 	// The form: accessible labels, the login CSRF token in a cookie and in the form.
 	res := b.do("GET", "/dashboard/login", nil)
@@ -168,7 +168,7 @@ func TestLoginSetsTheSessionCookie(t *testing.T) {
 func TestCookieSecureUnlessPlainLocalhost(t *testing.T) {
 	w := newWorld(t, "Acme")
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
-	h := dashboard.NewHandler(w.acc, nil)
+	h := dashboard.NewHandler(dashboard.Deps{Accounts: w.acc})
 	for _, tt := range []struct {
 		host   string
 		tls    bool
@@ -195,7 +195,7 @@ func TestCookieSecureUnlessPlainLocalhost(t *testing.T) {
 func TestLoginThrottledOverHTTP(t *testing.T) {
 	w := newWorld(t, "Acme")
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
-	b := newBrowser(t, dashboard.NewHandler(w.acc, nil))
+	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
 	for i := 1; i <= 10; i++ {
 		res := b.login("owner@acme.example", "not the password")
 		page := body(t, res)
@@ -223,7 +223,7 @@ func TestLoginThrottledOverHTTP(t *testing.T) {
 func TestLogout(t *testing.T) {
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
-	b := newBrowser(t, dashboard.NewHandler(w.acc, nil))
+	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
 	w.clock.Advance(time.Second) // the audit log is in time order
 	wantStatus(t, b.login(u.Email, password), http.StatusSeeOther)
 	w.clock.Advance(time.Second)
@@ -266,7 +266,7 @@ func TestLogout(t *testing.T) {
 func TestCSRF(t *testing.T) {
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
-	h := dashboard.NewHandler(w.acc, nil)
+	h := dashboard.NewHandler(dashboard.Deps{Accounts: w.acc})
 
 	// Login: without the cookie, without the field, or with another token: 403, and the
 	// password is not even tried (no failure counted).
@@ -306,7 +306,7 @@ func TestCSRF(t *testing.T) {
 func TestLandingPageEscapesMerchantStrings(t *testing.T) {
 	w := newWorld(t, `<script>alert("pwned")</script> & Co`)
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
-	b := newBrowser(t, dashboard.NewHandler(w.acc, nil))
+	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
 	wantStatus(t, b.login("owner@acme.example", password), http.StatusSeeOther)
 	res := b.do("GET", "/dashboard/", nil)
 	wantStatus(t, res, http.StatusOK)
@@ -322,7 +322,7 @@ func TestLandingPageEscapesMerchantStrings(t *testing.T) {
 func TestNotSignedIn(t *testing.T) {
 	w := newWorld(t, "Acme")
 	op := w.user(t, "ops@rampway.example", rampway.RoleOperator)
-	b := newBrowser(t, dashboard.NewHandler(w.acc, nil))
+	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
 	res := b.do("GET", "/dashboard/", nil)
 	wantStatus(t, res, http.StatusSeeOther)
 	if loc := res.Header.Get("Location"); loc != "/dashboard/login" {

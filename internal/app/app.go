@@ -371,7 +371,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	var dash http.Handler // the dashboard, when the configuration serves it
 	if cfg.DashboardEnabled() {
 		dashLog := log.With("component", "dashboard")
-		dash = dashboard.NewHandler(dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), dashLog)
+		dash = dashboard.NewHandler(dashboard.Deps{Accounts: dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), Log: dashLog,
+			Merchants: a.Merchants, Orders: a.Checkout, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
 	}
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},

@@ -1,0 +1,4 @@
+package dashboard
+
+// routeCatalogue registers the catalogue pages.
+func (h *Handler) routeCatalogue() {}

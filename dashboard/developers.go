@@ -1,0 +1,4 @@
+package dashboard
+
+// routeDevelopers registers the developers pages.
+func (h *Handler) routeDevelopers() {}

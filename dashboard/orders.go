@@ -1,0 +1,4 @@
+package dashboard
+
+// routeOrders registers the orders pages.
+func (h *Handler) routeOrders() {}

@@ -1,0 +1,4 @@
+package dashboard
+
+// routeOverview registers the overview pages.
+func (h *Handler) routeOverview() {}

@@ -1,0 +1,4 @@
+package dashboard
+
+// routeRefunds registers the refunds pages.
+func (h *Handler) routeRefunds() {}

@@ -1,0 +1,4 @@
+package dashboard
+
+// routeUsers registers the users pages.
+func (h *Handler) routeUsers() {}
