@@ -63,7 +63,9 @@ func (q *req) MerchantID() string {
 func (q *req) Scope() rampway.Scope { return rampway.MerchantScope(q.MerchantID(), q.Livemode) }
 
 // Can reports whether the user may do action.
-func (q *req) Can(action string) bool { return rampway.Can(q.User.Role, rampway.DashboardAction(action)) }
+func (q *req) Can(action string) bool {
+	return rampway.Can(q.User.Role, rampway.DashboardAction(action))
+}
 
 // Mode is "live" or "test".
 func (q *req) Mode() string {
