@@ -54,7 +54,8 @@ func main() {
 
 const usage = `usage: rampway-bench orders [--api a1,a2,b1,b3] [flags]   (rampway-bench orders -h lists the flags)
        rampway-bench windows --dev-json DIR/dev.json [--api a1] [--windows 6] [--window 5s]   (a running rampway, from outside)
-       rampway-bench fill --data-dir DIR [--db sqlite|postgres] [--orders N] [--open M] [flags]   (rampway-bench fill -h)`
+       rampway-bench fill --data-dir DIR [--db sqlite|postgres] [--orders N] [--open M] [flags]   (rampway-bench fill -h)
+       rampway-bench dashboard --url URL --data-dir DIR [--db sqlite|postgres] [--pg-database NAME]   (the dashboard's orders pages, from outside)`
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runWindows(ctx, args[1:], stdout)
 	case "fill":
 		return runFill(ctx, args[1:], getenv, stdout)
+	case "dashboard":
+		return runDashboard(ctx, args[1:], getenv, stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
