@@ -229,23 +229,9 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
-	s, u, err := h.session(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if s == nil {
-		http.Redirect(w, r, "/dashboard/login", http.StatusSeeOther)
-		return
-	}
-	p := page{Title: "Dashboard", User: u, CSRFToken: s.CSRFToken}
-	if u.MerchantID != "" {
-		if p.Merchant, err = h.acc.Merchant(r.Context(), u.MerchantID); err != nil {
-			h.fail(w, r, err)
-			return
-		}
-	}
-	h.render(w, http.StatusOK, "home.html", p)
+	h.handle(rampway.DashView, func(w http.ResponseWriter, r *http.Request, q *req) {
+		h.show(w, r, q, http.StatusOK, "home.html", view{Title: "Dashboard"})
+	})(w, r)
 }
 
 // cookie makes one of the dashboard's cookies; maxAge < 0 deletes it, 0 lasts the browser's

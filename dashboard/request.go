@@ -107,7 +107,11 @@ func (h *Handler) handle(action rampway.DashboardAction, fn func(http.ResponseWr
 				h.forbidden(w)
 				return
 			}
-			http.Redirect(w, r, "/dashboard/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+			to := "/dashboard/login"
+			if p := r.URL.RequestURI(); p != "/dashboard/" {
+				to += "?next=" + url.QueryEscape(p)
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		}
 		if post && !SameToken(s.CSRFToken, r.PostForm.Get(csrfField)) {

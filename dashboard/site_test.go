@@ -170,3 +170,27 @@ func TestSiteFrame(t *testing.T) {
 		t.Fatalf("base %s", s.Base)
 	}
 }
+
+// TestFrameInChromium signs in with a real browser: the sign-in page and the signed-in frame
+// (navigation, mode switch) pass the accessibility checks, and the switch shows live mode.
+func TestFrameInChromium(t *testing.T) {
+	s := newSite(t)
+	ctx := browsertest.New(t)
+	browsertest.Do(t, ctx, chromedp.Navigate(s.Base+"/dashboard/login"), chromedp.WaitVisible(chromedp.ID("email")))
+	browsertest.CheckAccessibility(t, ctx, "the sign-in page")
+	browsertest.Screenshot(t, ctx, "login")
+	browsertest.Do(t, ctx,
+		chromedp.SendKeys(chromedp.ID("email"), s.Users[rampway.RoleOwner].Email),
+		chromedp.SendKeys(chromedp.ID("password"), sitePassword),
+		chromedp.Submit(chromedp.ID("password")),
+		chromedp.WaitVisible(chromedp.CSS("header nav")))
+	browsertest.CheckAccessibility(t, ctx, "the signed-in landing page")
+	if got := browsertest.Eval[string](t, ctx, `document.getElementById("mode-now").textContent`); got != "Test mode" {
+		t.Fatalf("mode shown %q, want Test mode", got)
+	}
+	browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(".mode button")))
+	browsertest.WaitFor(t, ctx, "live mode shown", `document.getElementById("mode-now") && document.getElementById("mode-now").textContent`, browsertest.Timeout,
+		func(s string) bool { return s == "Live mode" })
+	browsertest.CheckAccessibility(t, ctx, "the landing page in live mode")
+	browsertest.Screenshot(t, ctx, "landing-live")
+}
