@@ -14,10 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
+	"github.com/rampway/rampway/internal/browsertest"
 	"github.com/rampway/rampway/merchant"
 )
 
@@ -202,6 +205,25 @@ func (s *site) orderFor(t *testing.T, m *rampway.Merchant) string {
 	return created.Order.ID
 }
 
+// waitDelivered waits until the merchant's latest test-mode webhook delivery is delivered.
+func (s *site) waitDelivered(t *testing.T, merchantID string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ds, err := s.App.Store.WebhookLog(t.Context(), merchantID, false, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) > 0 && ds[0].Status == rampway.DeliveryDelivered {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no delivery delivered: %+v", ds)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // The webhook URL is checked as the admin API checks it; the secret rotates with an overlap,
 // shown once; the event log lists the deliveries, newest first.
 func TestDevelopersWebhooks(t *testing.T) {
@@ -261,20 +283,7 @@ func TestDevelopersWebhooks(t *testing.T) {
 		t.Fatalf("empty event log: %d\n%s", res.StatusCode, page)
 	}
 	orderID := s.orderFor(t, s.Merchant)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ds, err := s.App.Store.WebhookLog(t.Context(), s.Merchant.ID, false, 0, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ds) > 0 && ds[0].Status == rampway.DeliveryDelivered {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no delivery delivered: %+v", ds)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.waitDelivered(t, s.Merchant.ID)
 	_, page = a.get("/dashboard/developers/events")
 	for _, want := range []string{"order.created", `href="/dashboard/orders/` + orderID + `"`, ">delivered<", ">200<"} {
 		if !strings.Contains(page, want) {
@@ -296,5 +305,72 @@ func TestDevelopersWebhooks(t *testing.T) {
 	}
 	if got, want := s.auditActions(t, s.Merchant.ID), []string{"webhook_url.set", "webhook_secret.rotate", "webhook_secret.rotate"}; !slices.Equal(got, want) {
 		t.Fatalf("audit log %v, want %v", got, want)
+	}
+}
+
+// Chromium walks both sections as an owner: keys, the webhook, the event log, a registration
+// from the NFT's ABI, a deposit address; each page passes the accessibility check and is kept
+// as a screenshot.
+func TestDevelopersCatalogueBrowser(t *testing.T) {
+	s := newSite(t)
+	ctx := s.chromium(t, rampway.RoleOwner)
+	page := func(path, name string) {
+		t.Helper()
+		browsertest.Do(t, ctx, chromedp.Navigate(s.Base+path), chromedp.WaitVisible(chromedp.CSS("h1")))
+		browsertest.CheckAccessibility(t, ctx, name)
+		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
+	}
+	submit := func(button, wait, name string) {
+		t.Helper()
+		browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS(wait)))
+		browsertest.CheckAccessibility(t, ctx, name)
+		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
+	}
+
+	// Developers: a key, shown once; the webhook URL; a secret; the event log.
+	page("/dashboard/developers", "developers")
+	submit(`form[action="/dashboard/developers/keys"] button`, "#api-key", "developers new key")
+	key := browsertest.Eval[string](t, ctx, `document.querySelector("#api-key code").textContent`)
+	if !testKeyPattern.MatchString(key) || s.apiStatus(t, key) != http.StatusOK {
+		t.Fatalf("key %q from the page", key)
+	}
+	page("/dashboard/developers", "developers with a key")
+	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.ID("webhook_url"), "http://169.254.169.254/hooks"))
+	submit(`form[action="/dashboard/developers/webhook-url"] button`, `p.error[role="alert"]`, "developers refused webhook URL")
+	hooks := newHookServer(t)
+	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.ID("webhook_url"), hooks.URL+"/hooks"))
+	submit(`form[action="/dashboard/developers/webhook-url"] button`, ".notice", "developers webhook URL saved")
+	submit(`form[action="/dashboard/developers/webhook-secret"] button`, "#webhook-secret", "developers new secret")
+	s.orderFor(t, s.Merchant)
+	s.waitDelivered(t, s.Merchant.ID)
+	page("/dashboard/developers/events", "developers event log")
+	if got := browsertest.Eval[string](t, ctx, `document.querySelector("td.status").textContent`); got != "delivered" {
+		t.Fatalf("event log status %q", got)
+	}
+	page("/dashboard/developers/keys/"+func() string { ks, _ := s.App.Merchants.APIKeys(t.Context(), s.Merchant.ID); return ks[0].ID }()+"/revoke",
+		"developers revoke key")
+	submit(`form[action$="/revoke"] button`, ".notice", "developers key revoked")
+
+	// Catalogue: the NFT's whole ABI, mint picked, registered; a deposit address.
+	page("/dashboard/catalogue", "catalogue")
+	browsertest.Do(t, ctx,
+		chromedp.SetValue(chromedp.ID("contract_address"), s.Chain.Contracts().NFT.Hex()),
+		chromedp.SetValue(chromedp.ID("abi"), devchain.NFTABI()))
+	submit(`form[action="/dashboard/catalogue/abi"] button`, `button[id^="pick-mint"]`, "catalogue pick a function")
+	submit(`button[id^="pick-mint"]`, "#default_gas_limit", "catalogue register mint")
+	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.ID("display_name"), `<img src=x onerror=alert(1)>Demo NFT`))
+	submit(`form[action="/dashboard/catalogue/functions"] button`, ".notice", "catalogue function registered")
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("main img").length`); n != 0 {
+		t.Fatalf("the display name made %d img elements", n)
+	}
+	page("/dashboard/catalogue", "catalogue with a function")
+	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.ID("address"), "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"))
+	submit(`form[action="/dashboard/catalogue/deposit-addresses"] button`, ".notice", "catalogue deposit address saved")
+	fs, _ := s.App.Functions.List(t.Context(), s.Merchant.ID) // the event log's order's, and the one registered here
+	if len(fs) != 2 || fs[1].DisplayName != `<img src=x onerror=alert(1)>Demo NFT` {
+		t.Fatalf("functions %+v", fs)
+	}
+	if ds, _ := s.App.Store.MerchantDepositAddresses(t.Context(), s.Merchant.ID); len(ds) != 1 || ds[0].Symbol != "ETH" {
+		t.Fatalf("deposit addresses %+v", ds)
 	}
 }
