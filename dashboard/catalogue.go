@@ -123,7 +123,7 @@ func (h *Handler) showCatalogue(w http.ResponseWriter, r *http.Request, q *req, 
 	for _, f := range fs {
 		d.Functions = append(d.Functions, functionRow{f, functionName(f), "/dashboard/catalogue/functions/" + url.PathEscape(f.ID) + mq})
 	}
-	h.show(w, r, q, status, "catalogue.html", view{Title: "Catalogue", Section: "catalogue", Notice: notice, Error: msg, Data: d})
+	h.show(w, r, q, status, "catalogue.html", view{Title: "Catalogue", Section: "catalogue", Notice: notice, Error: msg, Data: d, Path: "/dashboard/catalogue" + mq})
 }
 
 // catalogueError answers a refused catalogue form: a mistake in a field (EINVALID) on the
@@ -196,7 +196,7 @@ func abiFunctions(pasted string) ([]abiFunction, int, error) {
 			StateMutability string  `json:"stateMutability"`
 			Constant        bool    `json:"constant"`
 		}
-		if json.Unmarshal(e, &head) != nil || (head.Type != nil && *head.Type != "function") {
+		if json.Unmarshal(e, &head) != nil || (head.Type != nil && *head.Type != "function" && *head.Type != "") {
 			continue // events, errors, the constructor...
 		}
 		if head.StateMutability == "view" || head.StateMutability == "pure" || (head.StateMutability == "" && head.Constant) {
@@ -263,7 +263,7 @@ func (h *Handler) pickFunction(w http.ResponseWriter, r *http.Request, q *req) {
 		h.catalogueError(w, r, q, err)
 		return
 	}
-	h.show(w, r, q, http.StatusOK, "catalogue_pick.html", view{Title: "Pick a function", Section: "catalogue",
+	h.show(w, r, q, http.StatusOK, "catalogue_pick.html", view{Title: "Pick a function", Section: "catalogue", Path: "/dashboard/catalogue" + merchantQuery(q),
 		Data: registration{Network: n, ContractAddress: addr, Functions: fs, ReadOnly: readOnly, MerchantQuery: merchantQuery(q)}})
 }
 
@@ -301,7 +301,8 @@ func (h *Handler) functionForm(w http.ResponseWriter, r *http.Request, q *req) {
 	if reg.Function.Payable {
 		reg.PayableSymbol = reg.Network.Native.Symbol
 	}
-	h.show(w, r, q, http.StatusOK, "catalogue_register.html", view{Title: "Register " + reg.Function.Name, Section: "catalogue", Data: reg})
+	h.show(w, r, q, http.StatusOK, "catalogue_register.html", view{Title: "Register " + reg.Function.Name, Section: "catalogue", Data: reg,
+		Path: "/dashboard/catalogue" + reg.MerchantQuery})
 }
 
 // registerFunction registers the function picked with contract.Registry.Register, which checks
@@ -331,7 +332,7 @@ func (h *Handler) registerFunction(w http.ResponseWriter, r *http.Request, q *re
 	if err != nil {
 		if rampway.ErrorCode(err) == rampway.EINVALID {
 			h.show(w, r, q, http.StatusBadRequest, "catalogue_register.html", view{Title: "Register " + reg.Function.Name, Section: "catalogue",
-				Error: rampway.ErrorMessage(err), Data: reg})
+				Error: rampway.ErrorMessage(err), Data: reg, Path: "/dashboard/catalogue" + reg.MerchantQuery})
 			return
 		}
 		h.userError(w, r, q, err)
@@ -374,7 +375,8 @@ func (h *Handler) showFunction(w http.ResponseWriter, r *http.Request, q *req, s
 	if form != nil {
 		d.DisplayName, d.ImageURL = form.Get("display_name"), form.Get("image_url")
 	}
-	h.show(w, r, q, status, "catalogue_function.html", view{Title: d.Name, Section: "catalogue", Notice: notice, Error: msg, Data: d})
+	h.show(w, r, q, status, "catalogue_function.html", view{Title: d.Name, Section: "catalogue", Notice: notice, Error: msg, Data: d,
+		Path: "/dashboard/catalogue/functions/" + url.PathEscape(f.ID) + d.MerchantQuery})
 }
 
 // setFunctionDisplay sets what the checkout page shows of a function: its display name and

@@ -101,7 +101,7 @@ func merchantQuery(q *req) string {
 // keeping an operator's merchant, and a notice named by done (doneNotices).
 func seeOther(w http.ResponseWriter, r *http.Request, q *req, path, done string) {
 	v := url.Values{}
-	if mq := merchantQuery(q); mq != "" {
+	if merchantQuery(q) != "" {
 		v.Set("merchant", q.Merchant.ID)
 	}
 	if done != "" {
@@ -163,7 +163,8 @@ func (h *Handler) showDevelopers(w http.ResponseWriter, r *http.Request, q *req,
 			d.Grace = g
 		}
 	}
-	h.show(w, r, q, status, "developers.html", view{Title: "Developers", Section: "developers", Notice: notice, Error: msg, Data: d})
+	h.show(w, r, q, status, "developers.html", view{Title: "Developers", Section: "developers", Notice: notice, Error: msg, Data: d,
+		Path: "/dashboard/developers" + d.MerchantQuery})
 }
 
 // developersError answers a refused form: a mistake in a field (EINVALID) on the page itself,
@@ -189,7 +190,7 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request, q *req) {
 	}
 	h.audit(r.Context(), q, "api_key.create", k.ID, fmt.Sprintf("%s key %s", q.Mode(), k.Prefix))
 	w.Header().Set("Cache-Control", "no-store")
-	h.show(w, r, q, http.StatusCreated, "developers_key.html", view{Title: "New API key", Section: "developers",
+	h.show(w, r, q, http.StatusCreated, "developers_key.html", view{Title: "New API key", Section: "developers", Path: "/dashboard/developers" + merchantQuery(q),
 		Data: struct {
 			Key           *rampway.APIKey
 			Secret        string
@@ -295,7 +296,7 @@ func (h *Handler) rotateWebhookSecret(w http.ResponseWriter, r *http.Request, q 
 		until = time.Now().Add(grace)
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	h.show(w, r, q, http.StatusCreated, "developers_secret.html", view{Title: "New webhook secret", Section: "developers",
+	h.show(w, r, q, http.StatusCreated, "developers_secret.html", view{Title: "New webhook secret", Section: "developers", Path: "/dashboard/developers" + merchantQuery(q),
 		Data: struct {
 			Secret        string
 			Until         time.Time

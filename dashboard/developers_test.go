@@ -72,6 +72,9 @@ func TestDevelopersAPIKeys(t *testing.T) {
 	if res.StatusCode != http.StatusCreated || key == "" || res.Header.Get("Location") != "" || res.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("create a key: %d, location %q, cache %q\n%s", res.StatusCode, res.Header.Get("Location"), res.Header.Get("Cache-Control"), page)
 	}
+	if !strings.Contains(page, `name="back" value="/dashboard/developers"`) {
+		t.Fatalf("the mode switch of the key's page goes back to the POST's URL:\n%s", page)
+	}
 	if got := s.apiStatus(t, key); got != http.StatusOK {
 		t.Fatalf("the new key on the merchant API: %d, want 200", got)
 	}

@@ -202,7 +202,8 @@ type view struct {
 	Section string
 	// Notice is a message of what a form did ("Refund created"); Error one of what it could not.
 	Notice, Error string
-	// Path is the page's path with its query, for the mode switch's way back.
+	// Path is the page's path with its query, for the mode switch's way back (the request's
+	// when "").
 	Path string
 	Q    *req
 	Nav  []navEntry
@@ -238,7 +239,9 @@ func (h *Handler) nav(q *req) []navEntry {
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, q *req, status int, name string, v view) {
 	v.Q = q
 	v.Nav = h.nav(q)
-	v.Path = r.URL.RequestURI()
+	if v.Path == "" { // a POST's answer names the page to come back to
+		v.Path = r.URL.RequestURI()
+	}
 	var buf strings.Builder
 	if err := pages.ExecuteTemplate(&buf, name, &v); err != nil {
 		h.log.Error("render dashboard page", "page", name, "err", err)
