@@ -59,6 +59,14 @@ func TestCatalogueFunctions(t *testing.T) {
 			t.Errorf("%s: %d, want 400 with %q\n%s", c.name, res.StatusCode, c.want, page)
 		}
 	}
+	// A function that cannot be registered (an unnamed argument: function_args is keyed by
+	// name) is listed with the reason and no button; a legacy constant one is read-only.
+	res, page = a.submit("/dashboard/catalogue/abi", url.Values{"network": {"devnet"}, "contract_address": {nft},
+		"abi": {`[{"type":"function","name":"f","inputs":[{"name":"","type":"uint256"}],"stateMutability":"nonpayable"},{"constant":true,"name":"g","inputs":[],"outputs":[]}]`}})
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "It cannot be registered") || strings.Contains(page, `id="pick-f-`) ||
+		!strings.Contains(page, "1 read-only") {
+		t.Fatalf("an ABI with an unnamed argument: %d\n%s", res.StatusCode, page)
+	}
 	// Step 1: the whole ABI (8 KiB, larger once form-encoded) lists its state-changing
 	// functions only.
 	res, page = a.submit("/dashboard/catalogue/abi", url.Values{"network": {"devnet"}, "contract_address": {strings.ToLower(nft)}, "abi": {devchain.NFTABI()}})
