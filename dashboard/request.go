@@ -88,10 +88,16 @@ func (h *Handler) audit(ctx context.Context, q *req, action, subject, detail str
 // POST is refused), the user's role must allow action (403 otherwise), a POST must carry the
 // session's CSRF token (403 otherwise, nothing done), and the merchant and mode are resolved.
 func (h *Handler) handle(action rampway.DashboardAction, fn func(http.ResponseWriter, *http.Request, *req)) http.HandlerFunc {
+	return h.handleSized(action, maxFormSize, fn)
+}
+
+// handleSized is handle with another bound on the size of a POST's form, in bytes (a pasted
+// contract ABI is larger than the forms of the other pages).
+func (h *Handler) handleSized(action rampway.DashboardAction, maxBytes int64, fn func(http.ResponseWriter, *http.Request, *req)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		post := r.Method != http.MethodGet && r.Method != http.MethodHead
 		if post {
-			r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
+			r.Body = http.MaxBytesReader(w, r.Body, maxBytes)
 			if err := r.ParseForm(); err != nil {
 				h.render(w, http.StatusBadRequest, "error.html", page{Title: "Bad request", Error: "The form could not be read."})
 				return
@@ -200,7 +206,8 @@ type view struct {
 	Section string
 	// Notice is a message of what a form did ("Refund created"); Error one of what it could not.
 	Notice, Error string
-	// Path is the page's path with its query, for the mode switch's way back.
+	// Path is the page's path with its query, for the mode switch's way back (the request's
+	// when "").
 	Path string
 	Q    *req
 	Nav  []navEntry
@@ -236,7 +243,9 @@ func (h *Handler) nav(q *req) []navEntry {
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, q *req, status int, name string, v view) {
 	v.Q = q
 	v.Nav = h.nav(q)
-	v.Path = r.URL.RequestURI()
+	if v.Path == "" { // a POST's answer names the page to come back to
+		v.Path = r.URL.RequestURI()
+	}
 	var buf strings.Builder
 	if err := pages.ExecuteTemplate(&buf, name, &v); err != nil {
 		h.log.Error("render dashboard page", "page", name, "err", err)
@@ -282,6 +291,13 @@ var funcs = template.FuncMap{
 	// when formats a time in UTC to the second; the zero time is "".
 	"when": func(t time.Time) string {
 		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	},
+	// whenp is when of a time that may be nil ("").
+	"whenp": func(t *time.Time) string {
+		if t == nil {
 			return ""
 		}
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")

@@ -143,7 +143,7 @@ func (s *site) chromium(t *testing.T, role rampway.DashboardRole) context.Contex
 		chromedp.SendKeys(chromedp.ID("email"), s.Users[role].Email),
 		chromedp.SendKeys(chromedp.ID("password"), sitePassword),
 		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.CSS("header nav")),
+		chromedp.WaitVisible(chromedp.CSS(`form[action="/dashboard/logout"]`)), // on the landing page and every signed-in page
 	)
 	return ctx
 }

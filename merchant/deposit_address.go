@@ -255,6 +255,10 @@ func (d *DepositAddresses) List(ctx context.Context, merchantID string) ([]*ramp
 	return d.store.MerchantDepositAddresses(ctx, merchantID)
 }
 
+// Networks are the configured networks, whose assets a deposit address may be set for (the
+// dashboard's choices).
+func (d *DepositAddresses) Networks() []*rampway.Network { return d.chains.List() }
+
 // Get returns the merchant's deposit address for an asset on a network. ENOTFOUND.
 func (d *DepositAddresses) Get(ctx context.Context, merchantID, network, symbol string) (*rampway.MerchantDepositAddress, error) {
 	if err := d.merchant(ctx, merchantID); err != nil {

@@ -69,6 +69,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"CreatedOrderDelivery", testCreatedOrderDelivery},
 		{"DeliveryClaims", testDeliveryClaims},
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},
+		{"WebhookLog", testWebhookLog},
 		{"ConcurrentDeliveryClaims", testConcurrentDeliveryClaims},
 		{"DeferDeliveries", testDeferDeliveries},
 		{"HeldDeliveries", testHeldDeliveries},

@@ -349,3 +349,57 @@ func WaitDelivered(tb testing.TB, s rampway.DeliveryStore, orderIDs []string, li
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// The event log: a merchant's deliveries of a mode, newest event first, a page at a time;
+// never another merchant's or the other mode's.
+func testWebhookLog(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	a, b := hookedMerchant(t, s, "a"), hookedMerchant(t, s, "b")
+	if err := s.SetWebhookSecret(ctx, a.ID, true, "whsec_a_live", 0, now()); err != nil {
+		t.Fatal(err)
+	}
+	base := now()
+	oa := mustOrder(t, s, a.ID, base)
+	SeenAt(t, s, oa, big.NewInt(1), base.Add(time.Millisecond)) // a second event of the order
+	mustOrder(t, s, b.ID, base.Add(2*time.Millisecond))
+	ob := mustOrder(t, s, a.ID, base.Add(3*time.Millisecond))
+	idx, err := s.NextDepositIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := orderAt(a.ID, base.Add(4*time.Millisecond), idx)
+	live.Livemode = true
+	if err := s.CreateOrder(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+
+	all, err := s.WebhookLog(ctx, a.ID, false, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 3 || all[0].OrderID != ob.ID || all[1].OrderID != oa.ID || all[2].OrderID != oa.ID ||
+		all[1].EventSeq <= all[2].EventSeq || all[1].EventName != rampway.EventDepositProcessing {
+		t.Fatalf("test-mode log of a: %v", eventIDs(all))
+	}
+	for _, d := range all {
+		if d.MerchantID != a.ID || d.Livemode {
+			t.Fatalf("another merchant's or mode's delivery in the log: %+v", d)
+		}
+	}
+	// Pages: two, then the rest before the last one's sequence number.
+	first, err := s.WebhookLog(ctx, a.ID, false, 0, 2)
+	if err != nil || len(first) != 2 || first[1].EventID != all[1].EventID {
+		t.Fatalf("first page: %v, %v", eventIDs(first), err)
+	}
+	rest, err := s.WebhookLog(ctx, a.ID, false, first[1].EventSeq, 2)
+	if err != nil || len(rest) != 1 || rest[0].EventID != all[2].EventID {
+		t.Fatalf("second page: %v, %v", eventIDs(rest), err)
+	}
+	if ls, err := s.WebhookLog(ctx, a.ID, true, 0, 10); err != nil || len(ls) != 1 || ls[0].OrderID != live.ID || !ls[0].Livemode {
+		t.Fatalf("live-mode log of a: %v, %v", eventIDs(ls), err)
+	}
+	if none, err := s.WebhookLog(ctx, "mch_none", false, 0, 10); err != nil || len(none) != 0 {
+		t.Fatalf("log of no merchant: %v, %v", eventIDs(none), err)
+	}
+}

@@ -215,6 +215,13 @@ type App struct {
 	rulesMissing *prometheus.CounterVec
 }
 
+// dashboardMerchants are the dashboard's Merchants: the merchant use cases, and the store's
+// webhook event log.
+type dashboardMerchants struct {
+	*merchant.Service
+	rampway.WebhookLogStore
+}
+
 // nodesPinger makes /readyz fail while none of a network's nodes is usable.
 type nodesPinger struct {
 	nets *chain.Networks
@@ -372,7 +379,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if cfg.DashboardEnabled() {
 		dashLog := log.With("component", "dashboard")
 		dash = dashboard.NewHandler(dashboard.Deps{Accounts: dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), Log: dashLog,
-			Merchants: a.Merchants, Orders: a.Checkout, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
+			Merchants: dashboardMerchants{a.Merchants, a.Store}, Orders: a.Checkout, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
 	}
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},

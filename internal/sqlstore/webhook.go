@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -372,4 +373,13 @@ func (s *Store) ResendDelivery(ctx context.Context, merchantID, eventID string, 
 		return err
 	})
 	return out, err
+}
+
+// WebhookLog implements rampway.WebhookLogStore, through webhook_deliveries_merchant_log.
+func (s *Store) WebhookLog(ctx context.Context, merchantID string, livemode bool, before int64, limit int) ([]*rampway.Delivery, error) {
+	if before <= 0 {
+		before = math.MaxInt64
+	}
+	return s.queryDeliveries(ctx, s.db, "webhook log", `SELECT `+deliveryColumns+` FROM webhook_deliveries
+		WHERE merchant_id = $1 AND livemode = $2 AND event_seq < $3 ORDER BY event_seq DESC LIMIT $4`, merchantID, livemode, before, limit)
 }
