@@ -78,6 +78,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Hooks", testHooks},
 		{"ApplyEach", testApplyEach},
 		{"DashboardUsers", testDashboardUsers},
+		{"OrderStats", testOrderStats},
 		{"DashboardSessions", testDashboardSessions},
 		{"LoginFailures", testLoginFailures},
 		{"AuditLog", testAuditLog},
