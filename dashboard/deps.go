@@ -15,14 +15,8 @@ type Merchants interface {
 // Orders are the order reads of the orders pages (checkout.Records with the store's search).
 type Orders interface{}
 
-// Refunds are the refund use cases (checkout.Refunds).
-type Refunds interface{}
-
 // Functions is the contract function registry (contract.Registry).
 type Functions interface{}
 
 // DepositAddresses are merchants' deposit addresses (merchant.DepositAddresses).
 type DepositAddresses interface{}
-
-// Stats are the overview's figures.
-type Stats interface{}

@@ -238,6 +238,10 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/dashboard/login", http.StatusSeeOther)
 		return
 	}
+	if h.d.Stats != nil { // the overview is the start page when it is served
+		http.Redirect(w, r, "/dashboard/overview", http.StatusSeeOther)
+		return
+	}
 	p := page{Title: "Dashboard", User: u, CSRFToken: s.CSRFToken}
 	if u.MerchantID != "" {
 		if p.Merchant, err = h.acc.Merchant(r.Context(), u.MerchantID); err != nil {
