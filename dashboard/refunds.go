@@ -101,7 +101,7 @@ func (h *Handler) refundQueue(w http.ResponseWriter, r *http.Request, q *req) {
 				orders[rf.OrderID] = o
 			}
 			v := queuedRefund{EventRefund: rampway.EventRefundOf(rf, o), OrderID: o.ID, Merchant: names[o.MerchantID], Livemode: o.Livemode,
-				Network: rf.Network,
+				Network:   rf.Network,
 				OrderLink: "/dashboard/orders/" + url.PathEscape(o.ID) + "?merchant=" + url.QueryEscape(o.MerchantID)}
 			if v.Merchant == "" {
 				v.Merchant = o.MerchantID
