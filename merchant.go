@@ -237,6 +237,7 @@ type Store interface {
 	LeaseStore
 	DashboardStore
 	WebhookLogStore
+	StatsStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -255,3 +255,9 @@ func (r *Refunds) Reject(ctx context.Context, id, by, why string) (*rampway.Refu
 func (r *Refunds) OrderRefunds(ctx context.Context, orderID string) ([]*rampway.Refund, error) {
 	return r.store.Refunds(ctx, orderID)
 }
+
+// RefundOrder returns the order of refund rf, whatever its merchant: an operator's views of
+// refunds across merchants show its merchant, its mode and amounts in its currency.
+func (r *Refunds) RefundOrder(ctx context.Context, rf *rampway.Refund) (*rampway.Order, error) {
+	return r.store.Order(ctx, rf.OrderID)
+}

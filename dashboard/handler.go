@@ -230,6 +230,10 @@ func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 	h.handle(rampway.DashView, func(w http.ResponseWriter, r *http.Request, q *req) {
+		if h.d.Stats != nil { // the overview is the start page when it is served
+			http.Redirect(w, r, "/dashboard/overview", http.StatusSeeOther)
+			return
+		}
 		h.show(w, r, q, http.StatusOK, "home.html", view{Title: "Dashboard"})
 	})(w, r)
 }

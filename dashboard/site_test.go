@@ -78,7 +78,10 @@ func (s *site) as(t *testing.T, role rampway.DashboardRole) *agent {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign in as %s: status %d", role, res.StatusCode)
 	}
-	_, page = a.get("/dashboard/")
+	res, page = a.get("/dashboard/")
+	if res.StatusCode == http.StatusSeeOther { // to the overview
+		_, page = a.get(res.Header.Get("Location"))
+	}
 	a.Token = csrfOf(t, page)
 	return a
 }

@@ -31,6 +31,12 @@ func TestHotQueryPlans(t *testing.T) {
 			AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.order_id = d.order_id AND p.status = 'pending' AND p.event_seq < d.event_seq)
 			ORDER BY d.next_attempt_at, d.event_seq LIMIT 10`,
 			"SEARCH d USING COVERING INDEX webhook_deliveries_merchant_due (merchant_id=? AND next_attempt_at<?)|SEARCH p USING COVERING INDEX webhook_deliveries_order_pending (order_id=? AND event_seq<?)"},
+		{"overview: a merchant's orders of an area per day", `SELECT ((o.created_at - ?4) / 86400000000) AS day, o.status, COUNT(*) FROM orders o INDEXED BY orders_merchant_area
+			WHERE o.merchant_id = ?1 AND o.livemode = ?2 AND o.area = ?3 AND o.created_at >= ?4 AND o.created_at < ?5 GROUP BY 1, 2`,
+			"SEARCH o USING INDEX orders_merchant_area (merchant_id=? AND livemode=? AND area=? AND created_at>? AND created_at<?)|USE TEMP B-TREE FOR GROUP BY"},
+		{"overview: the webhook deliveries a merchant gave up on", `SELECT COUNT(*) FROM webhook_deliveries INDEXED BY webhook_deliveries_merchant_failed
+			WHERE merchant_id = ?1 AND livemode = ?2 AND status = 'failed' AND created_at >= ?3 AND created_at < ?4`,
+			"SEARCH webhook_deliveries USING COVERING INDEX webhook_deliveries_merchant_failed (merchant_id=? AND livemode=? AND created_at>? AND created_at<?)"},
 		{"providers in use (at start)", `SELECT provider, COUNT(*) FROM (
 			SELECT provider, id FROM fiat_payments WHERE status IN ('pending', 'processing', 'authorized')
 			UNION SELECT p.provider, p.id FROM fiat_actions a JOIN fiat_payments p ON p.id = a.payment_id WHERE a.status = 'pending'
@@ -38,7 +44,14 @@ func TestHotQueryPlans(t *testing.T) {
 			) open GROUP BY provider`,
 			"SCAN fiat_payments USING INDEX fiat_payments_open|SEARCH a USING INDEX fiat_actions_status (status=?)|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SEARCH a USING INDEX fiat_actions_status (status=?)|SEARCH p USING INDEX sqlite_autoindex_fiat_payments_1 (id=?)|USE TEMP B-TREE FOR ORDER BY|SCAN open"},
 	} {
-		rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+tc.query, 1, "x")
+		args := map[string][]any{ // the overview's: merchant, mode, (area,) period
+			"overview: a merchant's orders of an area per day":       {"x", 0, "x", 1, 2},
+			"overview: the webhook deliveries a merchant gave up on": {"x", 0, 1, 2},
+		}[tc.name]
+		if args == nil {
+			args = []any{1, "x"}
+		}
+		rows, err := s.DB().QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+tc.query, args...)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -79,6 +79,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"Hooks", testHooks},
 		{"ApplyEach", testApplyEach},
 		{"DashboardUsers", testDashboardUsers},
+		{"OrderStats", testOrderStats},
 		{"DashboardSessions", testDashboardSessions},
 		{"LoginFailures", testLoginFailures},
 		{"AuditLog", testAuditLog},
