@@ -91,7 +91,9 @@ func (a *Accounts) Invitation(ctx context.Context, token string) (*rampway.Dashb
 }
 
 // InvitationUsable reports whether inv may be accepted now.
-func (a *Accounts) InvitationUsable(inv *rampway.DashboardInvitation) bool { return inv.Usable(a.now()) }
+func (a *Accounts) InvitationUsable(inv *rampway.DashboardInvitation) bool {
+	return inv.Usable(a.now())
+}
 
 // AcceptInvitation makes the invited user with password, signs it in from ip (user agent ua)
 // and records it in the audit log. ENOTFOUND for an unknown token; ECONFLICT for an
