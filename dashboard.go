@@ -80,7 +80,8 @@ type DashboardUser struct {
 	// PasswordHash is the argon2id hash of the password in its encoded form
 	// ($argon2id$v=19$m=...,t=...,p=...$salt$hash).
 	PasswordHash string
-	// TOTPSecret is the user's second factor, "" for none (not used yet).
+	// TOTPSecret is the user's second factor (RFC 6238), base32, "" for none. The store keeps
+	// it sealed at rest when it has an encryption key.
 	TOTPSecret string
 	CreatedAt  time.Time
 	// DisabledAt, when set, is when the user lost access: it signs in no more.
@@ -189,6 +190,9 @@ type LoginFailures struct {
 
 // DashboardStore keeps the dashboard's users, sessions, sign-in failures and audit log.
 type DashboardStore interface {
+	// DashboardUserAdmin: invitations, changes to users, sign-ins' second step.
+	DashboardUserAdmin
+
 	// CreateDashboardUser stores a new user and, in the same transaction, audit (when not
 	// nil). ECONFLICT when the email (or id) is taken, ENOTFOUND when its merchant is unknown.
 	CreateDashboardUser(ctx context.Context, u *DashboardUser, audit *AuditEntry) error

@@ -130,11 +130,14 @@ func (a *Accounts) Merchant(ctx context.Context, id string) (*rampway.Merchant, 
 	return a.store.Merchant(ctx, id)
 }
 
-// SignIn is a session just made: its token goes to the browser's cookie, and nowhere else.
+// SignIn is a session just made: its token goes to the browser's cookie, and nowhere else. Or,
+// for a user with TOTP whose password was right, a Challenge (no session yet): the token of
+// the sign-in's second step (LoginCode).
 type SignIn struct {
-	Token   string
-	Session *rampway.DashboardSession
-	User    *rampway.DashboardUser
+	Token     string
+	Session   *rampway.DashboardSession
+	User      *rampway.DashboardUser
+	Challenge string
 }
 
 // errWrongLogin is the one answer to a wrong password, an unknown email and a disabled user.
@@ -149,7 +152,8 @@ func addressKey(ip string) string    { return "ip:" + ip }
 // password, an unknown email and a disabled user are all EUNAUTHORIZED, and take as long
 // (an unknown email's password is checked against a dummy hash). After MaxFailures failures
 // of the account or from ip within FailureWindow, every attempt is ERATELIMIT (its
-// RetryAfter when the window ends) without the password being checked.
+// RetryAfter when the window ends) without the password being checked. A user with TOTP gets
+// no session yet: the SignIn holds a Challenge, which LoginCode completes with a code.
 func (a *Accounts) Login(ctx context.Context, email, password, ip, ua string) (*SignIn, error) {
 	at := a.now()
 	normal, err := rampway.NormalizeEmail(email)
@@ -160,18 +164,8 @@ func (a *Accounts) Login(ctx context.Context, email, password, ip, ua string) (*
 	if normal != "" {
 		keys = append(keys, accountKey(normal))
 	}
-	var wait time.Duration
-	for _, k := range keys {
-		f, err := a.store.LoginFailures(ctx, k)
-		if err != nil {
-			return nil, fmt.Errorf("login: %w", err)
-		}
-		if end := f.WindowStart.Add(a.cfg.FailureWindow); f.Count >= a.cfg.MaxFailures && at.Before(end) {
-			wait = max(wait, end.Sub(at))
-		}
-	}
-	if wait > 0 {
-		return nil, &rampway.Error{Code: rampway.ERATELIMIT, Message: "too many failed sign-ins: try again later", RetryAfter: wait}
+	if err := a.throttle(ctx, keys, at); err != nil {
+		return nil, err
 	}
 
 	var u *rampway.DashboardUser
@@ -190,22 +184,61 @@ func (a *Accounts) Login(ctx context.Context, email, password, ip, ua string) (*
 		_, _ = CheckPassword(password, a.dummyHash())
 	}
 	if !ok {
-		for _, k := range keys {
-			if _, err := a.store.RecordLoginFailure(ctx, k, at, a.cfg.FailureWindow); err != nil {
-				return nil, fmt.Errorf("login: %w", err)
-			}
+		if err := a.recordFailure(ctx, keys, at); err != nil {
+			return nil, err
 		}
 		return nil, errWrongLogin()
 	}
+	if u.TOTPSecret != "" {
+		token := randomToken()
+		c := &rampway.DashboardLoginChallenge{ID: SessionID(token), UserID: u.ID, CreatedAt: at, ExpiresAt: at.Add(rampway.DashboardLoginChallengeTTL)}
+		if err := a.store.CreateLoginChallenge(ctx, c); err != nil {
+			return nil, fmt.Errorf("login: %w", err)
+		}
+		return &SignIn{Challenge: token, User: u}, nil
+	}
+	return a.startSession(ctx, u, ip, ua, at, "from "+ip)
+}
 
-	if err := a.store.ClearLoginFailures(ctx, accountKey(normal)); err != nil {
+// throttle returns ERATELIMIT, with the wait, when one of keys has MaxFailures failures in its
+// current window at at.
+func (a *Accounts) throttle(ctx context.Context, keys []string, at time.Time) error {
+	var wait time.Duration
+	for _, k := range keys {
+		f, err := a.store.LoginFailures(ctx, k)
+		if err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+		if end := f.WindowStart.Add(a.cfg.FailureWindow); f.Count >= a.cfg.MaxFailures && at.Before(end) {
+			wait = max(wait, end.Sub(at))
+		}
+	}
+	if wait > 0 {
+		return &rampway.Error{Code: rampway.ERATELIMIT, Message: "too many failed sign-ins: try again later", RetryAfter: wait}
+	}
+	return nil
+}
+
+// recordFailure counts a failed attempt against each of keys.
+func (a *Accounts) recordFailure(ctx context.Context, keys []string, at time.Time) error {
+	for _, k := range keys {
+		if _, err := a.store.RecordLoginFailure(ctx, k, at, a.cfg.FailureWindow); err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+	}
+	return nil
+}
+
+// startSession signs u in (its account's failures forgotten) with a new session from ip, and
+// records it in the audit log with detail.
+func (a *Accounts) startSession(ctx context.Context, u *rampway.DashboardUser, ip, ua string, at time.Time, detail string) (*SignIn, error) {
+	if err := a.store.ClearLoginFailures(ctx, accountKey(u.Email)); err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
 	token := randomToken()
-	s := &rampway.DashboardSession{ID: SessionID(token), UserID: u.ID, CSRFToken: randomToken(), CreatedAt: at, LastSeenAt: at,
-		ExpiresAt: rampway.SessionExpiry(at, at), IP: ip, UserAgent: truncate(ua, 512)}
+	s := a.newSession(token, u, ip, ua, at)
 	audit := &rampway.AuditEntry{ID: rampway.NewID(rampway.PrefixAuditEntry, at), MerchantID: u.MerchantID, UserID: u.ID,
-		Action: "login", Subject: u.ID, Detail: "from " + ip, At: at}
+		Action: "login", Subject: u.ID, Detail: detail, At: at}
 	if err := a.store.CreateDashboardSession(ctx, s, audit); err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
@@ -213,7 +246,13 @@ func (a *Accounts) Login(ctx context.Context, email, password, ip, ua string) (*
 	return &SignIn{Token: token, Session: s, User: u}, nil
 }
 
-// cleanup deletes some ended sessions and old failure windows (a sign-in's chore: the tables
+// newSession is a session of u for the cookie token, made at at.
+func (a *Accounts) newSession(token string, u *rampway.DashboardUser, ip, ua string, at time.Time) *rampway.DashboardSession {
+	return &rampway.DashboardSession{ID: SessionID(token), UserID: u.ID, CSRFToken: randomToken(), CreatedAt: at, LastSeenAt: at,
+		ExpiresAt: rampway.SessionExpiry(at, at), IP: ip, UserAgent: truncate(ua, 512)}
+}
+
+// cleanup deletes some ended sessions, sign-in challenges and old failure windows (a sign-in's chore: the tables
 // stay as small as their live rows).
 func (a *Accounts) cleanup(ctx context.Context, at time.Time) {
 	if _, err := a.store.DeleteExpiredDashboardSessions(ctx, at, cleanupBatch); err != nil {
@@ -221,6 +260,9 @@ func (a *Accounts) cleanup(ctx context.Context, at time.Time) {
 	}
 	if _, err := a.store.DeleteLoginFailuresBefore(ctx, at.Add(-a.cfg.FailureWindow), cleanupBatch); err != nil {
 		a.log.Warn("delete old sign-in failures", "err", err)
+	}
+	if _, err := a.store.DeleteExpiredLoginChallenges(ctx, at, cleanupBatch); err != nil {
+		a.log.Warn("delete ended sign-in challenges", "err", err)
 	}
 }
 

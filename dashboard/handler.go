@@ -59,6 +59,7 @@ func NewHandler(d Deps) *Handler {
 	h.mux.Handle("GET /dashboard", http.RedirectHandler("/dashboard/", http.StatusMovedPermanently))
 	h.mux.HandleFunc("GET /dashboard/login", h.loginForm)
 	h.mux.HandleFunc("POST /dashboard/login", h.login)
+	h.mux.HandleFunc("POST /dashboard/login/code", h.loginCode)
 	h.mux.HandleFunc("POST /dashboard/logout", h.logout)
 	h.mux.HandleFunc("GET /dashboard/{$}", h.home)
 	h.mux.HandleFunc("POST /dashboard/mode", h.handle(rampway.DashView, h.setMode))
@@ -98,6 +99,10 @@ type page struct {
 	Merchant  *rampway.Merchant
 	// Next is where the sign-in form goes once signed in (a dashboard path), "" for the start.
 	Next string
+	// Challenge is the token of a sign-in waiting for its TOTP code (the second step's form).
+	Challenge string
+	// Data is a page's own data (the invitation page's).
+	Data any
 }
 
 func (h *Handler) render(w http.ResponseWriter, status int, name string, p page) {
@@ -153,14 +158,7 @@ func (h *Handler) loginForm(w http.ResponseWriter, r *http.Request) {
 
 // renderLogin shows the sign-in form with the login CSRF token (the cookie's, or a new one).
 func (h *Handler) renderLogin(w http.ResponseWriter, r *http.Request, status int, email, msg string) {
-	token := ""
-	if c, err := r.Cookie(LoginCookie); err == nil && len(c.Value) >= 32 {
-		token = c.Value
-	} else {
-		token = randomToken()
-		http.SetCookie(w, cookie(r, LoginCookie, token, 0))
-	}
-	h.render(w, status, "login.html", page{Title: "Sign in", CSRFToken: token, Email: email, Error: msg, Next: localPath(r.FormValue("next"), "")})
+	h.render(w, status, "login.html", page{Title: "Sign in", CSRFToken: h.loginToken(w, r), Email: email, Error: msg, Next: localPath(r.FormValue("next"), "")})
 }
 
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
@@ -192,9 +190,11 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	http.SetCookie(w, cookie(r, LoginCookie, "", -1))
-	http.SetCookie(w, cookie(r, SessionCookie, in.Token, int(rampway.DashboardSessionMax/time.Second)))
-	http.Redirect(w, r, localPath(r.PostForm.Get("next"), "/dashboard/"), http.StatusSeeOther)
+	if in.Challenge != "" { // the password was right; TOTP's code is the second step
+		h.renderLoginCode(w, r, http.StatusOK, in.Challenge, "")
+		return
+	}
+	h.signedIn(w, r, in, localPath(r.PostForm.Get("next"), "/dashboard/"))
 }
 
 func minutes(d time.Duration) string {

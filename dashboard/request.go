@@ -202,7 +202,7 @@ func localPath(p, def string) string {
 type view struct {
 	Title string
 	// Section is the navigation entry of the page: overview, orders, developers, catalogue,
-	// refunds, users, audit.
+	// refunds, users, audit, account.
 	Section string
 	// Notice is a message of what a form did ("Refund created"); Error one of what it could not.
 	Notice, Error string
@@ -236,6 +236,7 @@ func (h *Handler) nav(q *req) []navEntry {
 	add(h.d.Refunds != nil && q.Can(string(rampway.DashAllMerchants)), "refunds", "Refunds")
 	add(q.Can(string(rampway.DashManageUsers)), "users", "Users")
 	add(q.Can(string(rampway.DashManageUsers)), "audit", "Audit log")
+	add(true, "account", "Account")
 	return n
 }
 

@@ -83,6 +83,9 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DashboardSessions", testDashboardSessions},
 		{"LoginFailures", testLoginFailures},
 		{"AuditLog", testAuditLog},
+		{"DashboardInvitations", testDashboardInvitations},
+		{"UpdateDashboardUser", testUpdateDashboardUser},
+		{"LoginChallenges", testLoginChallenges},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,9 +31,10 @@ func Workload(t *testing.T, fresh Fresh) {
 }
 
 // SmallTables are the tables whose rows do not grow with the orders: a statement may read them
-// whole (dashboard_users: the people of each merchant, as its API keys).
+// whole (dashboard_users: the people of each merchant, as its API keys; dashboard_invitations:
+// the people invited to be).
 var SmallTables = map[string]bool{
-	"api_keys": true, "contract_functions": true, "dashboard_users": true, "goose_db_version": true, "merchant_deposit_addresses": true,
+	"api_keys": true, "contract_functions": true, "dashboard_invitations": true, "dashboard_users": true, "goose_db_version": true, "merchant_deposit_addresses": true,
 	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
 }
 

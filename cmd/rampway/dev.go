@@ -56,6 +56,9 @@ type devJSON struct {
 	Contracts              devContracts  `json:"contracts"`
 	SmartContractFunctions []devFunction `json:"smart_contract_functions"`
 	Fiat                   devFiat       `json:"fiat"`
+	// Dashboard is the dashboard's URL and the demo merchant's owner's sign-in (added after the
+	// first version of the contract; absent when the dashboard is off).
+	Dashboard *devDashboard `json:"dashboard,omitempty"`
 }
 
 // devFiat is the dev-mode contract's fiat part: the test cards of the payment provider dev mode
@@ -273,6 +276,12 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 		return fmt.Errorf("dev: networks: %w", err)
 	}
 	dj, err := prepareDev(ctx, devServices(cfg, store, networks), cfg.HTTP.BasePaths, ch, state, keys, base)
+	if err == nil && cfg.DashboardEnabled() {
+		var login devDashboard
+		if login, err = ensureDevLogin(ctx, store, state, base); err == nil {
+			dj.Dashboard = &login
+		}
+	}
 	if err == nil {
 		err = saveJSON(filepath.Join(*dataDir, devStateFile), state)
 	}
@@ -293,8 +302,12 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	// dev.json says "ready"; it goes when the server does.
 	defer os.Remove(devJSONPath)
-	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
-		base, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
+	dashLine := ""
+	if d := dj.Dashboard; d != nil {
+		dashLine = fmt.Sprintf("  dashboard: %s (sign in as %s, password %s)\n", d.URL, d.Email, d.Password)
+	}
+	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n%s  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
+		base, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, dashLine, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.Serve(ctx)
 }
 

@@ -10,11 +10,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -125,6 +127,12 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	if len(fiat.TestCards) != 3 || fiat.TestCards["success"] == "" || fiat.TestCards["decline"] == "" || fiat.TestCards["three_ds"] == "" {
 		t.Fatalf("dev.json fiat: %s", generic["fiat"])
 	}
+	// The dashboard part, added later: exactly url, email, password; its login works.
+	var dash map[string]string
+	if err := json.Unmarshal(generic["dashboard"], &dash); err != nil || len(dash) != 3 {
+		t.Fatalf("dev.json dashboard: %s (%v)", generic["dashboard"], err)
+	}
+	devDashboardLogin(t, dj)
 	order := dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
 	body := `{"merchant_id":"` + dj.Merchant.MerchantID + `"}`
 	// Past the key check, B1 refuses this body for what it lacks (400), not for the key.
@@ -182,6 +190,10 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	if !reflect.DeepEqual(dj2.Merchant, dj.Merchant) || dj2.AdminToken != dj.AdminToken { // deposit addresses included
 		t.Fatalf("restart changed the merchant or keys:\n%+v\n%+v", dj.Merchant, dj2.Merchant)
 	}
+	if dj2.Dashboard == nil || dj2.Dashboard.Email != dj.Dashboard.Email || dj2.Dashboard.Password != dj.Dashboard.Password {
+		t.Fatalf("restart changed the dashboard login: %+v, was %+v", dj2.Dashboard, dj.Dashboard)
+	}
+	devDashboardLogin(t, dj2)
 	if dj2.Contracts != dj.Contracts || len(dj2.SmartContractFunctions) != 3 {
 		t.Fatalf("restart moved the contracts or lost functions: %+v %+v", dj.Contracts, dj2.SmartContractFunctions)
 	}
@@ -215,6 +227,46 @@ func TestDevModeContractAndRestart(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"name": "Second"`) {
 		t.Fatalf("merchant lost across restart: %s", out.String())
+	}
+}
+
+// devDashboardLogin signs in to the dashboard of a running dev with dev.json's login, over HTTP
+// as a browser without scripts would, and fails the test unless it is the demo merchant's
+// owner that is signed in.
+func devDashboardLogin(t *testing.T, dj devJSON) {
+	t.Helper()
+	d := dj.Dashboard
+	base := strings.TrimSuffix(dj.API.AdminBaseURL, "/admin")
+	if d == nil || d.URL != base+"/dashboard/" || d.Email != devDashboardEmail || len(d.Password) < 12 {
+		t.Fatalf("dev.json dashboard %+v", d)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(u string) (*http.Response, string) {
+		res, err := c.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	_, page := get(d.URL + "login")
+	m := regexp.MustCompile(`name="csrf_token" value="([^"]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no sign-in form at %slogin:\n%s", d.URL, page)
+	}
+	res, err := c.PostForm(d.URL+"login", url.Values{"csrf_token": {m[1]}, "email": {d.Email}, "password": {d.Password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/dashboard/" {
+		t.Fatalf("sign in with dev.json's login: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	res, page = get(d.URL + "users")
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, d.Email+" (you)") || !strings.Contains(page, "owner") {
+		t.Fatalf("the demo owner's users page: %d\n%s", res.StatusCode, page)
 	}
 }
 

@@ -37,6 +37,9 @@ type State struct {
 	// stamped with the time it was mined): which chain, of those DIR/chain could hold, the
 	// database's orders, nonces and cursors belong to.
 	ChainBlock1 string `json:"chain_block_1,omitempty"`
+	// DashboardPassword is the password of the demo merchant's dashboard owner (dev.json's
+	// dashboard login), made on the first run.
+	DashboardPassword string `json:"dashboard_password,omitempty"`
 }
 
 // ErrStateDamaged is ReadState's error for a file that is not a State.

@@ -12,13 +12,20 @@ import (
 
 const dashboardUserColumns = `id, merchant_id, email, role, password_hash, totp_secret, created_at, disabled_at`
 
-func scanDashboardUser(row interface{ Scan(...any) error }) (*rampway.DashboardUser, error) {
+// scanDashboardUser reads a row of dashboardUserColumns, its TOTP secret opened (it is sealed
+// at rest when the store has a box).
+func (s *Store) scanDashboardUser(row interface{ Scan(...any) error }) (*rampway.DashboardUser, error) {
 	var (
 		u                 rampway.DashboardUser
 		created, disabled dbTime
+		totp              string
 	)
-	if err := row.Scan(&u.ID, &u.MerchantID, &u.Email, &u.Role, &u.PasswordHash, &u.TOTPSecret, &created, &disabled); err != nil {
+	if err := row.Scan(&u.ID, &u.MerchantID, &u.Email, &u.Role, &u.PasswordHash, &totp, &created, &disabled); err != nil {
 		return nil, err
+	}
+	var err error
+	if u.TOTPSecret, err = s.box.Open(totp); err != nil {
+		return nil, fmt.Errorf("dashboard user %s's TOTP secret: %w", u.ID, err)
 	}
 	u.CreatedAt, u.DisabledAt = created.T, disabled.ptr()
 	return &u, nil
@@ -32,21 +39,30 @@ func (s *Store) CreateDashboardUser(ctx context.Context, u *rampway.DashboardUse
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO dashboard_users (`+dashboardUserColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
-			u.ID, u.MerchantID, u.Email, string(u.Role), u.PasswordHash, u.TOTPSecret, s.t(u.CreatedAt), s.tp(u.DisabledAt))
-		if err != nil {
-			if s.d.IsUniqueViolation(err) {
-				return &rampway.Error{Code: rampway.ECONFLICT, Field: "email", Message: "a dashboard user with this email (or id) already exists"}
-			}
-			return fmt.Errorf("insert dashboard user: %w", err)
+		if err := s.insertDashboardUser(ctx, tx, u); err != nil {
+			return err
 		}
 		return s.addAudit(ctx, tx, audit)
 	})
 }
 
+// insertDashboardUser inserts u (its TOTP secret sealed). ECONFLICT when its email or id is
+// taken.
+func (s *Store) insertDashboardUser(ctx context.Context, q querier, u *rampway.DashboardUser) error {
+	_, err := q.ExecContext(ctx, s.q(`INSERT INTO dashboard_users (`+dashboardUserColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
+		u.ID, u.MerchantID, u.Email, string(u.Role), u.PasswordHash, s.box.Seal(u.TOTPSecret), s.t(u.CreatedAt), s.tp(u.DisabledAt))
+	if err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return &rampway.Error{Code: rampway.ECONFLICT, Field: "email", Message: "a dashboard user with this email (or id) already exists"}
+		}
+		return fmt.Errorf("insert dashboard user: %w", err)
+	}
+	return nil
+}
+
 // DashboardUser implements rampway.DashboardStore.
 func (s *Store) DashboardUser(ctx context.Context, id string) (*rampway.DashboardUser, error) {
-	u, err := scanDashboardUser(s.db.QueryRowContext(ctx, s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users WHERE id = $1`), id))
+	u, err := s.scanDashboardUser(s.db.QueryRowContext(ctx, s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users WHERE id = $1`), id))
 	if err != nil {
 		return nil, notFound(err, "dashboard user")
 	}
@@ -55,7 +71,7 @@ func (s *Store) DashboardUser(ctx context.Context, id string) (*rampway.Dashboar
 
 // DashboardUserByEmail implements rampway.DashboardStore.
 func (s *Store) DashboardUserByEmail(ctx context.Context, email string) (*rampway.DashboardUser, error) {
-	u, err := scanDashboardUser(s.db.QueryRowContext(ctx, s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users WHERE email = $1`), email))
+	u, err := s.scanDashboardUser(s.db.QueryRowContext(ctx, s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users WHERE email = $1`), email))
 	if err != nil {
 		return nil, notFound(err, "dashboard user")
 	}
@@ -66,7 +82,7 @@ func (s *Store) DashboardUserByEmail(ctx context.Context, email string) (*rampwa
 func (s *Store) DashboardUsers(ctx context.Context, merchantID string) ([]*rampway.DashboardUser, error) {
 	if merchantID == "" {
 		return collect(ctx, s.db, "list dashboard users", s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users ORDER BY merchant_id, email`),
-			scanDashboardUser)
+			s.scanDashboardUser)
 	}
 	var out []*rampway.DashboardUser
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -75,7 +91,7 @@ func (s *Store) DashboardUsers(ctx context.Context, merchantID string) ([]*rampw
 		}
 		var err error
 		out, err = collect(ctx, tx, "list dashboard users", s.q(`SELECT `+dashboardUserColumns+` FROM dashboard_users WHERE merchant_id = $1 ORDER BY email`),
-			scanDashboardUser, merchantID)
+			s.scanDashboardUser, merchantID)
 		return err
 	})
 	return out, err
@@ -98,16 +114,24 @@ func scanDashboardSession(row interface{ Scan(...any) error }) (*rampway.Dashboa
 // CreateDashboardSession implements rampway.DashboardStore.
 func (s *Store) CreateDashboardSession(ctx context.Context, ds *rampway.DashboardSession, audit *rampway.AuditEntry) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO dashboard_sessions (`+dashboardSessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
-			ds.ID, ds.UserID, ds.CSRFToken, s.t(ds.CreatedAt), s.t(ds.LastSeenAt), s.t(ds.ExpiresAt), ds.IP, ds.UserAgent)
-		if err != nil {
-			if s.d.IsUniqueViolation(err) {
-				return rampway.Errorf(rampway.ECONFLICT, "dashboard session already exists")
-			}
-			return fmt.Errorf("insert dashboard session: %w", err)
+		if err := s.insertDashboardSession(ctx, tx, ds); err != nil {
+			return err
 		}
 		return s.addAudit(ctx, tx, audit)
 	})
+}
+
+// insertDashboardSession inserts a session. ECONFLICT when its id exists.
+func (s *Store) insertDashboardSession(ctx context.Context, q querier, ds *rampway.DashboardSession) error {
+	_, err := q.ExecContext(ctx, s.q(`INSERT INTO dashboard_sessions (`+dashboardSessionColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`),
+		ds.ID, ds.UserID, ds.CSRFToken, s.t(ds.CreatedAt), s.t(ds.LastSeenAt), s.t(ds.ExpiresAt), ds.IP, ds.UserAgent)
+	if err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return rampway.Errorf(rampway.ECONFLICT, "dashboard session already exists")
+		}
+		return fmt.Errorf("insert dashboard session: %w", err)
+	}
+	return nil
 }
 
 // DashboardSession implements rampway.DashboardStore.

@@ -1,0 +1,33 @@
+-- +goose Up
+-- Invitations to a merchant's dashboard: id is the SHA-256 (hex) of the token only the link
+-- holds; used once (used_at, user_id), until expires_at.
+CREATE TABLE dashboard_invitations (
+    id          TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL REFERENCES merchants (id),
+    email       TEXT NOT NULL,
+    role        TEXT NOT NULL CHECK (role IN ('owner', 'developer', 'support', 'viewer')),
+    invited_by  TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    used_at     INTEGER,
+    user_id     TEXT NOT NULL DEFAULT ''
+) STRICT;
+CREATE INDEX dashboard_invitations_merchant ON dashboard_invitations (merchant_id, created_at);
+
+-- Sign-ins whose password was right, waiting for the user's TOTP code: id is the SHA-256
+-- (hex) of the token only the second step's form holds.
+CREATE TABLE dashboard_login_challenges (
+    id         TEXT PRIMARY KEY,
+    user_id    TEXT NOT NULL REFERENCES dashboard_users (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX dashboard_login_challenges_expires ON dashboard_login_challenges (expires_at);
+
+-- The time step of the last TOTP code a user signed in with: a code is good once.
+ALTER TABLE dashboard_users ADD COLUMN totp_step INTEGER NOT NULL DEFAULT 0;
+
+-- +goose Down
+ALTER TABLE dashboard_users DROP COLUMN totp_step;
+DROP TABLE dashboard_login_challenges;
+DROP TABLE dashboard_invitations;
