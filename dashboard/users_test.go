@@ -540,7 +540,8 @@ func TestUsersPagesInChromium(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("password-again"), "grace's long password"),
 		chromedp.Submit(chromedp.ID("password")),
 	)
-	browsertest.WaitFor(t, invitee, "signed in at /dashboard/", `location.pathname`, 10*time.Second, func(p string) bool { return p == "/dashboard/" })
+	browsertest.WaitFor(t, invitee, "signed in at the start page", `location.pathname`, browsertest.Timeout,
+		func(p string) bool { return p == "/dashboard/" || p == "/dashboard/overview" })
 	browsertest.Do(t, invitee,
 		chromedp.Navigate(s.Base+"/dashboard/account"),
 		chromedp.WaitVisible(chromedp.CSS("header nav")),
