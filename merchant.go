@@ -236,6 +236,7 @@ type Store interface {
 	MerchantDepositAddressStore
 	LeaseStore
 	DashboardStore
+	DashboardOrderStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

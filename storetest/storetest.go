@@ -81,6 +81,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DashboardSessions", testDashboardSessions},
 		{"LoginFailures", testLoginFailures},
 		{"AuditLog", testAuditLog},
+		{"SearchOrders", testSearchOrders},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
