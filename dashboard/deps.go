@@ -12,9 +12,6 @@ type Merchants interface {
 	List(ctx context.Context, p rampway.Page) ([]*rampway.Merchant, error)
 }
 
-// Orders are the order reads of the orders pages (checkout.Records with the store's search).
-type Orders interface{}
-
 // Refunds are the refund use cases (checkout.Refunds).
 type Refunds interface{}
 
