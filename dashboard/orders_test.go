@@ -19,9 +19,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/dashboard"
@@ -38,6 +40,8 @@ import (
 type shop struct {
 	*site
 	Paid *rampway.Order
+	// Function is the dev chain's NFT mint, registered for s.Merchant.
+	Function string
 	// Hooks counts the webhook deliveries the merchant's endpoint received.
 	Hooks *atomic.Int64
 }
@@ -62,6 +66,7 @@ func newShop(t *testing.T) *shop {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Function = f.ID
 	args, _ := json.Marshal(map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"})
 	created, err := s.App.Checkout.CreateFiatOrder(ctx, s.Merchant, checkout.FiatOrderParams{
 		Quote: checkout.FiatQuoteParams{FiatSymbol: "EUR", Method: rampway.MethodCard, Execution: checkout.ExecutionParams{FunctionID: f.ID,
@@ -646,4 +651,63 @@ func (s *site) chromiumAt(t *testing.T, role rampway.DashboardRole, path string)
 		chromedp.WaitVisible(chromedp.CSS("header nav")),
 	)
 	return ctx
+}
+
+// payOnChain creates an area A order of s.Merchant (one mint, 0.01 ETH) and pays it from the
+// chain's funded payer, in full, to its deposit address; it returns the order once minted
+// (SUCCESS) and the payment's transaction.
+func (s *shop) payOnChain(t *testing.T) (*rampway.Order, common.Hash) {
+	t.Helper()
+	ctx := t.Context()
+	empty := ""
+	args, _ := json.Marshal(map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"})
+	created, err := s.App.Checkout.CreateMintOrder(ctx, s.Merchant, checkout.MintOrderParams{
+		Quote: checkout.QuoteParams{MerchantID: s.Merchant.ID, CryptoSymbol: "ETH", CryptoNetwork: "devnet", Execution: checkout.ExecutionParams{
+			FunctionID: s.Function, FunctionArgs: args, NetworkName: "devnet", Payment: &checkout.PaymentParams{Symbol: "ETH", ContractAddress: &empty, TotalValue: "0.01"}}},
+		Order: checkout.OrderParams{MerchantUserID: "chain-user", MerchantTxnID: "T-chain-1", MerchantRedirectURL: "https://shop.example/done", User: map[string]string{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := created.Order
+	client := s.Chain.Client()
+	nonce, err := client.NonceAt(ctx, crypto.PubkeyToAddress(s.Payer.PublicKey), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := devchaintest.SignTx(t, client, s.Chain.ChainID(), s.Payer, nonce, o.DepositAddress, o.CryptoAmount, nil, 21_000)
+	if err := client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	return s.waitOrder(t, o.ID, func(o *rampway.Order) bool { return o.Status == rampway.StatusSuccess }), tx.Hash()
+}
+
+// An order of area A paid on chain: its page shows the transfer (hash, payer, amount) and the
+// mint; the payment's hash finds it; part of it is refunded from the page, to the payer.
+func TestOrderPaidOnChain(t *testing.T) {
+	s := newShop(t)
+	o, payment := s.payOnChain(t)
+	a := s.as(t, "owner")
+	if ids, _ := a.list(url.Values{"q": {payment.Hex()}}); fmt.Sprint(ids) != fmt.Sprint([]string{o.ID}) {
+		t.Errorf("search by the payment's hash: %v", ids)
+	}
+	path := "/dashboard/orders/" + o.ID
+	_, page := a.get(path)
+	payer := crypto.PubkeyToAddress(s.Payer.PublicKey).Hex()
+	for _, want := range []string{payment.Hex(), payer, "0.01", "ETH", "A · mint", o.DepositAddress.Hex(), o.ExecutionTxHash, "Address (optional)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the order page lacks %q", want)
+		}
+	}
+	res, _ := a.submit(path+"/refunds", url.Values{"amount": {"0.001"}, "reason": {"partial"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refund: %d", res.StatusCode)
+	}
+	rs, err := s.App.Checkout.Refunds(t.Context(), o)
+	if err != nil || len(rs) != 1 || rs[0].Amount.String() != "1000000000000000" || rs[0].To.Hex() != payer || !rs[0].FromMerchant() {
+		t.Fatalf("refunds %+v, %v", rs, err)
+	}
+	_, page = a.get(path)
+	if !strings.Contains(page, "0.001 ETH") || !strings.Contains(page, rs[0].ID) {
+		t.Error("the refund is not on the page")
+	}
 }
