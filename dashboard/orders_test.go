@@ -711,3 +711,34 @@ func TestOrderPaidOnChain(t *testing.T) {
 		t.Error("the refund is not on the page")
 	}
 }
+
+// The operator works on the merchant it picks: the list's links, the order's page and its
+// forms carry the merchant; its refund is recorded in that merchant's audit log, by the
+// operator.
+func TestOrdersOperator(t *testing.T) {
+	s := newShop(t)
+	op := s.as(t, "operator")
+	ids, list := op.list(url.Values{"merchant": {s.Merchant.ID}})
+	if fmt.Sprint(ids) != fmt.Sprint([]string{s.Paid.ID}) || !strings.Contains(list, "/dashboard/orders/"+s.Paid.ID+"?merchant="+s.Merchant.ID) {
+		t.Fatalf("the operator's list of Shop: %v", ids)
+	}
+	if ids, _ := op.list(url.Values{"merchant": {s.Other.ID}}); len(ids) != 0 {
+		t.Fatalf("the operator's list of Other shop: %v", ids)
+	}
+	// The order is Shop's: under Other shop it is not found.
+	if res, _ := op.get("/dashboard/orders/" + s.Paid.ID + "?merchant=" + s.Other.ID); res.StatusCode != http.StatusNotFound {
+		t.Errorf("Shop's order under Other shop: %d", res.StatusCode)
+	}
+	_, page := op.get("/dashboard/orders/" + s.Paid.ID + "?merchant=" + s.Merchant.ID)
+	if !strings.Contains(page, `<input type="hidden" name="merchant" value="`+s.Merchant.ID+`">`) {
+		t.Fatal("the order page's forms do not carry the merchant")
+	}
+	res, _ := op.submit("/dashboard/orders/"+s.Paid.ID+"/refunds", url.Values{"merchant": {s.Merchant.ID}, "amount": {"0.50"}})
+	if res.StatusCode != http.StatusSeeOther || !strings.Contains(res.Header.Get("Location"), "merchant="+s.Merchant.ID) {
+		t.Fatalf("operator's refund: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	entries, err := s.App.Store.AuditEntries(t.Context(), s.Merchant.ID, rampway.Page{Limit: 5})
+	if err != nil || len(entries) == 0 || entries[0].Action != "order.refund" || entries[0].UserID != s.Users["operator"].ID {
+		t.Fatalf("audit log %+v, %v", entries, err)
+	}
+}
