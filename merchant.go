@@ -238,6 +238,7 @@ type Store interface {
 	DashboardStore
 	WebhookLogStore
 	StatsStore
+	DashboardOrderStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

@@ -86,6 +86,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"DashboardInvitations", testDashboardInvitations},
 		{"UpdateDashboardUser", testUpdateDashboardUser},
 		{"LoginChallenges", testLoginChallenges},
+		{"SearchOrders", testSearchOrders},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -379,7 +379,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	if cfg.DashboardEnabled() {
 		dashLog := log.With("component", "dashboard")
 		dash = dashboard.NewHandler(dashboard.Deps{Accounts: dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), Log: dashLog,
-			Merchants: dashboardMerchants{a.Merchants, a.Store}, Orders: a.Checkout, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
+			Merchants: dashboardMerchants{a.Merchants, a.Store}, Orders: &dashboard.OrderCases{Service: a.Checkout, Store: a.Store, Refunder: a.Refunds, Networks: cfg.DomainNetworks()}, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
 	}
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},

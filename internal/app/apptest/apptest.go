@@ -5,6 +5,7 @@ package apptest
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"log/slog"
 	"math/big"
@@ -34,6 +35,8 @@ type Env struct {
 	Base string
 	// Logs are the service's JSON logs.
 	Logs *devtest.LockedBuffer
+	// Payer is an account funded with 10 ETH on the chain: a user who pays orders.
+	Payer *ecdsa.PrivateKey
 }
 
 // Start runs the service until the test ends: SQLite in a temporary directory unless change
@@ -42,8 +45,10 @@ func Start(t testing.TB, change func(*config.Config)) *Env {
 	t.Helper()
 	hot, _ := crypto.GenerateKey()
 	deployer, _ := crypto.GenerateKey()
+	payer, _ := crypto.GenerateKey()
 	c, err := devchain.Start(t.Context(), devchain.Config{RPCAddr: "127.0.0.1:0", Deployer: deployer, // mining on its own, as rampway dev's
-		Fund: []devchain.Funding{{Address: crypto.PubkeyToAddress(hot.PublicKey), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))}}})
+		Fund: []devchain.Funding{{Address: crypto.PubkeyToAddress(hot.PublicKey), Wei: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))},
+			{Address: crypto.PubkeyToAddress(payer.PublicKey), Wei: new(big.Int).Mul(big.NewInt(10), big.NewInt(1e18))}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +59,7 @@ func Start(t testing.TB, change func(*config.Config)) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Env{Chain: c, Base: "http://" + ln.Addr().String(), Logs: &devtest.LockedBuffer{}}
+	e := &Env{Chain: c, Base: "http://" + ln.Addr().String(), Logs: &devtest.LockedBuffer{}, Payer: payer}
 	cfg := config.Default()
 	cfg.Mode = config.ModeDev
 	cfg.HTTP.PublicURL = e.Base
