@@ -63,24 +63,7 @@ func (s *site) paidOrder(t *testing.T) *rampway.Order {
 	t.Helper()
 	c := s.cardOrder(t)
 	devtest.PayCard(t, c.GatewayURL, sandbox.CardSuccess)
-	return s.waitOrder(t, c.Order.ID, rampway.StatusSuccess)
-}
-
-// waitOrder waits until the workers moved order id to status want, and returns it.
-func (s *site) waitOrder(t *testing.T, id string, want rampway.OrderStatus) *rampway.Order {
-	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		o, err := s.App.Store.Order(t.Context(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Status == want {
-			return o
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order %s is %s, want %s", id, o.Status, want)
-		}
-	}
+	return s.waitOrder(t, c.Order.ID, func(o *rampway.Order) bool { return o.Status == rampway.StatusSuccess })
 }
 
 var svgElement = regexp.MustCompile(`(?s)<svg .*?</svg>`)
