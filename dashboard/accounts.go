@@ -1,6 +1,6 @@
 // Package dashboard is the merchants' and operators' dashboard served at /dashboard: its
-// accounts (users with roles, argon2id passwords), server-side sessions, sign-in throttling,
-// CSRF tokens and audit log (Accounts), and its pages (Handler).
+// accounts (users with roles, invitations, argon2id passwords, optional TOTP), server-side
+// sessions, sign-in throttling, CSRF tokens and audit log (Accounts), and its pages (Handler).
 package dashboard
 
 import (

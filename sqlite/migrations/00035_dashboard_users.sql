@@ -23,11 +23,16 @@ CREATE TABLE dashboard_login_challenges (
     expires_at INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX dashboard_login_challenges_expires ON dashboard_login_challenges (expires_at);
+CREATE INDEX dashboard_login_challenges_user ON dashboard_login_challenges (user_id);
+
+-- A user's sessions, ended together (disabled, a new password).
+CREATE INDEX dashboard_sessions_user ON dashboard_sessions (user_id);
 
 -- The time step of the last TOTP code a user signed in with: a code is good once.
 ALTER TABLE dashboard_users ADD COLUMN totp_step INTEGER NOT NULL DEFAULT 0;
 
 -- +goose Down
+DROP INDEX dashboard_sessions_user;
 ALTER TABLE dashboard_users DROP COLUMN totp_step;
 DROP TABLE dashboard_login_challenges;
 DROP TABLE dashboard_invitations;
