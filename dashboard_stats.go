@@ -14,8 +14,8 @@ import (
 // MaxStatsDays is the longest period OrderStats reads (days).
 const MaxStatsDays = 366
 
-// MaxPaidToSuccessSample is how many of a period's succeeded orders (the newest, per area)
-// the paid-to-success percentiles are computed from: the read stays bounded whatever the
+// MaxPaidToSuccessSample is how many of a period's succeeded orders (the newest, per area and
+// status) the paid-to-success percentiles are computed from: the read stays bounded whatever the
 // merchant's volume.
 const MaxPaidToSuccessSample = 10000
 
@@ -58,7 +58,8 @@ type OrderStats struct {
 	Volume []VolumeDayStats
 	// PaidToSuccess are how long succeeded orders of the period took from being paid (their
 	// payment confirmed: DEPOSIT_SUCCESS, or authorised: ONRAMP_SUCCESS) to SUCCESS: the
-	// newest MaxPaidToSuccessSample of each area, sorted ascending.
+	// newest MaxPaidToSuccessSample of each area (and as many of those refunded since),
+	// sorted ascending.
 	PaidToSuccess []time.Duration
 	// OpenRefunds counts the merchant's refunds of the mode not settled yet (pending, sent,
 	// awaiting an address or an approval), whatever their age.

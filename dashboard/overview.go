@@ -17,9 +17,11 @@ type Stats interface {
 	OrderStats(ctx context.Context, merchantID string, livemode bool, from, to time.Time) (*rampway.OrderStats, error)
 }
 
-// overviewPeriods are the periods the overview offers (days, today included); the first of
-// them the default.
-var overviewPeriods = []int{30, 7, 90}
+// overviewPeriods are the periods the overview offers (days, today included), and
+// overviewDefault the one it shows unless asked.
+var overviewPeriods = []int{7, 30, 90}
+
+const overviewDefault = 30
 
 // overviewAreas are the areas in the charts' order, with their names and colour classes.
 var overviewAreas = []struct {
@@ -77,7 +79,7 @@ type areaTotal struct {
 
 // overview shows the figures of the merchant and mode of q over the period asked.
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, q *req) {
-	days := overviewPeriods[0]
+	days := overviewDefault
 	if v := r.URL.Query().Get("days"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || !slices.Contains(overviewPeriods, n) {
@@ -100,7 +102,7 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, q *req) {
 		return
 	}
 	d := buildOverview(st, days)
-	d.Periods = slices.Sorted(slices.Values(overviewPeriods))
+	d.Periods = overviewPeriods
 	if h.d.Refunds != nil && q.Can(string(rampway.DashAllMerchants)) {
 		d.RefundsLink = "/dashboard/refunds"
 	}

@@ -52,12 +52,11 @@ func chunkSums(amt string) string {
 func sumChunks(parts []sql.NullString) (*big.Int, error) {
 	total, unit := new(big.Int), new(big.Int).Exp(big.NewInt(10), big.NewInt(chunkDigits), nil)
 	for _, p := range parts {
-		v, ok := new(big.Int).SetString(strings.TrimSpace(p.String), 10)
-		if !p.Valid || p.String == "" {
-			v, ok = new(big.Int), true
-		}
-		if !ok {
-			return nil, fmt.Errorf("order stats: sum %q is not an integer", p.String)
+		v := new(big.Int) // a group without rows sums to NULL
+		if p.Valid && p.String != "" {
+			if _, ok := v.SetString(strings.TrimSpace(p.String), 10); !ok {
+				return nil, fmt.Errorf("order stats: sum %q is not an integer", p.String)
+			}
 		}
 		total.Mul(total, unit).Add(total, v)
 	}
