@@ -48,7 +48,7 @@ func runDashboard(ctx context.Context, args []string, getenv func(string) string
 	dataDir := fs.String("data-dir", "", "the dev data directory (its dev-state.json; SQLite: its rampway.db)")
 	pgDSN := fs.String("pg-dsn", getenv(envPostgresDSN), "PostgreSQL: the server's DSN")
 	pgDatabase := fs.String("pg-database", "", "PostgreSQL: the database")
-	merchantID := fs.String("merchant", "", "the merchant whose orders are looked up (default: the dev demo merchant)")
+	merchantID := fs.String("merchant", "", "the merchant whose orders are looked up (default: the one with the most orders)")
 	samples := fs.Int("samples", 100, "orders sampled over the merchant's history")
 	rounds := fs.Int("rounds", 3, "how many times each request of each sample is made")
 	seed := fs.Uint64("seed", 1, "the sampling's random seed")
@@ -84,7 +84,9 @@ func runDashboard(ctx context.Context, args []string, getenv func(string) string
 	defer store.Close()
 	mid := *merchantID
 	if mid == "" {
-		mid = st.MerchantID
+		if err := store.DB().QueryRowContext(ctx, `SELECT merchant_id FROM orders GROUP BY merchant_id ORDER BY COUNT(*) DESC LIMIT 1`).Scan(&mid); err != nil {
+			return fmt.Errorf("the merchant with the most orders: %w", err)
+		}
 	}
 	rng := rand.New(rand.NewPCG(*seed, 0))
 	picked, err := sampleOrders(ctx, store, mid, *samples, rng)
