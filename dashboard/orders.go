@@ -616,15 +616,15 @@ func (h *Handler) orderResend(w http.ResponseWriter, r *http.Request, q *req) {
 	http.Redirect(w, r, afterPost(q, id, "resend"), http.StatusSeeOther)
 }
 
-// areaName names an order's area for people: its letter and name ("A · mint").
+// areaName names an order's area for people: its letter and name ("Mint (crypto)").
 func areaName(a rampway.Area) string {
 	switch a {
 	case rampway.AreaMint:
-		return "A · mint"
+		return "Mint (crypto)"
 	case rampway.AreaNFTRamp:
-		return "B · NFT ramp"
+		return "NFT checkout (fiat)"
 	case rampway.AreaDeposit:
-		return "C · deposit"
+		return "On-ramp to a deposit"
 	}
 	return string(a)
 }

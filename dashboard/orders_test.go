@@ -378,7 +378,7 @@ func TestOrderPage(t *testing.T) {
 		t.Fatalf("order page: %d\n%s", res.StatusCode, page)
 	}
 	for _, want := range []string{
-		"T-paid-1", "customer-7", "SUCCESS", "B · NFT ramp",
+		"T-paid-1", "customer-7", "SUCCESS", "NFT checkout (fiat)",
 		"order.created", "order.onramp.success", "order.smartcontract.processing", "order.success", // the timeline
 		"visa •••• 4242", "(paid the order)", // the payment
 		s.Paid.ExecutionTxHash, // the execution, a plain hash: the dev network configures no explorer
@@ -693,7 +693,7 @@ func TestOrderPaidOnChain(t *testing.T) {
 	path := "/dashboard/orders/" + o.ID
 	_, page := a.get(path)
 	payer := crypto.PubkeyToAddress(s.Payer.PublicKey).Hex()
-	for _, want := range []string{payment.Hex(), payer, "0.01", "ETH", "A · mint", o.DepositAddress.Hex(), o.ExecutionTxHash, "Address (optional)"} {
+	for _, want := range []string{payment.Hex(), payer, "0.01", "ETH", "Mint (crypto)", o.DepositAddress.Hex(), o.ExecutionTxHash, "Address (optional)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the order page lacks %q", want)
 		}

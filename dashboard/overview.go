@@ -28,9 +28,9 @@ var overviewAreas = []struct {
 	Area        rampway.Area
 	Name, Class string
 }{
-	{rampway.AreaMint, "Area A (mint)", "area-mint"},
-	{rampway.AreaNFTRamp, "Area B (NFT checkout)", "area-nft-ramp"},
-	{rampway.AreaDeposit, "Area C (deposit)", "area-deposit"},
+	{rampway.AreaMint, areaName(rampway.AreaMint), "area-mint"},
+	{rampway.AreaNFTRamp, areaName(rampway.AreaNFTRamp), "area-nft-ramp"},
+	{rampway.AreaDeposit, areaName(rampway.AreaDeposit), "area-deposit"},
 }
 
 // routeOverview registers the overview: GET /dashboard/overview?days=7|30|90, and the

@@ -143,7 +143,7 @@ func TestOverviewFigures(t *testing.T) {
 		`<span class="figure-note">of 1 orders</span>`,
 		`<option value="30" selected>Last 30 days</option>`,
 		// The orders per area, and today's row of the orders chart's table.
-		`<tr><th scope="row">Area B (NFT checkout)</th><td class="num">3</td><td class="num">1</td><td class="num">1</td><td class="num">1</td></tr>`,
+		`<tr><th scope="row">NFT checkout (fiat)</th><td class="num">3</td><td class="num">1</td><td class="num">1</td><td class="num">1</td></tr>`,
 		`<tr><th scope="row">` + today + `</th><td class="num">0</td><td class="num">3</td><td class="num">0</td><td class="num">3</td></tr>`,
 		// The volume: the order's price exactly.
 		`<tr><th scope="row">` + today + `</th><td class="num">` + eur + `</td><td class="num">` + eur + `</td></tr>`,
@@ -161,7 +161,7 @@ func TestOverviewFigures(t *testing.T) {
 		t.Fatalf("%d charts, want orders and EUR volume", len(cs))
 	}
 	if n := len(cs[0].Rects); n != 1 || cs[0].Rects[0].Class != "area-nft-ramp" || cs[0].Rects[0].Height <= 0 ||
-		cs[0].Rects[0].Tip != today+", Area B (NFT checkout): 3" {
+		cs[0].Rects[0].Tip != today+", NFT checkout (fiat): 3" {
 		t.Errorf("orders chart bars %+v", cs[0].Rects)
 	}
 	if !strings.Contains(cs[1].Title.Text, "EUR") || len(cs[1].Rects) != 1 || !strings.HasSuffix(cs[1].Rects[0].Tip, ": "+eur) {
@@ -186,7 +186,7 @@ func TestOverviewFigures(t *testing.T) {
 	}
 	_, page = a.get("/dashboard/overview")
 	for _, want := range []string{`id="fig-orders">1</span>`, `id="fig-success">none ended</span>`, `No order succeeded in the period.`,
-		`<tr><th scope="row">Area A (mint)</th><td class="num">1</td><td class="num">0</td><td class="num">0</td><td class="num">1</td></tr>`} {
+		`<tr><th scope="row">Mint (crypto)</th><td class="num">1</td><td class="num">0</td><td class="num">0</td><td class="num">1</td></tr>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("live overview lacks %s", want)
 		}

@@ -303,7 +303,7 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02 15:04:05 UTC")
 	},
-	// areaName names an order's area for people ("A · mint").
+	// areaName names an order's area for people ("Mint (crypto)").
 	"areaName": areaName,
 	// units formats an integer amount of an asset with its decimals, exactly.
 	"units": func(v *big.Int, decimals int) string {
