@@ -51,3 +51,17 @@ e2e: ## end to end: geth, PostgreSQL, 2-3 instances with kills and RPC faults (E
 .PHONY: sdk-js
 sdk-js: ## the TypeScript SDK: npm ci and npm test in sdk/js
 	cd sdk/js && npm ci --no-audit --no-fund && npm test
+
+# The screenshots of docs/dashboard.md and README.md: the dashboard's Chromium tests take them
+# (the shared test world of dashboard/site_test.go), and these are copied to docs/images.
+DASHBOARD_SHOTS := TestOverviewInChromium/dashboard-overview TestOrdersInChromium/orders-list \
+	TestOrdersInChromium/order-page TestDevelopersCatalogueBrowser/developers-new-key \
+	TestDevelopersCatalogueBrowser/catalogue-pick-a-function TestRefundsQueueInChromium/dashboard-refunds \
+	TestUsersPagesInChromium/users
+.PHONY: dashboard-screenshots
+dashboard-screenshots: ## the dashboard's screenshots in docs/images (needs Chromium)
+	rm -rf .screenshots
+	RAMPWAY_SCREENSHOTS=$(CURDIR)/.screenshots $(GO) test -count=1 -run 'InChromium|Browser' ./dashboard/
+	mkdir -p docs/images
+	for s in $(DASHBOARD_SHOTS); do cp .screenshots/$$s.png docs/images/$$(basename $$s | sed 's/^dashboard-//; s/^/dashboard-/').png; done
+	rm -rf .screenshots
