@@ -129,14 +129,7 @@ func (h *Handler) renderLoginCode(w http.ResponseWriter, r *http.Request, status
 
 // loginCode is the sign-in's second step: the code of the user's authenticator app.
 func (h *Handler) loginCode(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
-	if err := r.ParseForm(); err != nil {
-		h.render(w, http.StatusBadRequest, "error.html", page{Title: "Bad request", Error: "The form could not be read."})
-		return
-	}
-	c, err := r.Cookie(LoginCookie)
-	if err != nil || !SameToken(c.Value, r.PostForm.Get(csrfField)) {
-		h.forbidden(w)
+	if !h.signedOutForm(w, r) {
 		return
 	}
 	challenge := r.PostForm.Get("challenge")

@@ -161,15 +161,25 @@ func (h *Handler) renderLogin(w http.ResponseWriter, r *http.Request, status int
 	h.render(w, status, "login.html", page{Title: "Sign in", CSRFToken: h.loginToken(w, r), Email: email, Error: msg, Next: localPath(r.FormValue("next"), "")})
 }
 
-func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+// signedOutForm reads a form posted without a session (sign-in, its code step, an invitation's
+// acceptance): at most maxFormSize, with the sign-in CSRF token of the LoginCookie (double
+// submit). It answers the request (400, 403) and reports false when the form may not be used.
+func (h *Handler) signedOutForm(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
 	if err := r.ParseForm(); err != nil {
 		h.render(w, http.StatusBadRequest, "error.html", page{Title: "Bad request", Error: "The form could not be read."})
-		return
+		return false
 	}
 	c, err := r.Cookie(LoginCookie)
 	if err != nil || !SameToken(c.Value, r.PostForm.Get(csrfField)) {
 		h.forbidden(w)
+		return false
+	}
+	return true
+}
+
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	if !h.signedOutForm(w, r) {
 		return
 	}
 	email := r.PostForm.Get("email")

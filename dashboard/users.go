@@ -245,14 +245,7 @@ func (h *Handler) renderInvitation(w http.ResponseWriter, r *http.Request, statu
 
 // acceptInvitation makes the invited user with the password chosen and signs it in.
 func (h *Handler) acceptInvitation(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormSize)
-	if err := r.ParseForm(); err != nil {
-		h.render(w, http.StatusBadRequest, "error.html", page{Title: "Bad request", Error: "The form could not be read."})
-		return
-	}
-	c, err := r.Cookie(LoginCookie)
-	if err != nil || !SameToken(c.Value, r.PostForm.Get(csrfField)) {
-		h.forbidden(w)
+	if !h.signedOutForm(w, r) {
 		return
 	}
 	pw := r.PostForm.Get("password")
