@@ -268,3 +268,30 @@ func EventBodyAbout(e *OrderEvent, o *Order, depositTxs []string, refunds []*Ref
 	}
 	return json.Marshal(EventEnvelope{EventID: e.ID, Timestamp: e.CreatedAt.UTC().Format(TimeFormat), EventName: e.Name, Context: c})
 }
+
+// EventWebhookTest is the event a merchant asks for to check its endpoint (the dashboard's
+// "Send test event"): about no order, sent once on request, never retried and not kept in
+// the event log.
+const EventWebhookTest EventName = "webhook.test"
+
+// TestEventContext is the context of a webhook.test event: whose endpoint it tests, in which
+// mode. It has no order fields: the event is about no order.
+type TestEventContext struct {
+	MerchantID string `json:"merchant_id"`
+	Livemode   bool   `json:"livemode"`
+}
+
+// TestEventEnvelope is the body of a webhook.test POST.
+type TestEventEnvelope struct {
+	EventID   string           `json:"eventId"`
+	Timestamp string           `json:"timestamp"`
+	EventName EventName        `json:"eventName"`
+	Context   TestEventContext `json:"context"`
+}
+
+// TestEventBody is the webhook body of a webhook.test event id of merchant merchantID's
+// endpoint, in the mode livemode, made at at.
+func TestEventBody(id, merchantID string, livemode bool, at time.Time) ([]byte, error) {
+	return json.Marshal(TestEventEnvelope{EventID: id, Timestamp: at.UTC().Format(TimeFormat), EventName: EventWebhookTest,
+		Context: TestEventContext{MerchantID: merchantID, Livemode: livemode}})
+}

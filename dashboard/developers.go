@@ -25,6 +25,14 @@ type Merchants interface {
 	rampway.WebhookLogStore
 }
 
+// TestEvents sends a merchant's endpoint a webhook.test event (webhook.Dispatcher.SendTest):
+// one POST of body to url, signed with the merchant's current secrets of the mode as that
+// mode's deliveries are; not stored, not retried. status is the answer's (0 when none came);
+// err is nil for a 2xx.
+type TestEvents interface {
+	SendTest(ctx context.Context, merchantID string, livemode bool, url string, body []byte) (status int, err error)
+}
+
 // eventLogPage is how many deliveries a page of the event log shows.
 const eventLogPage = 50
 
@@ -68,6 +76,9 @@ func (h *Handler) routeDevelopers() {
 	h.mux.HandleFunc("POST /dashboard/developers/webhook-url", dev(h.setWebhookURL))
 	h.mux.HandleFunc("POST /dashboard/developers/webhook-secret", dev(h.rotateWebhookSecret))
 	h.mux.HandleFunc("GET /dashboard/developers/events", dev(h.eventLog))
+	if h.d.TestEvents != nil {
+		h.mux.HandleFunc("POST /dashboard/developers/test-event", dev(h.sendTestEvent))
+	}
 }
 
 // developersData is the developers page: the merchant's API keys of the mode shown, its
@@ -86,6 +97,10 @@ type developersData struct {
 	Grace  string
 	// MerchantQuery is "?merchant=<id>" for an operator (the links keep the merchant), else "".
 	MerchantQuery string
+	// TestEvents is whether the page offers to send a test event (the dashboard can send them);
+	// SavedURL is the merchant's saved webhook URL, where one goes.
+	TestEvents bool
+	SavedURL   string
 }
 
 // merchantQuery is the query that keeps an operator's merchant on a link: "?merchant=<id>",
@@ -139,7 +154,8 @@ func (h *Handler) showDevelopers(w http.ResponseWriter, r *http.Request, q *req,
 		h.userError(w, r, q, err)
 		return
 	}
-	d := developersData{WebhookURL: q.Merchant.WebhookURL, Graces: graceChoices, Grace: "24h", MerchantQuery: merchantQuery(q)}
+	d := developersData{WebhookURL: q.Merchant.WebhookURL, Graces: graceChoices, Grace: "24h", MerchantQuery: merchantQuery(q),
+		TestEvents: h.d.TestEvents != nil, SavedURL: q.Merchant.WebhookURL}
 	for _, k := range keys {
 		if k.Livemode() == q.Livemode {
 			d.Keys = append(d.Keys, k)
@@ -302,6 +318,50 @@ func (h *Handler) rotateWebhookSecret(w http.ResponseWriter, r *http.Request, q 
 			Until         time.Time
 			MerchantQuery string
 		}{secret, until, merchantQuery(q)}})
+}
+
+// sendTestEvent sends a webhook.test event to the merchant's webhook URL, signed with its
+// secret of the mode shown, once, and shows the page with the outcome: the receiver's status
+// and the time it took, or why it failed (a failing receiver is the merchant's to fix, not an
+// error of this page). Without a URL or a secret of the mode nothing is sent: 400. Each event
+// sent is audited, with its outcome.
+func (h *Handler) sendTestEvent(w http.ResponseWriter, r *http.Request, q *req) {
+	if h.needMerchant(w, q) {
+		return
+	}
+	m := q.Merchant
+	switch {
+	case m.WebhookURL == "":
+		h.showDevelopers(w, r, q, http.StatusBadRequest, "", "No webhook URL is saved: save one before sending a test event.", nil)
+		return
+	case !m.HasWebhookSecret(q.Livemode):
+		h.showDevelopers(w, r, q, http.StatusBadRequest, "",
+			fmt.Sprintf("No %s-mode webhook secret: make one before sending a test event (events are signed with it).", q.Mode()), nil)
+		return
+	}
+	now := time.Now()
+	id := rampway.NewID(rampway.PrefixEvent, now)
+	body, err := rampway.TestEventBody(id, m.ID, q.Livemode, now)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	status, err := h.d.TestEvents.SendTest(r.Context(), m.ID, q.Livemode, m.WebhookURL, body)
+	ms := time.Since(now).Milliseconds()
+	var notice, msg, detail string
+	switch {
+	case err == nil:
+		notice = fmt.Sprintf("Test event %s sent: HTTP %d in %d ms.", id, status, ms)
+		detail = fmt.Sprintf("%s mode, HTTP %d", q.Mode(), status)
+	case status != 0:
+		msg = fmt.Sprintf("Test event %s failed: your endpoint answered HTTP %d %s in %d ms.", id, status, http.StatusText(status), ms)
+		detail = fmt.Sprintf("%s mode, HTTP %d", q.Mode(), status)
+	default:
+		msg = fmt.Sprintf("Test event %s could not be delivered after %d ms: %v.", id, ms, err)
+		detail = fmt.Sprintf("%s mode, no answer: %v", q.Mode(), err)
+	}
+	h.audit(r.Context(), q, "webhook.test", id, detail)
+	h.showDevelopers(w, r, q, http.StatusOK, notice, msg, nil)
 }
 
 // eventRow is a delivery in the event log.

@@ -19,6 +19,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/checkout"
+	"github.com/rampway/rampway/client"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/browsertest"
 	"github.com/rampway/rampway/merchant"
@@ -227,6 +228,159 @@ func (s *site) waitDelivered(t *testing.T, merchantID string) {
 	}
 }
 
+// testReceiver records the POSTs it gets (body and signature) and answers with its status.
+type testReceiver struct {
+	*httptest.Server
+	mu     sync.Mutex
+	status int
+	hits   []testHit
+}
+
+type testHit struct {
+	method, sig string
+	body        []byte
+}
+
+func newTestReceiver(t *testing.T) *testReceiver {
+	rc := &testReceiver{status: http.StatusOK}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		rc.hits = append(rc.hits, testHit{r.Method, r.Header.Get(client.SignatureHeader), b})
+		w.WriteHeader(rc.status)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+// answer sets the status it answers with.
+func (rc *testReceiver) answer(status int) {
+	rc.mu.Lock()
+	rc.status = status
+	rc.mu.Unlock()
+}
+
+// take returns the POSTs received since the last take.
+func (rc *testReceiver) take() []testHit {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	h := rc.hits
+	rc.hits = nil
+	return h
+}
+
+var testEventNotice = regexp.MustCompile(`Test event (evt_[a-z0-9]+) sent: HTTP 200 in \d+ ms`)
+
+// "Send test event" posts one webhook.test event to the merchant's URL, signed with its secret
+// of the mode shown, and shows the receiver's answer on the page: a 200, a 500 (a 200 page
+// naming it), no answer at all. Without a URL or a secret of the mode nothing is sent (400);
+// roles without the developers' rights and forms without the CSRF token get 403. Each event
+// sent is audited; none is in the event log.
+func TestDevelopersTestEvent(t *testing.T) {
+	s := newSite(t)
+	a := s.as(t, rampway.RoleOwner)
+	_, page := a.get("/dashboard/developers")
+	if strings.Contains(page, "Send test event") {
+		t.Fatalf("a test event offered without a URL:\n%s", page)
+	}
+	if res, page := a.submit("/dashboard/developers/test-event", nil); res.StatusCode != http.StatusBadRequest || !strings.Contains(page, "No webhook URL is saved") {
+		t.Fatalf("without a URL: %d\n%s", res.StatusCode, page)
+	}
+	rc := newTestReceiver(t)
+	a.submit("/dashboard/developers/webhook-url", url.Values{"webhook_url": {rc.URL + "/hooks"}})
+	if res, page := a.submit("/dashboard/developers/test-event", nil); res.StatusCode != http.StatusBadRequest || !strings.Contains(page, "No test-mode webhook secret") {
+		t.Fatalf("without a secret: %d\n%s", res.StatusCode, page)
+	}
+	_, page = a.submit("/dashboard/developers/webhook-secret", url.Values{"grace": {"0s"}})
+	secret := secretPattern.FindString(page)
+	if _, page = a.get("/dashboard/developers"); !strings.Contains(page, `action="/dashboard/developers/test-event"`) || !strings.Contains(page, "Send test event") {
+		t.Fatalf("no test event button with a URL and a secret:\n%s", page)
+	}
+
+	// Sent: one POST, signed with the test-mode secret, the page says so.
+	res, page := a.submit("/dashboard/developers/test-event", nil)
+	match := testEventNotice.FindStringSubmatch(page)
+	if res.StatusCode != http.StatusOK || match == nil || !strings.Contains(page, `class="notice"`) {
+		t.Fatalf("send: %d\n%s", res.StatusCode, page)
+	}
+	id := match[1]
+	hits := rc.take()
+	if len(hits) != 1 || hits[0].method != http.MethodPost {
+		t.Fatalf("the receiver got %+v, want one POST", hits)
+	}
+	ev, err := client.VerifyWebhook(secret, hits[0].body, hits[0].sig, time.Now())
+	if err != nil {
+		t.Fatalf("not signed with the merchant's test-mode secret: %v", err)
+	}
+	var c struct {
+		MerchantID string  `json:"merchant_id"`
+		Livemode   *bool   `json:"livemode"`
+		OrderID    *string `json:"order_id"`
+	}
+	if err := ev.DecodeContext(&c); err != nil || ev.ID != id || ev.Name != "webhook.test" || c.MerchantID != s.Merchant.ID ||
+		c.Livemode == nil || *c.Livemode || c.OrderID != nil || ev.Timestamp.IsZero() {
+		t.Fatalf("event %+v, context %+v, %v", ev, c, err)
+	}
+	if ds, err := s.App.Store.WebhookLog(t.Context(), s.Merchant.ID, false, 0, 10); err != nil || len(ds) != 0 {
+		t.Fatalf("the test event is in the event log: %+v, %v", ds, err)
+	}
+
+	// A receiver answering 500: a 200 page naming it, sent once (not retried).
+	rc.answer(http.StatusInternalServerError)
+	res, page = a.submit("/dashboard/developers/test-event", nil)
+	if res.StatusCode != http.StatusOK || !regexp.MustCompile(`<p class="error" role="alert">Test event evt_[a-z0-9]+ failed: your endpoint answered HTTP 500 Internal Server Error in \d+ ms`).MatchString(page) {
+		t.Fatalf("a 500: %d\n%s", res.StatusCode, page)
+	}
+	if hits := rc.take(); len(hits) != 1 {
+		t.Fatalf("the receiver got %d POSTs, want 1", len(hits))
+	}
+	// No answer at all: the transport's error.
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	a.submit("/dashboard/developers/webhook-url", url.Values{"webhook_url": {gone.URL}})
+	if res, page = a.submit("/dashboard/developers/test-event", nil); res.StatusCode != http.StatusOK || !strings.Contains(page, "could not be delivered after") {
+		t.Fatalf("no receiver: %d\n%s", res.StatusCode, page)
+	}
+	a.submit("/dashboard/developers/webhook-url", url.Values{"webhook_url": {rc.URL + "/hooks"}})
+
+	// Refused: without the CSRF token, to roles without the developers' rights, and in live
+	// mode without a live-mode secret.
+	if res, _ := a.post("/dashboard/developers/test-event", url.Values{}); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("without the CSRF token: %d, want 403", res.StatusCode)
+	}
+	for _, role := range []rampway.DashboardRole{rampway.RoleViewer, rampway.RoleSupport} {
+		if res, _ := s.as(t, role).submit("/dashboard/developers/test-event", nil); res.StatusCode != http.StatusForbidden {
+			t.Fatalf("%s: %d, want 403", role, res.StatusCode)
+		}
+	}
+	a.submit("/dashboard/mode", url.Values{"mode": {"live"}})
+	if res, page := a.submit("/dashboard/developers/test-event", nil); res.StatusCode != http.StatusBadRequest || !strings.Contains(page, "No live-mode webhook secret") {
+		t.Fatalf("live mode without a live secret: %d\n%s", res.StatusCode, page)
+	}
+	if hits := rc.take(); len(hits) != 0 {
+		t.Fatalf("refused forms sent %d POSTs", len(hits))
+	}
+
+	// Audited: each event sent, its id the subject, its outcome the detail.
+	es, err := s.App.Store.AuditEntries(t.Context(), s.Merchant.ID, rampway.Page{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests []string
+	for _, e := range slices.Backward(es) {
+		if e.Action == "webhook.test" {
+			tests = append(tests, e.Detail)
+			if !strings.HasPrefix(e.Subject, "evt_") || (len(tests) == 1 && e.Subject != id) {
+				t.Fatalf("audit entry %+v", e)
+			}
+		}
+	}
+	if len(tests) != 3 || tests[0] != "test mode, HTTP 200" || tests[1] != "test mode, HTTP 500" || !strings.HasPrefix(tests[2], "test mode, no answer: ") {
+		t.Fatalf("audited test events: %q", tests)
+	}
+}
+
 // The webhook URL is checked as the admin API checks it; the secret rotates with an overlap,
 // shown once; the event log lists the deliveries, newest first.
 func TestDevelopersWebhooks(t *testing.T) {
@@ -344,6 +498,11 @@ func TestDevelopersCatalogueBrowser(t *testing.T) {
 	browsertest.Do(t, ctx, chromedp.SetValue(chromedp.ID("webhook_url"), hooks.URL+"/hooks"))
 	submit(`form[action="/dashboard/developers/webhook-url"] button`, ".notice", "developers webhook URL saved")
 	submit(`form[action="/dashboard/developers/webhook-secret"] button`, "#webhook-secret", "developers new secret")
+	page("/dashboard/developers", "developers with a secret")
+	submit(`form[action="/dashboard/developers/test-event"] button`, ".notice", "developers test event sent")
+	if got := browsertest.Eval[string](t, ctx, `document.querySelector(".notice").textContent`); !testEventNotice.MatchString(got) {
+		t.Fatalf("test event notice %q", got)
+	}
 	s.orderFor(t, s.Merchant)
 	s.waitDelivered(t, s.Merchant.ID)
 	page("/dashboard/developers/events", "developers event log")

@@ -34,6 +34,9 @@ type Deps struct {
 	Deposits DepositAddresses
 	// Stats are the overview's figures (the store).
 	Stats Stats
+	// TestEvents sends the Developers page's test events (the webhook dispatcher); nil: the
+	// page offers none.
+	TestEvents TestEvents
 }
 
 // ModeCookie remembers the mode (test or live) the dashboard shows; it is a preference, not a

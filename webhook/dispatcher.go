@@ -523,3 +523,14 @@ func (d *Dispatcher) post(ctx context.Context, del *rampway.Delivery, read *secr
 	}
 	return res.StatusCode, nil
 }
+
+// SendTest POSTs body (a webhook.test event, rampway.TestEventBody) to url once, signed with
+// the merchant's current secrets of the mode livemode exactly as a delivery of that mode is,
+// through the same client (SSRF-safe, the same timeout). It is not an outbox delivery: nothing
+// is stored, and a failure is not retried. It returns the answer's status code (0 when none
+// came); err is nil for a 2xx.
+func (d *Dispatcher) SendTest(ctx context.Context, merchantID string, livemode bool, url string, body []byte) (status int, err error) {
+	read := &secretsRead{started: make(chan struct{})}
+	close(read.started) // read at once: no other attempt shares it
+	return d.post(ctx, &rampway.Delivery{EventName: rampway.EventWebhookTest, MerchantID: merchantID, Livemode: livemode, URL: url, Body: body}, read)
+}

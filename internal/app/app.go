@@ -213,6 +213,9 @@ type App struct {
 	leases *lease.Runner
 	// rulesMissing counts the causes the rule table had no rule for (storeHooks).
 	rulesMissing *prometheus.CounterVec
+	// dispatcher delivers webhook events (Serve runs it on every instance) and sends the
+	// dashboard's test events.
+	dispatcher *webhook.Dispatcher
 }
 
 // dashboardMerchants are the dashboard's Merchants: the merchant use cases, and the store's
@@ -375,11 +378,19 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	// every active request, and a stream would hold it for its whole life (minutes).
 	streams, endStreams := context.WithCancel(context.Background())
 	bp := cfg.HTTP.BasePaths
+	// The webhook dispatcher: Serve runs it on every instance (it needs no lease); the
+	// dashboard sends its test events through it, so that they go as deliveries do.
+	wh := cfg.Webhooks
+	a.dispatcher = webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
+		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
+		UserAgent: "rampway/" + a.version + " (+webhooks)", AllowPrivate: cfg.Mode == config.ModeDev},
+		a.Store, a.Merchants, log.With("worker", "webhooks"), nil) // secrets read at every attempt: a rotation applies at once
 	var dash http.Handler // the dashboard, when the configuration serves it
 	if cfg.DashboardEnabled() {
 		dashLog := log.With("component", "dashboard")
 		dash = dashboard.NewHandler(dashboard.Deps{Accounts: dashboard.NewAccounts(a.Store, dashboard.Config{}, dashLog), Log: dashLog,
-			Merchants: dashboardMerchants{a.Merchants, a.Store}, Orders: &dashboard.OrderCases{Service: a.Checkout, Store: a.Store, Refunder: a.Refunds, Networks: cfg.DomainNetworks()}, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store})
+			Merchants: dashboardMerchants{a.Merchants, a.Store}, Orders: &dashboard.OrderCases{Service: a.Checkout, Store: a.Store, Refunder: a.Refunds, Networks: cfg.DomainNetworks()}, Refunds: a.Refunds, Functions: a.Functions, Deposits: deposits, Stats: a.Store,
+			TestEvents: a.dispatcher})
 	}
 	h := httpapi.New(httpapi.Config{
 		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
@@ -503,11 +514,7 @@ func (a *App) Serve(ctx context.Context) error {
 			})
 		}
 	}
-	wh := a.Cfg.Webhooks
-	dispatcher := webhook.New(webhook.Config{Timeout: wh.Timeout, Workers: wh.Workers, PerMerchant: wh.PerMerchant, SlowAfter: wh.SlowAfter,
-		Schedule:  webhook.Schedule{First: wh.RetryFirst, Max: wh.RetryMax, Jitter: 0.2, GiveUpAfter: wh.GiveUpAfter},
-		UserAgent: "rampway/" + a.version + " (+webhooks)", AllowPrivate: a.Cfg.Mode == config.ModeDev},
-		a.Store, a.Merchants, a.Log.With("worker", "webhooks"), nil) // secrets read at every attempt: a rotation applies at once
+	dispatcher := a.dispatcher
 	wakes.webhooks = dispatcher.Wake
 	stopHooks := a.Store.Listen(storeHooks(a.Log, a.rulesMissing, wakes))
 	workers.Go(func() { dispatcher.Run(wctx) })
