@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -217,7 +218,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	// with (gateway_url, dev.json, the demo store); requests wait in the backlog until Serve.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return fmt.Errorf("dev: listen on %s: %w", *addr, err)
+		return inUse(fmt.Errorf("dev: listen on %s: %w", *addr, err), *addr, "--addr", "127.0.0.1:8081")
 	}
 	defer ln.Close() // once the app has it, closed already: this is for the errors before
 	base := "http://" + reachable(ln.Addr().String())
@@ -235,7 +236,7 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 	ch, err := devchain.Start(ctx, devChainConfig(keys, *dataDir, *rpcAddr, *blockTime, log.With("component", "devchain")))
 	if err != nil {
-		return fmt.Errorf("dev: embedded chain: %w", err)
+		return inUse(fmt.Errorf("dev: embedded chain: %w", err), *rpcAddr, "--rpc-addr", "127.0.0.1:8555")
 	}
 	defer ch.Close()
 	if err := state.sameChain(ctx, ch, *dataDir); err != nil {
@@ -313,6 +314,16 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 
 // devChainConfig is the embedded chain of the dev directory dataDir, made from its keys (the
 // same keys open the same chain again).
+// inUse adds to err, when a port was in use, the flag that picks another (and an example), so
+// that a second `rampway dev` or another program on the port is not a dead end.
+func inUse(err error, addr, flag, example string) error {
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		return err
+	}
+	return fmt.Errorf("%w\n%s is in use (another rampway dev, or another program): stop it, or pick another address with %s, e.g. %s %s (port 0 picks a free one)",
+		err, addr, flag, flag, example)
+}
+
 func devChainConfig(keys *devKeys, dataDir, rpcAddr string, blockTime time.Duration, log *slog.Logger) devchain.Config {
 	return devchain.Config{
 		RPCAddr: rpcAddr, BlockTime: blockTime, Deployer: keys.deployer, Logger: log,
