@@ -30,8 +30,12 @@ run: ## the dev environment (API, embedded chain, demo merchant), as bin/rampway
 	$(GO) build -o bin/rampway ./cmd/rampway
 	exec ./bin/rampway dev
 
-build: ## the binary, in ./bin
-	$(GO) build -trimpath -ldflags "-s -w" -o bin/rampway ./cmd/rampway
+# The release's version, as `rampway version` prints it: the tag (v1.2.3), else dev- and the
+# commit, with -dirty for uncommitted changes.
+VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null || echo "dev-$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)")
+
+build: ## the binary, in ./bin, reporting its version (VERSION=v1.2.3 make build for a release)
+	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/rampway ./cmd/rampway
 
 # The production path end to end (issue 19): geth --dev in its own process, PostgreSQL, 2-3
 # `rampway serve` processes SIGKILLed and restarted in a loop, the fault proxy between them and

@@ -11,13 +11,49 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/rampway/rampway/internal/app"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is the release, set at build time with -ldflags "-X main.version=..." (make build
+// sets it from git describe); without it, what the Go toolchain recorded (versionOf).
+var version string
+
+func init() { version = versionOf(version, debug.ReadBuildInfo) }
+
+// versionOf is the version a binary reports: set, when the build set one; else the module's
+// version when it was installed by version (go install github.com/rampway/rampway/cmd/rampway@v1.2.3);
+// else "dev-" and the commit it was built from (with "-dirty" for uncommitted changes), which
+// go build records in a checkout; else "dev" (go run, go test).
+func versionOf(set string, read func() (*debug.BuildInfo, bool)) string {
+	if set != "" {
+		return set
+	}
+	info, ok := read()
+	if !ok {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev-" + rev[:min(len(rev), 12)] + dirty
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -647,5 +648,32 @@ func adminCLI(t *testing.T, dir string, prefix ...string) func(args ...string) (
 			}
 		}
 		return v, err
+	}
+}
+
+// TestVersionOf: a release's version as set at build time, else the installed module's, else the
+// commit built, else dev.
+func TestVersionOf(t *testing.T) {
+	info := func(main string, settings ...debug.BuildSetting) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) {
+			return &debug.BuildInfo{Main: debug.Module{Path: "github.com/rampway/rampway", Version: main}, Settings: settings}, true
+		}
+	}
+	rev := debug.BuildSetting{Key: "vcs.revision", Value: "1d58bb8f0e2c4a7b9d3e5f60718293a4b5c6d7e8"}
+	for _, c := range []struct {
+		set  string
+		read func() (*debug.BuildInfo, bool)
+		want string
+	}{
+		{"v1.4.0", info("v1.3.0", rev), "v1.4.0"},
+		{"", info("v1.3.0", rev), "v1.3.0"},
+		{"", info("(devel)", rev), "dev-1d58bb8f0e2c"},
+		{"", info("(devel)", rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "dev-1d58bb8f0e2c-dirty"},
+		{"", info("(devel)"), "dev"},
+		{"", func() (*debug.BuildInfo, bool) { return nil, false }, "dev"},
+	} {
+		if got := versionOf(c.set, c.read); got != c.want {
+			t.Errorf("versionOf(%q, ...) = %q, want %q", c.set, got, c.want)
+		}
 	}
 }
