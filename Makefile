@@ -37,7 +37,7 @@ VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null || echo 
 build: ## the binary, in ./bin, reporting its version (VERSION=v1.2.3 make build for a release)
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/rampway ./cmd/rampway
 
-# The production path end to end (issue 19): geth --dev in its own process, PostgreSQL, 2-3
+# The production path end to end: geth --dev in its own process, PostgreSQL, 2-3
 # `rampway serve` processes SIGKILLed and restarted in a loop, the fault proxy between them and
 # the node, the first RPC URL killed half-way. One "E2E" summary line per scenario. .ci/run runs
 # it with E2E_ORDERS=200. Process logs stay in E2E_LOGS.
@@ -49,7 +49,7 @@ e2e: ## end to end: geth, PostgreSQL, 2-3 instances with kills and RPC faults (E
 	  $(GO) test -tags e2e -count=1 -timeout 45m -v -run '^TestEndToEnd$$' ./e2e \
 	  -args -orders=$(E2E_ORDERS) -rate=$(E2E_RATE) -logs=$(E2E_LOGS)
 
-# The TypeScript SDK (sdk/js, issue 20): a clean install of its one pinned devDependency
+# The TypeScript SDK (sdk/js): a clean install of its one pinned devDependency
 # (typescript), then its tests: unit tests, the cross-check with the Go client (go run) and the
 # journeys against a rampway dev built from this checkout (or $RAMPWAY_BIN).
 .PHONY: sdk-js
