@@ -16,7 +16,7 @@ lint: ## gofmt and go vet
 	$(GO) vet -tags e2e ./e2e
 
 unit: ## all tests with the race detector (PostgreSQL ones need RAMPWAY_TEST_POSTGRES_DSN)
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 
 # A count, not a duration: when a -fuzztime duration runs out while a worker is minimizing, Go's
 # fuzzer can fail the run with "context deadline exceeded" (seen here); a count has no deadline.
