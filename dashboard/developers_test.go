@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,9 +17,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
-	"github.com/rampway/rampway/checkout"
 	"github.com/rampway/rampway/client"
-	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/internal/browsertest"
 	"github.com/rampway/rampway/merchant"
 )
@@ -191,22 +188,7 @@ func newHookServer(t *testing.T) *hookServer {
 // has a webhook URL and a test-mode secret.
 func (s *site) orderFor(t *testing.T, m *rampway.Merchant) string {
 	t.Helper()
-	fragment, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
-	f, err := s.App.Functions.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: s.Chain.Contracts().NFT.Hex(),
-		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, _ := json.Marshal(map[string]any{"to": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "quantity": "1"})
-	created, err := s.App.Checkout.CreateFiatOrder(t.Context(), m, checkout.FiatOrderParams{
-		Quote: checkout.FiatQuoteParams{FiatSymbol: "EUR", Method: rampway.MethodCard, Execution: checkout.ExecutionParams{FunctionID: f.ID,
-			FunctionArgs: args, NetworkName: "devnet", Payment: &checkout.PaymentParams{Symbol: "ETH", TotalValue: "0.01"}}},
-		Order: checkout.OrderParams{MerchantUserID: "u1", MerchantRedirectURL: "https://shop.example/done", User: map[string]string{
-			"user_first_name": "Ada", "user_last_name": "Lovelace", "user_email_id": "ada@example.com", "user_dob": "1990-12-10", "user_countryCode": "DE"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return created.Order.ID
+	return s.CardMintFor(t, m).Order.ID
 }
 
 // waitDelivered waits until the merchant's latest test-mode webhook delivery is delivered.

@@ -95,6 +95,13 @@ func (e *Env) CardMint(t testing.TB) *checkout.Created {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e.CardMintFor(t, m)
+}
+
+// CardMintFor registers the dev chain's NFT mint for merchant m and creates an order of one mint
+// of it paid by card in euros.
+func (e *Env) CardMintFor(t testing.TB, m *rampway.Merchant) *checkout.Created {
+	t.Helper()
 	fragment, _ := contract.FunctionFragment(devchain.NFTABI(), "mint")
 	f, err := e.App.Functions.Register(t.Context(), m.ID, contract.RegisterParams{Network: "devnet", ContractAddress: e.Chain.Contracts().NFT.Hex(),
 		ABI: fragment, DefaultGasLimit: 300_000, PayableSymbol: "ETH"})
