@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -634,23 +633,6 @@ func TestOrdersInChromium(t *testing.T) {
 		t.Errorf("the refund is not on the page:\n%s", text)
 	}
 	browsertest.Screenshot(t, ctx, "order-refunded")
-}
-
-// chromiumAt starts a headless Chromium signed in to the site as the user of role, on the
-// page at path (the sign-in form's next). (site.chromium waits for the navigation of a
-// signed-in page, which the landing page, without one yet, lacks.)
-func (s *site) chromiumAt(t *testing.T, role rampway.DashboardRole, path string) context.Context {
-	t.Helper()
-	ctx := browsertest.New(t)
-	browsertest.Do(t, ctx,
-		chromedp.Navigate(s.Base+"/dashboard/login?next="+url.QueryEscape(path)),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), s.Users[role].Email),
-		chromedp.SendKeys(chromedp.ID("password"), sitePassword),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.CSS("header nav")),
-	)
-	return ctx
 }
 
 // payOnChain creates an area A order of s.Merchant (one mint, 0.01 ETH) and pays it from the

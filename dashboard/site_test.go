@@ -136,17 +136,24 @@ func csrfOf(t *testing.T, page string) string {
 	return m[1]
 }
 
-// chromium starts a headless Chromium signed in to the site as the user of role.
+// chromium starts a headless Chromium signed in to the site as the user of role, on the start page.
 func (s *site) chromium(t *testing.T, role rampway.DashboardRole) context.Context {
+	t.Helper()
+	return s.chromiumAt(t, role, "/dashboard/")
+}
+
+// chromiumAt starts a headless Chromium signed in as the user of role through the sign-in form,
+// which then goes to path (its next).
+func (s *site) chromiumAt(t *testing.T, role rampway.DashboardRole, path string) context.Context {
 	t.Helper()
 	ctx := browsertest.New(t)
 	browsertest.Do(t, ctx,
-		chromedp.Navigate(s.Base+"/dashboard/login"),
+		chromedp.Navigate(s.Base+"/dashboard/login?next="+url.QueryEscape(path)),
 		chromedp.WaitVisible(chromedp.ID("email")),
 		chromedp.SendKeys(chromedp.ID("email"), s.Users[role].Email),
 		chromedp.SendKeys(chromedp.ID("password"), sitePassword),
 		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.CSS(`form[action="/dashboard/logout"]`)), // on the landing page and every signed-in page
+		chromedp.WaitVisible(chromedp.CSS(`form[action="/dashboard/logout"]`)), // on every signed-in page
 	)
 	return ctx
 }

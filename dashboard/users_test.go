@@ -493,17 +493,8 @@ func (a *agent) hasSession() bool {
 // invitation made through the form, accessibility checked and screenshots kept.
 func TestUsersPagesInChromium(t *testing.T) {
 	s := newSite(t)
-	ctx := browsertest.New(t)
-	// Signed in as s.chromium does, to the users page (the landing page has no navigation yet,
-	// which s.chromium waits for).
-	browsertest.Do(t, ctx,
-		chromedp.Navigate(s.Base+"/dashboard/login?next=/dashboard/users"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), s.Users[rampway.RoleOwner].Email),
-		chromedp.SendKeys(chromedp.ID("password"), sitePassword),
-		chromedp.Submit(chromedp.ID("password")),
-		chromedp.WaitVisible(chromedp.ID("invite-email")),
-	)
+	ctx := s.chromiumAt(t, rampway.RoleOwner, "/dashboard/users")
+	browsertest.Do(t, ctx, chromedp.WaitVisible(chromedp.ID("invite-email")))
 	browsertest.CheckAccessibility(t, ctx, "the users page")
 	browsertest.Screenshot(t, ctx, "users")
 	browsertest.Do(t, ctx,
