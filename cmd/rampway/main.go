@@ -58,6 +58,7 @@ func versionOf(set string, read func() (*debug.BuildInfo, bool)) string {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopWithGoRun() // after NotifyContext: the SIGTERM it asks for shuts down cleanly
 	app.TuneGC(os.Getenv)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
