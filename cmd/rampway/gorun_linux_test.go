@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,6 +50,10 @@ func TestStopsWithGoRun(t *testing.T) {
 	}
 	if child == 0 {
 		t.Fatalf("the script printed no child pid:\n%s", out)
+	}
+	// What the first run's wait was: the start, and go run's build before it.
+	if !regexp.MustCompile(`(?m)^  started:   in [0-9.]+m?s, after [0-9hms]+ of go run building it$`).MatchString(out.String()) {
+		t.Errorf("the banner does not say how long the start and go run's build took:\n%s", out)
 	}
 	api := strings.TrimPrefix(strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), "http://")
 

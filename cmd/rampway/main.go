@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/rampway/rampway/internal/app"
 )
@@ -54,6 +55,10 @@ func versionOf(set string, read func() (*debug.BuildInfo, bool)) string {
 	}
 	return "dev-" + rev[:min(len(rev), 12)] + dirty
 }
+
+// processStart is when the program's own package was initialised: the start time where the
+// kernel's is not at hand.
+var processStart = time.Now()
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
