@@ -26,7 +26,7 @@ type orderLog struct {
 
 type made struct {
 	id, amount, gateway string // the order's id, crypto_amount and gateway_url
-	at                      time.Time
+	at                  time.Time
 }
 
 func (l *orderLog) add(m made) {
