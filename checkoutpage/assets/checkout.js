@@ -13,7 +13,7 @@
 
   // The visit: opened before the end, the page returns to the shop by itself at the end.
   const visit = P.visit(root.dataset.orderId);
-  if (!finalStates.includes(root.dataset.status)) { visit.live = true; visit.save(); }
+  if (!finalStates.includes(root.dataset.status)) { visit.set("live", true); }
   // user.widget.close once per visit, when the user leaves: not when the page reloads itself
   // to show a refund's form, nor for that form's post (the page comes back).
   let moving = false;

@@ -40,14 +40,24 @@ window.RampwayPage = (function () {
   }
   function visit(orderID) {
     const key = "rampway.visit." + orderID;
-    let v = null;
-    try { v = JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { v = null; }
-    if (!v || typeof v.id !== "string" || !/^[0-9a-f]{32}$/.test(v.id)) v = { id: randomID(), live: false, closed: false, stay: false };
-    v.save = () => {
-      try { sessionStorage.setItem(key, JSON.stringify({ id: v.id, live: v.live, closed: v.closed, stay: v.stay })); } catch (e) { /* in memory */ }
+    let mem = null; // where sessionStorage is refused
+    const read = () => {
+      let v = mem;
+      try { v = JSON.parse(sessionStorage.getItem(key) || "null") || mem; } catch (e) { v = mem; }
+      return v && typeof v.id === "string" && /^[0-9a-f]{32}$/.test(v.id) ? v : null;
     };
-    v.save();
-    return v;
+    const write = (v) => {
+      mem = v;
+      try { sessionStorage.setItem(key, JSON.stringify(v)); } catch (e) { /* in memory */ }
+    };
+    if (!read()) write({ id: randomID(), live: false, closed: false, stay: false });
+    // Each read and change goes to the storage: another page of the visit (a reload) may
+    // have changed it meanwhile.
+    return {
+      id: read().id,
+      get: (field) => !!read()[field],
+      set: (field, value) => { const v = read(); v[field] = value; write(v); },
+    };
   }
 
   // leave tells the merchant, once per visit, that the user left the page (user.widget.close;
@@ -55,9 +65,8 @@ window.RampwayPage = (function () {
   // is only moving on within the checkout.
   function leave(root, v, moving) {
     window.addEventListener("pagehide", () => {
-      if (moving() || v.closed || !navigator.sendBeacon) return;
-      v.closed = true;
-      v.save();
+      if (moving() || v.get("closed") || !navigator.sendBeacon) return;
+      v.set("closed", true);
       navigator.sendBeacon("/checkout/close", new URLSearchParams({ order_id: root.dataset.orderId, hash: root.dataset.hash, visit: v.id }));
     });
   }
@@ -73,23 +82,21 @@ window.RampwayPage = (function () {
     ret.hidden = false;
     if (url) link.href = url;
     if (hold) { note.textContent = hold; return; }
-    if (!v.live || v.stay) return;
+    if (!v.get("live") || v.get("stay")) return;
     let n = parseInt(root.dataset.returnAfter, 10) || 5;
     let timer = null;
     stay.hidden = false;
     stay.addEventListener("click", () => {
       clearTimeout(timer);
-      v.stay = true;
-      v.save();
+      v.set("stay", true);
       stay.hidden = true;
       note.textContent = T.staying || "";
     });
     const step = () => {
-      if (v.stay) return;
+      if (v.get("stay")) { stay.hidden = true; note.textContent = T.staying || ""; return; }
       note.textContent = (T.returning || "").replace("{n}", n);
       if (n-- <= 0) {
-        v.live = false; // back at the shop: coming back to this page does not send the user off again
-        v.save();
+        v.set("live", false); // back at the shop: coming back to this page does not send the user off again
         window.location.assign(link.href);
         return;
       }

@@ -37,8 +37,7 @@
     P.finish(root, visit, "", "");
     return;
   }
-  visit.live = true;
-  visit.save();
+  visit.set("live", true);
 
   // Live status: the page reloads when the order moves on (the server renders each step). At
   // a final status nothing more comes: no stream is opened, and one is closed.
