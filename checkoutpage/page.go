@@ -136,7 +136,9 @@ func New(cfg Config, deps Deps) *Handler {
 		now = time.Now
 	}
 	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] },
-		"tr": func(key, placeholder, value string) string { return strings.ReplaceAll(Messages[key], placeholder, value) }}
+		"tr": func(key, placeholder, value string) string {
+			return strings.ReplaceAll(Messages[key], placeholder, value)
+		}}
 	h := &Handler{cfg: cfg, store: deps.Store, hash: deps.Checkout, chains: deps.Chains, log: deps.Log, now: now, refunds: deps.Refunds,
 		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html", "templates/header.html")),
 		errPg: template.Must(template.New("error.html").Funcs(funcs).ParseFS(templateFS, "templates/error.html")),
