@@ -182,6 +182,16 @@ func (r *depositRun) showsDeposit(t *testing.T, what, crypto, symbol, currency, 
 		t.Fatalf("%s: the page says %q, price %+v; want %q, lines %v, %s %s delivered for %s %s (spread %s, fee %+v)", what, v.Item, v.Price, want, labels,
 			crypto, symbol, amount, currency, spread, fee)
 	}
+	// Amounts are as the order states them up to 6 significant digits; a longer one (the
+	// network fee, which took the rounding of crypto_amount) reads 3, its exact amount in the
+	// line's title.
+	for _, l := range v.Price[:3] {
+		n, _, _ := strings.Cut(l.exact(), " ")
+		shown, _, _ := strings.Cut(l.Amount, " ")
+		if long := significantDigits(n) > 6; long != (l.Exact != "") || (long && significantDigits(shown) > 3) {
+			t.Fatalf("%s: the line %+v: %s has %d significant digits, shown %s", what, l, n, significantDigits(n), shown)
+		}
+	}
 	sum, fiat := new(big.Int), new(big.Rat)
 	for _, l := range v.Price[:3] {
 		n, unit, _ := strings.Cut(l.exact(), " ")
@@ -205,6 +215,15 @@ func (r *depositRun) showsDeposit(t *testing.T, what, crypto, symbol, currency, 
 	if want := "Rate used: 1 " + symbol + " = " + devRate(symbol, currency); v.Rate != want {
 		t.Fatalf("%s: rate %q, want %q", what, v.Rate, want)
 	}
+}
+
+// significantDigits counts a decimal's significant digits.
+func significantDigits(s string) int {
+	d := strings.TrimLeft(strings.Replace(s, ".", "", 1), "0")
+	if !strings.Contains(s, ".") {
+		d = strings.TrimRight(d, "0")
+	}
+	return len(d)
 }
 
 // ratOf parses a decimal.
