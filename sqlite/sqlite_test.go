@@ -76,7 +76,7 @@ func TestCheckpointStartsTheWALOver(t *testing.T) {
 	// A PASSIVE checkpoint reports -1 frames when it could not run (the store's own
 	// background checkpoint ran at that moment): ask again.
 	checkpoint := func() (int, error) {
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
 			n, err := sqlite.Checkpoint(t.Context(), db)
 			if err != nil || n != -1 || time.Now().After(deadline) {
 				return n, err
