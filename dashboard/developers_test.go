@@ -459,9 +459,15 @@ func TestDevelopersCatalogueBrowser(t *testing.T) {
 		browsertest.CheckAccessibility(t, ctx, name)
 		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
 	}
+	// submit clicks a form's button and waits for the page it leads to: a new document (the
+	// one clicked on is marked) showing wait.
 	submit := func(button, wait, name string) {
 		t.Helper()
-		browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS(wait)))
+		browsertest.Eval[bool](t, ctx, `window.clickedOn = true`)
+		browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(button)))
+		browsertest.WaitFor(t, ctx, "the page after "+name, `!window.clickedOn && document.readyState === "complete" && document.querySelector(`+
+			strconv.Quote(wait)+`) !== null`, browsertest.Timeout, func(ok bool) bool { return ok })
+		browsertest.Do(t, ctx, chromedp.WaitVisible(chromedp.CSS(wait)))
 		browsertest.CheckAccessibility(t, ctx, name)
 		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
 	}

@@ -601,9 +601,10 @@ func TestOrdersInChromium(t *testing.T) {
 	browsertest.Do(t, ctx,
 		chromedp.SendKeys(chromedp.ID("orders-q"), "customer-7"),
 		chromedp.Submit(chromedp.ID("orders-q")),
-		chromedp.WaitVisible(chromedp.CSS(`table.orders a[href^="/dashboard/orders/`+s.Paid.ID+`"]`)),
 	)
-	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("table.orders tbody tr").length`); n != 1 {
+	// The list of the search's page, once it is there (the list before it has the order too).
+	if n := browsertest.WaitFor(t, ctx, "the search's results", `location.search.includes("q=customer-7") && document.readyState === "complete" ?
+	  document.querySelectorAll("table.orders tbody tr").length : -1`, browsertest.Timeout, func(n int) bool { return n >= 0 }); n != 1 {
 		t.Fatalf("%d orders found, want 1", n)
 	}
 	browsertest.CheckAccessibility(t, ctx, "orders search")
