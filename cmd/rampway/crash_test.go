@@ -32,17 +32,40 @@ import (
 	"github.com/rampway/rampway/contract"
 )
 
-// buildBinary builds rampway into a temporary directory.
+// buildBinary returns the rampway binary, built once for the tests of this run (into
+// binDir, which TestMain removes).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "rampway")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
+}
+
+// binDir holds the binary builtBinary builds; TestMain makes and removes it.
+var binDir string
+
+var builtBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "rampway")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "rampway-test-bin"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
 }
 
 // server is a `rampway serve` process.

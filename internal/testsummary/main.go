@@ -2,13 +2,13 @@
 // person wants from it: each package's result line as go test prints it, the output of what
 // failed, and at the end the counts of tests passed, failed and skipped, the skips grouped by
 // their reason, and the slowest packages. It exits non-zero when go test did or a test failed.
+// Several commands, separated by an argument ";", run one after the other into one summary.
 // `make unit` runs the suite through it:
 //
-//	go run ./internal/testsummary go test -race -count=1 -json ./...
+//	go run ./internal/testsummary go test -race -count=1 -json ./... \; go test -count=1 -json -run X .
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,9 +26,9 @@ func main() {
 	}
 }
 
-// run summarises the output of the command args (go test with -json), or of stdin without
-// args. It returns an error when the command fails, a test or package fails, or the output
-// cannot be read.
+// run summarises the output of the commands args (go test with -json; several separated by
+// ";"), run one after the other, or of stdin without args. It returns an error when a command
+// fails, a test or package fails, or the output cannot be read.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		s, err := summarise(stdin, stdout, module)
@@ -37,27 +37,42 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return verdict(s, nil)
 	}
-	if !hasJSONFlag(args) {
-		return errors.New("the command must be go test with -json")
+	cmds := [][]string{nil}
+	for _, a := range args {
+		if a == ";" {
+			cmds = append(cmds, nil)
+		} else {
+			cmds[len(cmds)-1] = append(cmds[len(cmds)-1], a)
+		}
 	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stderr = stdin, stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
+	for _, c := range cmds {
+		if !hasJSONFlag(c) {
+			return fmt.Errorf("%q: each command must be go test with -json", strings.Join(c, " "))
+		}
 	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	s, serr := summarise(out, stdout, module)
+	r, w := io.Pipe()
+	errs := make(chan error, 1)
+	go func() {
+		var failed error
+		for _, c := range cmds {
+			cmd := exec.Command(c[0], c[1:]...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, w, stderr
+			if err := cmd.Run(); err != nil && failed == nil {
+				failed = fmt.Errorf("%s: %w", strings.Join(c, " "), err)
+			}
+		}
+		w.Close()
+		errs <- failed
+	}()
+	s, serr := summarise(r, stdout, module)
 	if serr != nil {
-		_, _ = io.Copy(io.Discard, out) // let the command finish
+		r.CloseWithError(serr) // the commands' writes fail: they end
 	}
-	werr := cmd.Wait()
+	cerr := <-errs
 	if serr != nil {
 		return serr
 	}
-	return verdict(s, werr)
+	return verdict(s, cerr)
 }
 
 // verdict is the error of a run whose command ended with cmdErr (nil when it succeeded).
@@ -66,7 +81,7 @@ func verdict(s Summary, cmdErr error) error {
 	case !s.OK():
 		return fmt.Errorf("%d tests failed, packages failed: %s", s.Failed, strings.Join(s.FailedPackages, " "))
 	case cmdErr != nil:
-		return fmt.Errorf("go test: %w (no test failed: see its output above)", cmdErr)
+		return fmt.Errorf("%w (no test failed: see its output above)", cmdErr)
 	}
 	return nil
 }

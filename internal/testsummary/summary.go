@@ -114,11 +114,17 @@ func summarise(r io.Reader, w io.Writer, module string) (Summary, error) {
 			case "output":
 				p.output = append(p.output, ev.Output)
 			case "pass", "fail", "skip":
-				p.action, p.elapsed = ev.Action, ev.Elapsed
+				// A package may come in several runs (make unit runs a few tests without the
+				// race detector too): its result is the worst, its time the sum.
+				if p.action != "fail" && (p.action != "pass" || ev.Action == "fail") {
+					p.action = ev.Action
+				}
+				p.elapsed += ev.Elapsed
 				if ev.FailedBuild != "" {
 					p.output = append(builds[ev.FailedBuild], p.output...)
 				}
-				writePackage(w, p)
+				writePackage(w, p, ev.Action)
+				p.output = nil // printed
 			}
 			continue
 		}
@@ -150,7 +156,7 @@ func summarise(r io.Reader, w io.Writer, module string) (Summary, error) {
 			// No end: go test was stopped, or the package's binary never reported one.
 			s.FailedPackages = append(s.FailedPackages, p.name)
 			p.action = "fail"
-			writePackage(w, p)
+			writePackage(w, p, "fail")
 		}
 		short := shortName(p.name, module)
 		times = append(times, PackageTime{Package: short, Elapsed: time.Duration(p.elapsed * float64(time.Second))})
@@ -230,10 +236,11 @@ func skipReason(output []string) string {
 	return reason
 }
 
-// writePackage writes p's result line as go test prints it and, when it failed, the output
-// of its failed tests and of those that never ended, then its own.
-func writePackage(w io.Writer, p *pkg) {
-	if p.action != "fail" {
+// writePackage writes the result line of p's run that ended with action, as go test prints
+// it and, when it failed, the output of its failed tests and of those that never ended, then
+// its own.
+func writePackage(w io.Writer, p *pkg, action string) {
+	if action != "fail" {
 		for _, l := range p.output {
 			if strings.HasPrefix(l, "ok  ") || strings.HasPrefix(l, "?   ") {
 				io.WriteString(w, l)

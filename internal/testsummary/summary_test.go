@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -150,6 +151,20 @@ func TestRunCommand(t *testing.T) {
 			}
 		})
 	}
+	// Two commands, one after the other, into one summary: package p failed in the first and
+	// passed in the second (another test): failed, with the tests of both.
+	t.Setenv("TESTSUMMARY_FAKE_EXIT", "0")
+	t.Setenv("TESTSUMMARY_FAKE_JSON", failing)
+	t.Setenv("TESTSUMMARY_FAKE_JSON_SECOND", strings.ReplaceAll(passing, "TestA", "TestB"))
+	var out bytes.Buffer
+	fake := []string{os.Args[0], "-test.run=^$", "-json"}
+	err := run(append(append(slices.Clone(fake), ";"), append(fake, "second")...), nil, &out, &bytes.Buffer{})
+	if err == nil || !strings.Contains(out.String(), "== tests: 1 passed, 1 failed, 0 skipped, in 1 packages\nFAILED packages: p\n") {
+		t.Fatalf("two commands: %v\n%s", err, out.String())
+	}
+	if err := run(append(slices.Clone(fake), ";"), nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
+		t.Fatal("an empty command after a ';' was accepted")
+	}
 	if err := run([]string{"go", "test", "./..."}, nil, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 		t.Fatal("a command without -json was run")
 	}
@@ -161,6 +176,9 @@ func TestRunCommand(t *testing.T) {
 // TestMain is also the fake go test of TestRunCommand.
 func TestMain(m *testing.M) {
 	if j, ok := os.LookupEnv("TESTSUMMARY_FAKE_JSON"); ok {
+		if slices.Contains(os.Args, "second") {
+			j = os.Getenv("TESTSUMMARY_FAKE_JSON_SECOND")
+		}
 		os.Stdout.WriteString(j)
 		if os.Getenv("TESTSUMMARY_FAKE_EXIT") != "0" {
 			os.Exit(2)
