@@ -12,7 +12,8 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-func TestStoreContract(t *testing.T) { storetest.Run(t, fresh) }
+// The store contract suite (storetest.Run) runs once, as TestNoStatementScansAGrowingTable's
+// subtest "store contract", which records the statements it runs to read their plans.
 
 // fresh is a new database file, opened (and opened again) by the store.
 func fresh(t *testing.T) storetest.Opener {
