@@ -15,8 +15,16 @@ lint: ## gofmt and go vet
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags e2e ./e2e
 
-unit: ## all tests with the race detector (PostgreSQL ones need RAMPWAY_TEST_POSTGRES_DSN)
-	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+# go test's JSON through internal/testsummary: the usual package lines, the output of what
+# failed, then the counts of tests passed, failed and skipped, the skips by reason and the
+# slowest packages. It fails when go test does or any test fails. NORACE are the tests built
+# without the race detector (//go:build !race): one goroutine of domain code each, which the
+# detector would only make twenty times slower; a second go test runs them. -parallel 4: most
+# parallel tests wait on blocks (one a second) and browsers, not on the two cores.
+NORACE := -run '^TestExploreOrderMachine$$' .
+unit: ## all tests with the race detector, then how many passed, failed and skipped (and why)
+	$(GO) run ./internal/testsummary $(GO) test -race -count=1 -parallel 4 -timeout 25m -json $(PKGS) \; \
+	  $(GO) test -count=1 -timeout 10m -json $(NORACE)
 
 # A count, not a duration: when a -fuzztime duration runs out while a worker is minimizing, Go's
 # fuzzer can fail the run with "context deadline exceeded" (seen here); a count has no deadline.

@@ -159,7 +159,7 @@ func (e *entryError) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestBatchingClientTransactionReceipts met it once under load).
 func waitIndexed(t *testing.T, ec *ethclient.Client, txs []*types.Transaction) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for _, tx := range txs {
 		for {
 			_, err := ec.TransactionReceipt(t.Context(), tx.Hash())
@@ -179,7 +179,7 @@ func waitIndexed(t *testing.T, ec *ethclient.Client, txs []*types.Transaction) {
 // sends a lookup may lag (CI met 8 for 10 once).
 func waitPendingNonce(t *testing.T, ec *ethclient.Client, addr common.Address, want uint64) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		n, err := ec.PendingNonceAt(t.Context(), addr)
 		if err == nil && n == want {

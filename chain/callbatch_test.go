@@ -29,10 +29,14 @@ type rpcProxy struct {
 	refuseBatches bool
 	batchLimit    int           // when set, a batch of more calls is refused as go-ethereum refuses it
 	delay         time.Duration // before forwarding: a remote node's round trip
-	requests      atomic.Int64
-	batches       atomic.Int64
-	// inFlight and mostInFlight count requests being served, now and at most.
-	inFlight, mostInFlight atomic.Int64
+	// hold, when set, holds every request until it is closed: a node that has not answered
+	// yet, for as long as the test needs.
+	hold     <-chan struct{}
+	requests atomic.Int64
+	batches  atomic.Int64
+	// inFlight and mostInFlight count requests being served, now and at most; callsInFlight
+	// counts the calls in them.
+	inFlight, mostInFlight, callsInFlight atomic.Int64
 }
 
 func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +50,17 @@ func (p *rpcProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer p.inFlight.Add(-1)
 	for m := p.mostInFlight.Load(); n > m && !p.mostInFlight.CompareAndSwap(m, n); m = p.mostInFlight.Load() {
 	}
+	calls := int64(1)
+	var batch []json.RawMessage
+	if json.Unmarshal(body, &batch) == nil {
+		calls = int64(len(batch))
+	}
+	p.callsInFlight.Add(calls)
+	defer p.callsInFlight.Add(-calls)
 	time.Sleep(p.delay)
+	if p.hold != nil {
+		<-p.hold
+	}
 	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
 		p.batches.Add(1)
 		if p.refuseBatches {
@@ -178,14 +192,29 @@ func TestCallBatcherAnswersAsEthclient(t *testing.T) {
 
 // Against a slow node, calls that pile up open more batches (up to the limit) rather than all
 // waiting for the two first ones, and they still share few requests; each answers as
-// ethclient does.
+// ethclient does. The node answers nothing until every call is either at the node or waiting
+// in the batcher: the calls pile up however slowly the machine starts them.
 func TestCallBatcherSlowNode(t *testing.T) {
 	t.Parallel()
 	s := mustSimChain(t)
-	proxy := &rpcProxy{delay: 200 * time.Millisecond}
+	hold := make(chan struct{})
+	proxy := &rpcProxy{hold: hold}
 	ec, calls, want := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, BatchesInFlightRemote)
 	const rounds = 12 // 60 calls at once
+	go func() {
+		defer close(hold)
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+			waiting, _ := c.calls.calls.Waiting()
+			if int(proxy.callsInFlight.Load())+waiting == len(calls)*rounds {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("%d calls at the node and %d waiting a minute on, want %d in all", proxy.callsInFlight.Load(), waiting, len(calls)*rounds)
+				return
+			}
+		}
+	}()
 	got := callAll(t, c, calls, rounds)
 	for i := range calls {
 		for r := range got[i] {

@@ -259,7 +259,7 @@ func TestSimulateOnLatestBlock(t *testing.T) {
 
 func simWaitReceipt(t *testing.T, ec *ethclient.Client, hash common.Hash) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		r, err := ec.TransactionReceipt(t.Context(), hash)
 		if err == nil {

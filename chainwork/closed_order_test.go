@@ -71,7 +71,7 @@ func (e *execEnv) hookEvents(r *receiver, secret string) {
 func (e *execEnv) mineSent() {
 	e.t.Helper()
 	payer := crypto.PubkeyToAddress(e.payer.PublicKey)
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		n, err := e.client.PendingNonceAt(e.t.Context(), payer)
 		if err == nil && n >= e.payerNonce {
 			break
@@ -97,7 +97,7 @@ func (e *execEnv) deliverAll(orders ...*rampway.Order) {
 	for i, o := range orders {
 		ids[i] = o.ID
 	}
-	storetest.WaitDelivered(e.t, e.store, ids, 20*time.Second)
+	storetest.WaitDelivered(e.t, e.store, ids)
 }
 
 type secretsOf map[string][]string

@@ -67,7 +67,7 @@ func TestWatcherOnGethProcess(t *testing.T) {
 		"value": hexutil.EncodeBig(o.CryptoAmount)}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if err := w.Step(context.Background()); err != nil {
 			t.Logf("step: %v", err)
@@ -83,7 +83,7 @@ func TestWatcherOnGethProcess(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("order %s 30 s after its payment %s (stale heads answered: %d)\n%s", got.Status, hash, proxy.Fired()[rpcfault.StaleHead], node.Log())
+			t.Fatalf("order %s a minute after its payment %s (stale heads answered: %d)\n%s", got.Status, hash, proxy.Fired()[rpcfault.StaleHead], node.Log())
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

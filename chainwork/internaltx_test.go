@@ -300,7 +300,7 @@ func (e *watchEnv) sweep(key *ecdsa.PrivateKey, amount int64) {
 	if err := e.client.SendTransaction(e.t.Context(), tx); err != nil {
 		e.t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if n, err := e.client.PendingNonceAt(e.t.Context(), crypto.PubkeyToAddress(key.PublicKey)); err == nil && n == 1 {
 			break
 		}

@@ -88,7 +88,7 @@ func (e *watchEnv) mine() {
 	// The node takes sent transactions into its pending set in the background: wait until it
 	// holds every one sent, so that the block surely has them (seen failing under CPU load).
 	payer := crypto.PubkeyToAddress(e.payer.PublicKey)
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		n, err := e.client.PendingNonceAt(context.Background(), payer)
 		if err == nil && n >= e.nonce {
 			break
@@ -302,9 +302,13 @@ func (e *watchEnv) replaceLast() {
 	ctx := context.Background()
 	payer := crypto.PubkeyToAddress(e.payer.PublicKey)
 	// The node puts a reorganised block's transactions back in its pool in the background.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if n, err := e.client.PendingNonceAt(ctx, payer); err == nil && n == e.nonce {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		n, err := e.client.PendingNonceAt(ctx, payer)
+		if err == nil && n == e.nonce {
 			break
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("the node's pending nonce is %d (%v) after the reorganisation, want %d", n, err, e.nonce)
 		}
 	}
 	head, err := e.client.HeaderByNumber(ctx, nil)

@@ -91,10 +91,10 @@ func startDev(t *testing.T) devJSON {
 			if err != nil {
 				t.Logf("rampway dev: %v", err)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(time.Minute):
 			_ = cmd.Process.Kill()
 			<-exited
-			t.Errorf("rampway dev did not stop within 20s of an interrupt")
+			t.Errorf("rampway dev did not stop within a minute of an interrupt")
 		}
 		if t.Failed() {
 			t.Logf("rampway dev's output:\n%s", out)
@@ -199,7 +199,7 @@ func (r *hookReceiver) wantEvents(t *testing.T, orderID string, want []string) [
 // waitDeliveries waits until eventID was delivered n times.
 func (r *hookReceiver) waitDeliveries(t *testing.T, eventID string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		r.mu.Lock()
 		got := r.deliveries[eventID]

@@ -75,6 +75,7 @@ func wantCode(t *testing.T, err error, code string) {
 }
 
 func TestCreateUser(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, " Owner@Acme.example ", rampway.RoleOwner)
 	if u.Email != "owner@acme.example" || u.MerchantID != w.merchant.ID || u.Role != rampway.RoleOwner {
@@ -116,6 +117,7 @@ func TestCreateUser(t *testing.T) {
 
 // A wrong password, an unknown email and a disabled user get the one answer.
 func TestLoginAnswersAlike(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	at := w.clock.Now()
@@ -145,6 +147,7 @@ func TestLoginAnswersAlike(t *testing.T) {
 }
 
 func TestLoginThrottledPerAccount(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	// Five failures in the window, from five addresses: the sixth attempt is refused, the
@@ -180,6 +183,7 @@ func TestLoginThrottledPerAccount(t *testing.T) {
 }
 
 func TestLoginThrottledPerAddress(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	// One address trying five emails (none of them known) is refused its sixth attempt, even
@@ -200,6 +204,7 @@ func TestLoginThrottledPerAddress(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	login := func() string {

@@ -36,6 +36,7 @@ var functionPath = regexp.MustCompile(`^/dashboard/catalogue/functions/(scf_[0-9
 // (the ABI's state-changing functions to pick; the one picked with its arguments), with a
 // display name that is escaped wherever it shows; then disables it.
 func TestCatalogueFunctions(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleDeveloper)
 	nft := s.Chain.Contracts().NFT.Hex()
@@ -165,6 +166,7 @@ func TestCatalogueFunctions(t *testing.T) {
 
 // Deposit addresses: set (checked as the admin API checks it), listed, removed.
 func TestCatalogueDepositAddresses(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleOwner)
 	const addr = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
@@ -205,6 +207,7 @@ func TestCatalogueDepositAddresses(t *testing.T) {
 // The forms of both sections: support and viewer get 403 on every page and every POST, and
 // nothing changes; a POST without the CSRF token is refused, whoever sends it.
 func TestDevelopersCatalogueForbidden(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := t.Context()
 	key, _, err := s.App.Merchants.IssueAPIKey(ctx, s.Merchant.ID, false)

@@ -12,6 +12,7 @@ import (
 // Stacks meet exactly, the highest total fills the plot, amounts beyond 64 bits scale in
 // integers, and the drawn SVG is well-formed XML with its accessible name.
 func TestBarChart(t *testing.T) {
+	t.Parallel()
 	huge, _ := new(big.Int).SetString("300000000000000000000000000000", 10) // 3e29: beyond 64 bits
 	third := new(big.Int).Quo(huge, big.NewInt(3))
 	c := newBarChart("c1", `Volume <in> "ETH"`, []string{"Jan 1", "Jan 2", "Jan 3"}, []chartSeries{
@@ -65,6 +66,7 @@ func TestBarChart(t *testing.T) {
 
 // Nothing at all draws no bar and divides by nothing.
 func TestBarChartEmpty(t *testing.T) {
+	t.Parallel()
 	c := newBarChart("c", "t", []string{"Jan 1"}, nil, func(v *big.Int) string { return v.String() })
 	if len(c.Rects) != 0 || len(c.Rows) != 1 {
 		t.Fatalf("%+v", c)
@@ -72,6 +74,7 @@ func TestBarChartEmpty(t *testing.T) {
 }
 
 func TestPercentAndDuration(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		part, whole int64
 		want        string

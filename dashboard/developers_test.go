@@ -59,6 +59,7 @@ func (s *site) auditActions(t *testing.T, merchantID string) []string {
 // A developer creates a test-mode key: shown once, in the POST's answer only, and it
 // authenticates against the merchant API until the developer revokes it.
 func TestDevelopersAPIKeys(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleDeveloper)
 	res, page := a.get("/dashboard/developers")
@@ -140,6 +141,7 @@ func TestDevelopersAPIKeys(t *testing.T) {
 
 // An operator acts for the merchant it picked, never another.
 func TestDevelopersOperator(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleOperator)
 	res, page := a.get("/dashboard/developers?merchant=" + s.Other.ID)
@@ -260,6 +262,7 @@ var testEventNotice = regexp.MustCompile(`Test event (evt_[a-z0-9]+) sent: HTTP 
 // roles without the developers' rights and forms without the CSRF token get 403. Each event
 // sent is audited; none is in the event log.
 func TestDevelopersTestEvent(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleOwner)
 	_, page := a.get("/dashboard/developers")
@@ -366,6 +369,7 @@ func TestDevelopersTestEvent(t *testing.T) {
 // The webhook URL is checked as the admin API checks it; the secret rotates with an overlap,
 // shown once; the event log lists the deliveries, newest first.
 func TestDevelopersWebhooks(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, rampway.RoleOwner)
 	// Refused as merchant.CheckWebhookURL refuses them (dev mode: loopback and private
@@ -451,6 +455,7 @@ func TestDevelopersWebhooks(t *testing.T) {
 // from the NFT's ABI, a deposit address; each page passes the accessibility check and is kept
 // as a screenshot.
 func TestDevelopersCatalogueBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := s.chromium(t, rampway.RoleOwner)
 	page := func(path, name string) {
@@ -459,9 +464,15 @@ func TestDevelopersCatalogueBrowser(t *testing.T) {
 		browsertest.CheckAccessibility(t, ctx, name)
 		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
 	}
+	// submit clicks a form's button and waits for the page it leads to: a new document (the
+	// one clicked on is marked) showing wait.
 	submit := func(button, wait, name string) {
 		t.Helper()
-		browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS(wait)))
+		browsertest.Eval[bool](t, ctx, `window.clickedOn = true`)
+		browsertest.Do(t, ctx, chromedp.Click(chromedp.CSS(button)))
+		browsertest.WaitFor(t, ctx, "the page after "+name, `!window.clickedOn && document.readyState === "complete" && document.querySelector(`+
+			strconv.Quote(wait)+`) !== null`, browsertest.Timeout, func(ok bool) bool { return ok })
+		browsertest.Do(t, ctx, chromedp.WaitVisible(chromedp.CSS(wait)))
 		browsertest.CheckAccessibility(t, ctx, name)
 		browsertest.Screenshot(t, ctx, strings.ReplaceAll(name, " ", "-"))
 	}

@@ -106,6 +106,7 @@ func (b *browser) login(email, pw string) *http.Response {
 }
 
 func TestLoginSetsTheSessionCookie(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
@@ -166,6 +167,7 @@ func TestLoginSetsTheSessionCookie(t *testing.T) {
 // On plain http to a loopback host (rampway dev) the cookies are not Secure (the browser would
 // not send them back); anywhere else they are, TLS or not (a proxy in front terminates it).
 func TestCookieSecureUnlessPlainLocalhost(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
 	h := dashboard.NewHandler(dashboard.Deps{Accounts: w.acc})
@@ -193,6 +195,7 @@ func TestCookieSecureUnlessPlainLocalhost(t *testing.T) {
 }
 
 func TestLoginThrottledOverHTTP(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
 	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
@@ -221,6 +224,7 @@ func TestLoginThrottledOverHTTP(t *testing.T) {
 }
 
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
@@ -264,6 +268,7 @@ func TestLogout(t *testing.T) {
 }
 
 func TestCSRF(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
 	h := dashboard.NewHandler(dashboard.Deps{Accounts: w.acc})
@@ -304,6 +309,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestLandingPageEscapesMerchantStrings(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, `<script>alert("pwned")</script> & Co`)
 	w.user(t, "owner@acme.example", rampway.RoleOwner)
 	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))
@@ -320,6 +326,7 @@ func TestLandingPageEscapesMerchantStrings(t *testing.T) {
 }
 
 func TestNotSignedIn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	op := w.user(t, "ops@rampway.example", rampway.RoleOperator)
 	b := newBrowser(t, dashboard.NewHandler(dashboard.Deps{Accounts: w.acc}))

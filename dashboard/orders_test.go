@@ -152,6 +152,7 @@ func (a *agent) list(query url.Values) ([]string, string) {
 // transaction hash, the fiat payment's and a refund's provider reference. Never another
 // merchant's order, nor the other mode's.
 func TestOrdersSearchByEveryKey(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	ctx := t.Context()
 	a := s.as(t, "support")
@@ -220,6 +221,7 @@ func TestOrdersSearchByEveryKey(t *testing.T) {
 // The list: newest first, 50 a page, older and newer pages by cursor links that keep the
 // filters; filters by area, status and creation day; a bad filter is 400 naming it.
 func TestOrdersFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, "viewer")
 	day := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
@@ -312,6 +314,7 @@ func mustQuery(t *testing.T, link string) url.Values {
 // The CSV export: every order of the filtered set, newest first, across the export's pages,
 // as an attachment; a cell a spreadsheet would run as a formula starts with a quote.
 func TestOrdersCSV(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.as(t, "viewer")
 	day := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
@@ -369,6 +372,7 @@ func TestOrdersCSV(t *testing.T) {
 // execution, refunds and webhook deliveries; the refund form and the resend buttons for the
 // roles that may use them only. Another merchant's order, or the other mode's, is not found.
 func TestOrderPage(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	s.waitDelivered(t, s.Paid.ID)
 	path := "/dashboard/orders/" + s.Paid.ID
@@ -443,6 +447,7 @@ func (s *shop) waitDelivered(t *testing.T, orderID string) {
 // 403 and refund nothing; another merchant's order is 404. A resend queues the event again, is
 // audited, and is refused to a viewer.
 func TestOrderRefundAndResend(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	ctx := t.Context()
 	path := "/dashboard/orders/" + s.Paid.ID
@@ -552,6 +557,7 @@ func TestOrderRefundAndResend(t *testing.T) {
 // Merchant strings are text: a merchant_txn_id or merchant_user_id holding markup is shown
 // escaped in the list and on the order's page, never run.
 func TestOrdersEscapeMerchantStrings(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	txn, user := `<script>alert("txn")</script>`, `"><img src=x onerror=alert(1)>`
 	o := s.storeOrder(t, s.Merchant.ID, time.Now().UTC().Truncate(time.Microsecond), func(o *rampway.Order) { o.MerchantTxnID, o.MerchantUserID = txn, user })
@@ -574,6 +580,7 @@ func TestOrdersEscapeMerchantStrings(t *testing.T) {
 
 // TxURL links a transaction to its network's explorer, and only to a configured http(s) one.
 func TestOrderCasesTxURL(t *testing.T) {
+	t.Parallel()
 	c := &dashboard.OrderCases{Networks: []rampway.Network{{Name: "sepolia", ExplorerURL: "https://sepolia.etherscan.io/"},
 		{Name: "devnet"}, {Name: "odd", ExplorerURL: "javascript:alert(1)"}}}
 	for network, want := range map[string]string{"sepolia": "https://sepolia.etherscan.io/tx/0xab", "devnet": "", "odd": "", "none": ""} {
@@ -586,6 +593,7 @@ func TestOrderCasesTxURL(t *testing.T) {
 // In Chromium, as support: the list, a search, the order's page (timeline, payment, refund
 // form), each page accessible and kept as a screenshot.
 func TestOrdersInChromium(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	for i := range 3 {
 		s.storeOrder(t, s.Merchant.ID, time.Now().UTC().Truncate(time.Microsecond).Add(-time.Duration(i+1)*time.Hour), nil)
@@ -601,9 +609,10 @@ func TestOrdersInChromium(t *testing.T) {
 	browsertest.Do(t, ctx,
 		chromedp.SendKeys(chromedp.ID("orders-q"), "customer-7"),
 		chromedp.Submit(chromedp.ID("orders-q")),
-		chromedp.WaitVisible(chromedp.CSS(`table.orders a[href^="/dashboard/orders/`+s.Paid.ID+`"]`)),
 	)
-	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("table.orders tbody tr").length`); n != 1 {
+	// The list of the search's page, once it is there (the list before it has the order too).
+	if n := browsertest.WaitFor(t, ctx, "the search's results", `location.search.includes("q=customer-7") && document.readyState === "complete" ?
+	  document.querySelectorAll("table.orders tbody tr").length : -1`, browsertest.Timeout, func(n int) bool { return n >= 0 }); n != 1 {
 		t.Fatalf("%d orders found, want 1", n)
 	}
 	browsertest.CheckAccessibility(t, ctx, "orders search")
@@ -666,6 +675,7 @@ func (s *shop) payOnChain(t *testing.T) (*rampway.Order, common.Hash) {
 // An order of area A paid on chain: its page shows the transfer (hash, payer, amount) and the
 // mint; the payment's hash finds it; part of it is refunded from the page, to the payer.
 func TestOrderPaidOnChain(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	o, payment := s.payOnChain(t)
 	a := s.as(t, "owner")
@@ -698,6 +708,7 @@ func TestOrderPaidOnChain(t *testing.T) {
 // forms carry the merchant; its refund is recorded in that merchant's audit log, by the
 // operator.
 func TestOrdersOperator(t *testing.T) {
+	t.Parallel()
 	s := newShop(t)
 	op := s.as(t, "operator")
 	ids, list := op.list(url.Values{"merchant": {s.Merchant.ID}})

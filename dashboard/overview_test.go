@@ -106,6 +106,7 @@ func charts(t *testing.T, page string) []svgChart {
 // the success rate, paid-to-success times; the charts are well-formed SVG with names and
 // tables; the live mode shows its own order only, and another merchant's never.
 func TestOverviewFigures(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := t.Context()
 	paid := s.paidOrder(t)
@@ -205,6 +206,7 @@ func TestOverviewFigures(t *testing.T) {
 
 // The overview in Chromium: accessible, and drawn.
 func TestOverviewInChromium(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.paidOrder(t)
 	ctx := s.chromium(t, rampway.RoleOwner)

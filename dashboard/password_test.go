@@ -9,6 +9,7 @@ import (
 )
 
 func TestPasswordRoundTrip(t *testing.T) {
+	t.Parallel()
 	h := dashboard.HashPassword("correct horse battery staple", dashboard.DefaultParams)
 	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
 		t.Fatalf("hash %q: want the argon2id encoded form with OWASP's costs", h)
@@ -38,6 +39,7 @@ func TestPasswordRoundTrip(t *testing.T) {
 }
 
 func TestMalformedHash(t *testing.T) {
+	t.Parallel()
 	good := dashboard.HashPassword("pw", dashboard.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32})
 	parts := strings.Split(good, "$")
 	with := func(i int, v string) string {
@@ -68,6 +70,7 @@ func TestMalformedHash(t *testing.T) {
 }
 
 func TestSameToken(t *testing.T) {
+	t.Parallel()
 	if !dashboard.SameToken("abc", "abc") || dashboard.SameToken("abc", "abd") || dashboard.SameToken("abc", "") ||
 		dashboard.SameToken("", "") || dashboard.SameToken("abc", "abcd") {
 		t.Fatal("SameToken")

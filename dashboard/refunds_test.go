@@ -56,6 +56,7 @@ func (s *site) waitRefund(t *testing.T, id string, want rampway.RefundStatus) *r
 // Nobody but the operator opens the queue or sees it in the navigation, and a POST without the
 // CSRF token does nothing.
 func TestRefundsQueue(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := t.Context()
 	o := s.paidOrder(t)
@@ -171,6 +172,7 @@ func TestRefundsQueue(t *testing.T) {
 // The queue in Chromium: the operator approves a refund with the button; the page is
 // accessible.
 func TestRefundsQueueInChromium(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	o := s.paidOrder(t)
 	rf := s.heldRefund(t, o, "2.00", "customer returned the item")

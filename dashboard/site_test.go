@@ -159,6 +159,7 @@ func (s *site) chromiumAt(t *testing.T, role rampway.DashboardRole, path string)
 }
 
 func TestSiteFrame(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	for _, role := range rampway.DashboardRoles {
 		a := s.as(t, role)
@@ -184,6 +185,7 @@ func TestSiteFrame(t *testing.T) {
 // TestFrameInChromium signs in with a real browser: the sign-in page and the signed-in frame
 // (navigation, mode switch) pass the accessibility checks, and the switch shows live mode.
 func TestFrameInChromium(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := browsertest.New(t)
 	browsertest.Do(t, ctx, chromedp.Navigate(s.Base+"/dashboard/login"), chromedp.WaitVisible(chromedp.ID("email")))

@@ -15,6 +15,7 @@ import (
 // and the codes have 8 digits; a 6-digit code is their last six (the same truncation, modulo
 // 10^6).
 func TestTOTPVectors(t *testing.T) {
+	t.Parallel()
 	secret := base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString([]byte("12345678901234567890"))
 	for _, v := range []struct {
 		unix  int64
@@ -57,6 +58,7 @@ func TestTOTPVectors(t *testing.T) {
 // once, wrong codes count in the sign-in throttle, a challenge ends after 5 minutes, and
 // turning it off needs a code.
 func TestAccountsTOTP(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	ctx := t.Context()
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)
@@ -164,6 +166,7 @@ func TestAccountsTOTP(t *testing.T) {
 // A password change needs the current password (a wrong one counts in the throttle), ends the
 // user's other sessions and keeps this one.
 func TestAccountsChangePassword(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "Acme")
 	ctx := t.Context()
 	u := w.user(t, "owner@acme.example", rampway.RoleOwner)

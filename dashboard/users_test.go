@@ -47,6 +47,7 @@ func isStatus(t *testing.T, what string, res *http.Response, want int) {
 // An owner invites a user: the link is shown once; the invitee picks a password and is signed
 // in; the link works once; unknown and expired links get a clear page; each step is audited.
 func TestUsersInvite(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	owner := s.as(t, rampway.RoleOwner)
 	res, page := owner.get("/dashboard/users")
@@ -163,6 +164,7 @@ func TestUsersInvite(t *testing.T) {
 // again; no one changes themselves, the last enabled owner stays; an operator does it for the
 // merchant it picks; all of it is in the audit log.
 func TestUsersDisableAndRoles(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := t.Context()
 	owner, support := s.as(t, rampway.RoleOwner), s.as(t, rampway.RoleSupport)
@@ -250,6 +252,7 @@ func TestUsersDisableAndRoles(t *testing.T) {
 
 // The audit log is keyset-paged, newest first.
 func TestAuditLogPages(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	at := time.Now().UTC().Truncate(time.Microsecond).Add(-2 * time.Minute) // before the sign-in below
 	for i := range 60 {
@@ -302,6 +305,7 @@ func TestAuditLogPages(t *testing.T) {
 // A developer, support or viewer gets 403 on the users and audit pages and their forms, and
 // sees no link to them; a POST without the CSRF token does nothing.
 func TestUsersForbidden(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	viewerID := s.Users[rampway.RoleViewer].ID
 	for _, role := range []rampway.DashboardRole{rampway.RoleDeveloper, rampway.RoleSupport, rampway.RoleViewer} {
@@ -361,6 +365,7 @@ func TestUsersForbidden(t *testing.T) {
 // Ten wrong passwords in a row over HTTP: after the fifth, every attempt (the right password
 // too) is refused with 429 and Retry-After.
 func TestLoginSlowedAfterTenWrongPasswords(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	a := s.anon(t)
 	for i := 1; i <= 10; i++ {
@@ -386,6 +391,7 @@ func TestLoginSlowedAfterTenWrongPasswords(t *testing.T) {
 // TOTP over HTTP: turned on with a code on the account page, then signing in asks for a code
 // after the password; a wrong one is refused, and counted: after five, the right one waits too.
 func TestTOTPSignIn(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	dev := s.as(t, rampway.RoleDeveloper)
 	owner := s.as(t, rampway.RoleOwner)
@@ -492,6 +498,7 @@ func (a *agent) hasSession() bool {
 // The users, audit and account pages (and an invitation's) in Chromium, as the owner: an
 // invitation made through the form, accessibility checked and screenshots kept.
 func TestUsersPagesInChromium(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := s.chromiumAt(t, rampway.RoleOwner, "/dashboard/users")
 	browsertest.Do(t, ctx, chromedp.WaitVisible(chromedp.ID("invite-email")))

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/rampway/rampway"
 )
@@ -45,7 +44,7 @@ type DepositAddresses struct {
 	hotWallet common.Address
 	now       func() time.Time
 	// cache keeps the addresses Payout read (PayoutCacheTTL), by merchant, network and symbol.
-	cache *expirable.LRU[payoutKey, *rampway.MerchantDepositAddress]
+	cache *ttlCache[payoutKey, *rampway.MerchantDepositAddress]
 }
 
 type payoutKey struct{ merchant, network, symbol string }
@@ -79,12 +78,12 @@ type DepositAddressesConfig struct {
 	// HotWallet is the account area C sends from: a contract's acceptance of a transfer is
 	// simulated from it.
 	HotWallet common.Address
-	// PayoutCacheTTL, when positive, makes Payout keep each address it reads that long, so
-	// that a burst of area C orders does not read it every time. A change made through these
-	// DepositAddresses applies at once; one made by another process (the admin CLI, another
-	// instance) within it: an order created in that window sends to the address it was
-	// created with, as one created just before the change does. An address not found is
-	// never kept: one just onboarded is found at once.
+	// PayoutCacheTTL, when positive, makes Payout keep each address it reads that long (on
+	// the clock given to NewDepositAddresses), so that a burst of area C orders does not read
+	// it every time. A change made through these DepositAddresses applies at once; one made
+	// by another process (the admin CLI, another instance) within it: an order created in
+	// that window sends to the address it was created with, as one created just before the
+	// change does. An address not found is never kept: one just onboarded is found at once.
 	PayoutCacheTTL time.Duration
 }
 
@@ -96,7 +95,7 @@ func NewDepositAddresses(cfg DepositAddressesConfig, store DepositAddressStore, 
 	}
 	d := &DepositAddresses{store: store, chains: chains, hotWallet: cfg.HotWallet, now: now}
 	if cfg.PayoutCacheTTL > 0 {
-		d.cache = expirable.NewLRU[payoutKey, *rampway.MerchantDepositAddress](10_000, nil, cfg.PayoutCacheTTL)
+		d.cache = newTTLCache[payoutKey, *rampway.MerchantDepositAddress](10_000, cfg.PayoutCacheTTL, now)
 	}
 	return d
 }

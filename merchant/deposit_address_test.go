@@ -16,6 +16,7 @@ import (
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/sqlite"
@@ -213,8 +214,9 @@ func TestDepositAddressPayoutCache(t *testing.T) {
 	s := openStore(t)
 	m := mustCreate(t, s)
 	ctx := t.Context()
-	const ttl = 200 * time.Millisecond
-	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet, PayoutCacheTTL: ttl}, s, newFakeChains(), nil)
+	const ttl = time.Minute
+	clk := devtest.NewClock(time.Now()) // the cache's: it moves only when the test moves it
+	svc := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet, PayoutCacheTTL: ttl}, s, newFakeChains(), clk.Now)
 	other := merchant.NewDepositAddresses(merchant.DepositAddressesConfig{HotWallet: hotWallet}, s, newFakeChains(), nil) // another process's
 	payout := func() common.Address {
 		t.Helper()
@@ -245,15 +247,13 @@ func TestDepositAddressPayoutCache(t *testing.T) {
 	}
 	// Replaced elsewhere: the cached one until the TTL is up, then the new one.
 	set(other, second)
+	clk.Advance(ttl - time.Microsecond)
 	if got := payout(); got != account {
 		t.Fatalf("payout within the TTL %s, want the cached %s", got.Hex(), account.Hex())
 	}
-	deadline := time.Now().Add(10 * ttl)
-	for payout() != second {
-		if time.Now().After(deadline) {
-			t.Fatalf("payout still %s after %v", payout().Hex(), 10*ttl)
-		}
-		time.Sleep(ttl / 4)
+	clk.Advance(time.Microsecond)
+	if got := payout(); got != second {
+		t.Fatalf("payout once the TTL is up %s, want %s", got.Hex(), second.Hex())
 	}
 	// Through this service: at once, replaced and deleted.
 	set(svc, third)

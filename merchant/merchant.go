@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/golang-lru/v2/expirable"
-
 	"github.com/rampway/rampway"
 )
 
@@ -39,7 +37,7 @@ type Service struct {
 	now        func() time.Time
 	// keys keeps, by key prefix, each key and its merchant as read for an authentication (nil:
 	// every request reads them).
-	keys *expirable.LRU[string, authEntry]
+	keys *ttlCache[string, authEntry]
 }
 
 // authEntry is a key and its merchant as the store had them.
@@ -57,10 +55,10 @@ type Options struct {
 	DevMode bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-	// AuthCacheTTL, when set, keeps each API key and its merchant this long after a request
-	// read them, so that a burst of requests does not read them every time. A change made
-	// through this Service applies at once; one made by another process (the admin CLI,
-	// another instance) within the TTL.
+	// AuthCacheTTL, when set, keeps each API key and its merchant this long (on the clock
+	// Now) after a request read them, so that a burst of requests does not read them every
+	// time. A change made through this Service applies at once; one made by another process
+	// (the admin CLI, another instance) within the TTL.
 	AuthCacheTTL time.Duration
 }
 
@@ -71,7 +69,7 @@ func NewService(store rampway.MerchantStore, opt Options) *Service {
 		s.now = time.Now
 	}
 	if opt.AuthCacheTTL > 0 {
-		s.keys = expirable.NewLRU[string, authEntry](maxCachedKeys, nil, opt.AuthCacheTTL)
+		s.keys = newTTLCache[string, authEntry](maxCachedKeys, opt.AuthCacheTTL, s.now)
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/sqlite"
 )
@@ -323,8 +324,9 @@ func TestAuthenticateCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	const ttl = 300 * time.Millisecond
-	svc := merchant.NewService(store, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", AuthCacheTTL: ttl})
+	const ttl = time.Minute
+	clk := devtest.NewClock(time.Now()) // the cache's: it moves only when the test moves it
+	svc := merchant.NewService(store, merchant.Options{HashSecret: "test-hash-secret-0123456789abcdef", AuthCacheTTL: ttl, Now: clk.Now})
 	ctx := t.Context()
 	m, err := svc.Create(ctx, merchant.CreateParams{Name: "Acme"})
 	if err != nil {
@@ -356,14 +358,14 @@ func TestAuthenticateCache(t *testing.T) {
 	if _, _, err := svc.Authenticate(ctx, raw2); err != nil { // cached again
 		t.Fatal(err)
 	}
-	revoked := time.Now()
 	if _, err := store.RevokeAPIKey(ctx, m.ID, k2.ID, time.Now().UTC()); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := svc.Authenticate(ctx, raw2); err != nil && time.Since(revoked) < ttl {
+	clk.Advance(ttl - time.Microsecond)
+	if _, _, err := svc.Authenticate(ctx, raw2); err != nil {
 		t.Fatalf("another process's revocation applied before the TTL: %v", err)
 	}
-	time.Sleep(ttl + 50*time.Millisecond)
+	clk.Advance(time.Microsecond)
 	_, _, err = svc.Authenticate(ctx, raw2)
 	wantCode(t, err, rampway.EUNAUTHORIZED) // from another process: after the TTL
 }

@@ -20,6 +20,9 @@ import (
 // reads such a table from end to end (a sequential scan, or an index walked without a
 // condition and without a LIMIT to stop it) has no index to serve it. The statements are the
 // ones the store contract's tests ran (sqlstore.RecordQueries).
+//
+// Its subtest "store contract" is the store contract suite (storetest.Run), which no other test
+// runs: go test -run 'TestNoStatementScansAGrowingTable/store_contract' runs the suite alone.
 func TestNoStatementScansAGrowingTable(t *testing.T) {
 	statements := storetest.WorkloadStatements(t, fresh, sqlstore.RecordQueries, "migrations")
 

@@ -20,6 +20,9 @@ import (
 // grows to millions of orders. The statements are the ones the store contract's tests prepared,
 // as the service prepares them (SQLite plans a statement when it is prepared); a new statement
 // that scans is named here with its plan.
+//
+// Its subtest "store contract" is the store contract suite (storetest.Run), which no other test
+// runs: go test -run 'TestNoStatementScansAGrowingTable/store_contract' runs the suite alone.
 func TestNoStatementScansAGrowingTable(t *testing.T) {
 	statements := storetest.WorkloadStatements(t, fresh, sqlite.RecordStatements, "migrations")
 

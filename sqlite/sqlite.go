@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -61,7 +63,16 @@ func dsn(path string, autocheckpoint int) string {
 }
 
 // Open opens (creating if needed) the database file at path and applies pending migrations.
+// A process that creates several databases migrates only the first: the next new ones start as
+// a copy of it (the tests' processes create hundreds; applying the migrations takes seconds
+// under the race detector, modernc's SQLite being Go).
 func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store, error) {
+	fresh := isNew(path)
+	if fresh {
+		if err := emptyDB.copyTo(path); err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+	}
 	db, err := OpenDB(ctx, path)
 	if err != nil {
 		return nil, err
@@ -70,7 +81,65 @@ func Open(ctx context.Context, path string, box *secretbox.Box) (*sqlstore.Store
 		db.Close()
 		return nil, err
 	}
+	if fresh {
+		emptyDB.keep(ctx, db, path)
+	}
 	return sqlstore.New(db, Dialect, box), nil
+}
+
+// isNew reports whether no database is at path yet (nor a WAL of one).
+func isNew(path string) bool {
+	for _, p := range []string{path, path + "-wal"} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyDB is this process's first new database as it was once migrated, before any other
+// use: the file later new databases start from.
+var emptyDB migratedFile
+
+type migratedFile struct {
+	mu   sync.Mutex
+	data []byte
+}
+
+// copyTo writes the migrated empty database to path, when there is one.
+func (m *migratedFile) copyTo(path string) error {
+	m.mu.Lock()
+	data := m.data
+	m.mu.Unlock()
+	if data == nil {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644) // SQLite's own mode
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// keep keeps the database at path, new and just migrated through db, when none is kept yet:
+// its WAL copied back into the file, the file's bytes. Failing that it keeps nothing.
+func (m *migratedFile) keep(ctx context.Context, db *sql.DB, path string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.data != nil {
+		return
+	}
+	var busy, logged, copied int
+	if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &copied); err != nil || busy != 0 {
+		return
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		m.data = data
+	}
 }
 
 // OpenDB opens (creating if needed) the database file at path, without migrating it. Its

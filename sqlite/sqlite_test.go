@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,7 +12,8 @@ import (
 	"github.com/rampway/rampway/storetest"
 )
 
-func TestStoreContract(t *testing.T) { storetest.Run(t, fresh) }
+// The store contract suite (storetest.Run) runs once, as TestNoStatementScansAGrowingTable's
+// subtest "store contract", which records the statements it runs to read their plans.
 
 // fresh is a new database file, opened (and opened again) by the store.
 func fresh(t *testing.T) storetest.Opener {
@@ -54,6 +56,37 @@ func BenchmarkCreateOrders(b *testing.B) {
 // The background checkpoint copies the WAL whole although writes go on beside it: what was
 // written after its first pass is copied in the writer's turn, and the next write starts the
 // WAL over instead of making it longer.
+// New databases after the process's first start as a copy of it as migrated: each migrated,
+// each its own (what one holds the other does not), a database already there never replaced.
+func TestNewDatabasesStartMigrated(t *testing.T) {
+	dir := t.TempDir()
+	open := func(name string) rampway.Store {
+		t.Helper()
+		s, err := sqlite.Open(t.Context(), filepath.Join(dir, name), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	first := open("first.db")
+	m := storetest.NewMerchant(t, first)
+	for _, name := range []string{"second.db", "third.db"} {
+		s := open(name)
+		if n, err := sqlite.Migrate(t.Context(), s.(interface{ DB() *sql.DB }).DB()); err != nil || n != 0 {
+			t.Fatalf("%s: %d migrations still to apply (%v)", name, n, err)
+		}
+		if _, err := s.Merchant(t.Context(), m.ID); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+			t.Fatalf("%s holds the first database's merchant: %v", name, err)
+		}
+		storetest.NewMerchant(t, s)
+	}
+	again := open("first.db") // reopened: the same database, its merchant there
+	if _, err := again.Merchant(t.Context(), m.ID); err != nil {
+		t.Fatalf("the first database reopened: %v", err)
+	}
+}
+
 func TestCheckpointStartsTheWALOver(t *testing.T) {
 	// The database as the store opens it, without the store's own background checkpoints: on a
 	// loaded machine one of them could hold the WAL while the test's checkpoint ran.
@@ -76,7 +109,7 @@ func TestCheckpointStartsTheWALOver(t *testing.T) {
 	// A PASSIVE checkpoint reports -1 frames when it could not run (the store's own
 	// background checkpoint ran at that moment): ask again.
 	checkpoint := func() (int, error) {
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
 			n, err := sqlite.Checkpoint(t.Context(), db)
 			if err != nil || n != -1 || time.Now().After(deadline) {
 				return n, err

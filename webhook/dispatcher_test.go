@@ -134,9 +134,9 @@ func (e *env) dispatcher(cfg webhook.Config, sec webhook.Secrets) (*webhook.Disp
 	return d, stop
 }
 
-func (e *env) waitDelivered(orderIDs []string, limit time.Duration) {
+func (e *env) waitDelivered(orderIDs []string) {
 	e.t.Helper()
-	storetest.WaitDelivered(e.t, e.store, orderIDs, limit)
+	storetest.WaitDelivered(e.t, e.store, orderIDs)
 }
 
 type hit struct {
@@ -167,7 +167,7 @@ func TestRetriesUntilSuccess(t *testing.T) {
 	m := e.merchant(srv.URL, "whsec_test")
 	o := e.order(m, 0)
 	e.dispatcher(webhook.Config{}, secrets{m.ID: {"whsec_test"}})
-	e.waitDelivered([]string{o.ID}, 10*time.Second)
+	e.waitDelivered([]string{o.ID})
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -234,7 +234,7 @@ func TestOrderOfEvents(t *testing.T) {
 	m := e.merchant(srv.URL, "s")
 	o := e.order(m, 2)
 	e.dispatcher(webhook.Config{}, secrets{m.ID: {"s"}})
-	e.waitDelivered([]string{o.ID}, 10*time.Second)
+	e.waitDelivered([]string{o.ID})
 	mu.Lock()
 	defer mu.Unlock()
 	if want := []rampway.EventName{rampway.EventCreated, rampway.EventDepositProcessing, rampway.EventDepositSuccess}; !slices.Equal(got, []string{string(want[0]), string(want[1]), string(want[2])}) {
@@ -272,11 +272,11 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 			for range 20 {
 				quickOrders = append(quickOrders, e.order(b, 0).ID)
 			}
-			tc.cfg.Timeout = 30 * time.Second
+			tc.cfg.Timeout = time.Hour // the hanging attempts end when the test releases them
 			e.dispatcher(tc.cfg, secrets{a.ID: {"a"}, b.ID: {"b"}})
-			// Delivered while the dead endpoint's attempts still hang (they end only at the
-			// 30 s timeout): the other merchant's events did not wait for them.
-			e.waitDelivered(quickOrders, 25*time.Second)
+			// Delivered while the dead endpoint's attempts still hang (they end only when the
+			// test ends): the other merchant's events did not wait for them.
+			e.waitDelivered(quickOrders)
 			if n := hung.in.Load(); n != 2 {
 				t.Fatalf("%d attempts still hanging once the other merchant's events were delivered, want 2", n)
 			}
@@ -307,7 +307,7 @@ func TestPerMerchantShareWithQueue(t *testing.T) {
 		orders = append(orders, e.order(m, 0).ID)
 	}
 	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 3}, secrets{m.ID: {"q"}})
-	e.waitDelivered(orders, 10*time.Second)
+	e.waitDelivered(orders)
 	if n := g.most.Load(); n > 3 {
 		t.Fatalf("%d attempts at once, want at most 3 (per_merchant)", n)
 	}
@@ -373,7 +373,7 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 		e.store, secrets{a.ID: {"a"}, b.ID: {"b"}}, slog.New(slog.DiscardHandler), clk.Now)
 	settle(t, d)
 	// b's deliveries all went out; a's paused after 3 failures (and the attempts in flight).
-	e.waitDelivered(bOrders, 10*time.Second)
+	e.waitDelivered(bOrders)
 	if n := goodHits.Load(); n != 10 {
 		t.Fatalf("%d deliveries to the working endpoint, want 10", n)
 	}
@@ -400,7 +400,7 @@ func TestFailingEndpointIsPaused(t *testing.T) {
 	failing.Store(false)
 	clk.Advance(2 * time.Millisecond)
 	settle(t, d)
-	e.waitDelivered(aOrders, 10*time.Second)
+	e.waitDelivered(aOrders)
 	if n := badHits.Load(); n != hits+20 {
 		t.Fatalf("%d attempts to the recovered endpoint after the pause, want one per delivery (20)", n-hits)
 	}
@@ -430,7 +430,7 @@ func TestCrashedDispatcherLeaseExpires(t *testing.T) {
 	if n, err := d.Step(t.Context()); err != nil || n != 1 {
 		t.Fatalf("step: %d %v", n, err)
 	}
-	e.waitDelivered([]string{o.ID}, 5*time.Second)
+	e.waitDelivered([]string{o.ID})
 	if hits.Load() != 1 {
 		t.Fatalf("%d deliveries", hits.Load())
 	}
@@ -480,7 +480,7 @@ func TestGiveUpAndResend(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.dispatcher(webhook.Config{}, secrets{m.ID: {"s"}})
-	e.waitDelivered([]string{o.ID}, 5*time.Second)
+	e.waitDelivered([]string{o.ID})
 }
 
 // Without a secret, or without any URL, nothing is queued (the order said so when created).
@@ -521,7 +521,7 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
 	defer srv.Close()
 	port := srv.URL[strings.LastIndex(srv.URL, ":"):]
-	c := webhook.NewHTTPClient(2*time.Second, false)
+	c := webhook.NewHTTPClient(time.Minute, false)
 	for _, u := range []string{srv.URL, "http://localhost" + port, "http://10.0.0.1:443", "http://169.254.169.254/latest/meta-data", "http://[::1]" + port} {
 		res, err := c.Post(u, "application/json", strings.NewReader("{}"))
 		if err == nil {
@@ -542,7 +542,7 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 	defer redirect.Close()
 	// Dev mode reaches loopback (the test servers) but never link-local: the metadata address.
 	for _, u := range []string{"http://169.254.169.254/latest/meta-data", "http://100.64.0.1" + port} {
-		res, err := webhook.NewHTTPClient(2*time.Second, true).Post(u, "application/json", strings.NewReader("{}"))
+		res, err := webhook.NewHTTPClient(time.Minute, true).Post(u, "application/json", strings.NewReader("{}"))
 		if err == nil {
 			res.Body.Close()
 		}
@@ -550,7 +550,7 @@ func TestProductionClientRefusesPrivateAddresses(t *testing.T) {
 			t.Fatalf("dev client %s: %v, want ErrNotPublic", u, err)
 		}
 	}
-	res, err := webhook.NewHTTPClient(2*time.Second, true).Post(redirect.URL, "application/json", strings.NewReader("{}"))
+	res, err := webhook.NewHTTPClient(time.Minute, true).Post(redirect.URL, "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +590,7 @@ func TestSecretsReadOncePerBatch(t *testing.T) {
 	}
 	src := &countingSecrets{secrets: secrets{m.ID: {"s"}}}
 	e.dispatcher(webhook.Config{Workers: 8, PerMerchant: 4}, src)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a bound for a stuck test
 	for g.in.Load() < 4 {
 		if time.Now().After(deadline) {
 			close(release)
@@ -603,7 +603,7 @@ func TestSecretsReadOncePerBatch(t *testing.T) {
 		t.Fatalf("%d reads for the first 4 attempts, started together; want 1", n)
 	}
 	close(release)
-	e.waitDelivered(orders, 10*time.Second)
+	e.waitDelivered(orders)
 	if n := src.n.Load(); n < 2 || n > 5 {
 		t.Fatalf("%d reads for 8 attempts, want 2 to 5 (one per batch started)", n)
 	}
@@ -655,8 +655,8 @@ func TestRotationAppliesToNextDelivery(t *testing.T) {
 				select {
 				case h := <-hits:
 					return h
-				case <-time.After(10 * time.Second):
-					t.Fatal("no delivery within 10 s")
+				case <-time.After(time.Minute): // a bound for a stuck test
+					t.Fatal("no delivery within a minute")
 					return hit{}
 				}
 			}

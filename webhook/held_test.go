@@ -168,7 +168,7 @@ func testHeld(t *testing.T, e *env) {
 	}
 	clk.Advance(first)
 	settle(t, d)
-	e.waitDelivered([]string{o1.ID, o2.ID}, 5*time.Second)
+	e.waitDelivered([]string{o1.ID, o2.ID})
 	var want []string
 	for _, ev := range []struct {
 		name  rampway.EventName

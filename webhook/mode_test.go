@@ -48,8 +48,8 @@ func TestDeliveriesSignedWithTheirModesSecret(t *testing.T) {
 		var h hit
 		select {
 		case h = <-hits:
-		case <-time.After(10 * time.Second):
-			t.Fatal("no delivery within 10 s")
+		case <-time.After(time.Minute): // a bound for a stuck test
+			t.Fatal("no delivery within a minute")
 		}
 		if _, err := client.VerifyWebhook(secret[live], h.body, h.sig, time.Now()); err != nil {
 			t.Fatalf("livemode %v: not signed with its mode's secret: %v", live, err)

@@ -58,7 +58,7 @@ func (d *demo) transact(t *testing.T, from *ecdsa.PrivateKey, to common.Address,
 	if _, err := d.chain.Mine(); err != nil {
 		t.Fatal(err)
 	}
-	r := waitReceiptWithin(t, d.chain.Client(), tx.Hash(), 2*time.Second)
+	r := waitReceiptWithin(t, d.chain.Client(), tx.Hash(), time.Minute)
 	if r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("transaction to %s reverted", to)
 	}
@@ -184,7 +184,7 @@ func TestDemoContracts(t *testing.T) {
 		if _, err := d.chain.Mine(); err != nil {
 			t.Fatal(err)
 		}
-		if r := waitReceiptWithin(t, d.chain.Client(), tx.Hash(), 2*time.Second); r.Status != types.ReceiptStatusFailed {
+		if r := waitReceiptWithin(t, d.chain.Client(), tx.Hash(), time.Minute); r.Status != types.ReceiptStatusFailed {
 			t.Errorf("mined wrong-payment mint: status %d, want failed", r.Status)
 		}
 	})

@@ -372,7 +372,7 @@ func (r *depositRun) delivered(t *testing.T, id, symbol string, to common.Addres
 	}
 	units := baseUnits(t, amount, symbol)
 	var rec *types.Receipt
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		var err error
 		if rec, err = r.j.c.TransactionReceipt(t.Context(), common.HexToHash(hash)); err == nil {
 			break

@@ -270,7 +270,7 @@ func (r *fiatRun) control(t *testing.T, name string, roles ...string) cdp.Backen
 		return m, nil
 	}
 	var last axMatch
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
 		m, err := chromedp.Run(ctx, find)
 		cancel()
@@ -284,7 +284,7 @@ func (r *fiatRun) control(t *testing.T, name string, roles ...string) cdp.Backen
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no element named %q (%v) on the page after 15s (%v); its named elements: %v", name, roles, err, last.all)
+			t.Fatalf("no element named %q (%v) on the page after a minute (%v); its named elements: %v", name, roles, err, last.all)
 		}
 	}
 }
@@ -433,7 +433,7 @@ func (r *fiatRun) minted(t *testing.T, id string, before *big.Int) {
 		t.Fatalf("order %s (%v) has no execution transaction", id, v["status"])
 	}
 	var rec *types.Receipt
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		var err error
 		if rec, err = r.j.c.TransactionReceipt(t.Context(), common.HexToHash(hash)); err == nil {
 			break
@@ -712,7 +712,7 @@ func TestBrowserFiat(t *testing.T) {
 		r.open(t, o)
 		r.payByCard(t, cards.ThreeDS, "")
 		r.sandboxPage(t, "3-D Secure authentication", o["order_fiat_amount"].(string)+" EUR")
-		r.f.waitStatus(t, id, "ONRAMP_PROCESSING", 10*time.Second)
+		r.f.waitStatus(t, id, "ONRAMP_PROCESSING", time.Minute)
 		r.shot(t, "1-3ds-challenge")
 		browsertest.CheckAccessibility(t, r.ctx, "the sandbox's 3-D Secure page")
 		r.press(t, "Fail authentication")

@@ -32,17 +32,40 @@ import (
 	"github.com/rampway/rampway/contract"
 )
 
-// buildBinary builds rampway into a temporary directory.
+// buildBinary returns the rampway binary, built once for the tests of this run (into
+// binDir, which TestMain removes).
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "rampway")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
+}
+
+// binDir holds the binary builtBinary builds; TestMain makes and removes it.
+var binDir string
+
+var builtBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "rampway")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "rampway-test-bin"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
 }
 
 // server is a `rampway serve` process.
@@ -81,7 +104,7 @@ func startServe(t *testing.T, cfgPath string, getenv func(string) string) (strin
 		once.Do(func() { cancel(); ended = <-done })
 		return ended
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		select {
 		case err := <-done:
 			cancel()
@@ -93,7 +116,7 @@ func startServe(t *testing.T, cfgPath string, getenv func(string) string) (strin
 		}
 		if time.Now().After(deadline) {
 			stop()
-			t.Fatalf("serve not listening after 30s\n%s", out)
+			t.Fatalf("serve not listening after a minute\n%s", out)
 		}
 	}
 }
@@ -218,8 +241,11 @@ func TestSIGKILLExecutesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	// Dev mode: the merchant's webhook receiver is this test's loopback server.
-	cfgPath := devServeConfig(t, filepath.Join(t.TempDir(), "rampway.db"), ch.RPCURL(), 2, hot, "webhooks: {timeout: 1s}\n")
+	// Dev mode: the merchant's webhook receiver is this test's loopback server. The attempts'
+	// timeout is short for the restarted process to take the hung delivery over soon (its lease
+	// is twice that and 5 s), long enough for the receiver's answers on a loaded machine (an
+	// answer after the timeout would be delivered again).
+	cfgPath := devServeConfig(t, filepath.Join(t.TempDir(), "rampway.db"), ch.RPCURL(), 2, hot, "webhooks: {timeout: 5s}\n")
 	env := "RAMPWAY_HOT_WALLET_KEY=" + hex.EncodeToString(crypto.FromECDSA(hotKey))
 	srv := startServer(t, bin, cfgPath, env)
 
@@ -303,7 +329,7 @@ func TestSIGKILLExecutesOnce(t *testing.T) {
 		t.Fatalf("received %v after the restart, paid %v", v["crypto_amount_received"], o["crypto_amount"])
 	}
 	hash := common.HexToHash(v["execution_tx_hash"].(string))
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if _, pending, err := c.TransactionByHash(context.Background(), hash); err == nil && pending {
 			break // in the pool, not mined: the moment to die

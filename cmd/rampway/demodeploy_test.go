@@ -46,7 +46,7 @@ func TestDemoDeployOnGeth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		if bal, err := cl.BalanceAt(t.Context(), from, nil); err == nil && bal.Sign() > 0 {
 			break
 		}
@@ -103,7 +103,7 @@ func TestDemoDeployOnGeth(t *testing.T) {
 	if err := cl.SendTransaction(t.Context(), tx); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		if rec, err := cl.TransactionReceipt(t.Context(), tx.Hash()); err == nil {
 			if rec.Status != types.ReceiptStatusSuccessful {
 				t.Fatalf("a mint with the printed gas limit %d failed (used %d)", limit, rec.GasUsed)

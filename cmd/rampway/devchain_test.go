@@ -77,7 +77,7 @@ func send(t *testing.T, c *ethclient.Client, key *ecdsa.PrivateKey, to common.Ad
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatalf("send: %v", err)
 	}
-	return waitMined(t, c, tx.Hash(), 5*time.Second)
+	return waitMined(t, c, tx.Hash(), time.Minute)
 }
 
 func TestDevChain(t *testing.T) {
@@ -120,7 +120,7 @@ func TestDevChain(t *testing.T) {
 	if err := c.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	if r := waitMined(t, c, tx.Hash(), 2*time.Second); r.Status != types.ReceiptStatusSuccessful {
+	if r := waitMined(t, c, tx.Hash(), time.Minute); r.Status != types.ReceiptStatusSuccessful {
 		t.Fatal("transfer failed")
 	}
 	if bal, _ := c.BalanceAt(ctx, to, nil); bal.Int64() != 12345 {

@@ -34,9 +34,9 @@ type devProcess struct {
 }
 
 // startDevBinary runs `rampway dev` on dir (free ports) and waits for its dev.json.
-func startDevBinary(t *testing.T, bin, dir string) (*devProcess, devJSON) {
+func startDevBinary(t *testing.T, bin, dir string, args ...string) (*devProcess, devJSON) {
 	t.Helper()
-	p := &devProcess{cmd: exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir),
+	p := &devProcess{cmd: exec.Command(bin, append([]string{"dev", "--addr", "127.0.0.1:0", "--rpc-addr", "127.0.0.1:0", "--data-dir", dir}, args...)...),
 		out: &lockedBuffer{}, exited: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {
@@ -220,7 +220,7 @@ func TestReadyzChainBehindRecordedBlock(t *testing.T) {
 	}
 	waitReady := func(want int) ErrorBody {
 		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(time.Minute)
 		for {
 			code, b := get()
 			if code == want {

@@ -203,7 +203,7 @@ func (j *fiatJourney) nfts(t *testing.T) *big.Int {
 // movement finds the order's fiat movement of kind, waiting until it is done.
 func (j *fiatJourney) movement(t *testing.T, id, kind, amount string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		v := j.lookup(t, id)
 		ms, _ := v["fiat_movements"].([]any)
@@ -226,7 +226,7 @@ func (j *fiatJourney) movement(t *testing.T, id, kind, amount string) map[string
 func (j *fiatJourney) captured(t *testing.T, id, amount string) map[string]any {
 	t.Helper()
 	j.movement(t, id, "capture", amount)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		fp := j.lookup(t, id)["fiat_payment"].(map[string]any)
 		if fp["status"] == string(rampway.FiatSucceeded) {
@@ -356,7 +356,7 @@ func TestFiatThreeDS(t *testing.T) {
 		if !strings.Contains(html, "Complete authentication") || !strings.Contains(html, "Fail authentication") || !strings.HasSuffix(at, "/3ds") {
 			t.Fatalf("no 3-D Secure challenge at %s:\n%s", at, html)
 		}
-		if v := j.waitStatus(t, id, "ONRAMP_PROCESSING", 10*time.Second); v["fiat_payment"].(map[string]any)["status"] != "processing" {
+		if v := j.waitStatus(t, id, "ONRAMP_PROCESSING", time.Minute); v["fiat_payment"].(map[string]any)["status"] != "processing" {
 			t.Fatalf("in the challenge: %v", v["fiat_payment"])
 		}
 		j.submit(t, at, url.Values{"result": {tc.button}})

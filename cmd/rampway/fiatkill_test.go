@@ -32,10 +32,10 @@ func TestFiatSIGKILLBetweenAuthorisationAndCapture(t *testing.T) {
 	j.card(t, o, dj.Fiat.TestCards.Decline)
 	at, _ := j.cardAt(t, o, dj.Fiat.TestCards.ThreeDS)
 	j.submit(t, at, map[string][]string{"result": {"fail"}})
-	j.waitStatus(t, id, "CREATED", 10*time.Second)
+	j.waitStatus(t, id, "CREATED", time.Minute)
 	j.card(t, o, dj.Fiat.TestCards.Success)
 	// Killed as soon as the authorisation is applied (the call may be on its way, or mined).
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		v := j.lookup(t, id)
 		if v["status"] == "ONRAMP_SUCCESS" || v["status"] == "SMARTCONTRACT_PROCESSING" || v["status"] == "SUCCESS" {
@@ -120,19 +120,21 @@ var _ = sqlite.Dialect // imported for its driver ("sqlite"), which sql.Open use
 
 // An area C order's process is killed (SIGKILL) after the fiat payment and before the transfer
 // to the merchant is mined: after the restart exactly one transfer is sent, and the deposit
-// address holds exactly crypto_amount more.
+// address holds exactly crypto_amount more. Until the kill the chain mines at most one block
+// an hour (--block-time): the transfer cannot be mined before it, however slowly the test
+// looks.
 func TestDepositSIGKILLBeforeTheTransferIsMined(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	p, dj := startDevBinary(t, bin, dir)
+	p, dj := startDevBinary(t, bin, dir, "--block-time", "1h")
 	j := &fiatJourney{journey: newJourney(t, dj), browser: &http.Client{Timeout: 20 * time.Second}, dir: dir}
 	to := devDepositAddress(t, dir, "ETH")
 	before := j.balanceOf(t, "ETH", to)
 	o := j.depositOrder(t, "EUR", "100.00", "ETH", rampway.MethodCard, j.hook)
 	id := o["order_id"].(string)
 	j.card(t, o, dj.Fiat.TestCards.Success)
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		v := j.lookup(t, id)
 		if v["status"] == "ONRAMP_SUCCESS" || v["status"] == "DEPOSIT_PROCESSING" {
 			t.Logf("killed in %v", v["status"])

@@ -48,7 +48,7 @@ func TestListenForwardsAPaidOrder(t *testing.T) {
 			t.Errorf("listen: %v", err)
 		}
 	})
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "ready: forwarding the test-mode deliveries"); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), "ready: forwarding the test-mode deliveries"); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("listen not ready:\n%s", out)
 		}
@@ -79,7 +79,7 @@ func TestListenForwardsAPaidOrder(t *testing.T) {
 		}
 		return true
 	}
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		mu.Lock()
 		names := slices.Clone(got[id])
 		mu.Unlock()

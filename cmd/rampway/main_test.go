@@ -531,11 +531,9 @@ func TestServeMigrateAdminWithConfig(t *testing.T) {
 	if err := run(t.Context(), []string{"serve", "--config", bad}, noEnv, io.Discard); err == nil || !strings.Contains(err.Error(), "database.driver") {
 		t.Fatalf("serve with an invalid config: %v", err)
 	}
-	// serve starts and stops on cancel.
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-	defer cancel()
-	if err := run(ctx, []string{"serve", "--config", cfgPath}, noEnv, io.Discard); err != nil {
-		t.Fatalf("serve: %v", err)
+	// serve starts and, once listening, stops on cancel.
+	if _, _, stop := startServe(t, cfgPath, noEnv); stop() != nil {
+		t.Fatalf("serve: %v", stop())
 	}
 }
 

@@ -266,7 +266,7 @@ func TestQueueMetrics(t *testing.T) {
 	}
 	// The one instance holds its chain workers' leases (taken as it starts serving).
 	want := `rampway_worker_lease_held{lease="watcher/` + dj.Chain.Network + `"} 1`
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(string(body), want); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(string(body), want); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("/metrics has no %s:\n%s", want, body)
 		}

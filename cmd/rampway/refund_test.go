@@ -62,7 +62,7 @@ const refundAdmin = "Bearer dev-admin-token-0123456789abcdef0123"
 func newRefundEnv(t *testing.T, autoMax, dust string) *refundEnv {
 	t.Helper()
 	e := newChainEnv(t)
-	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey), fmt.Sprintf(`webhooks: {timeout: 2s, retry_first: 1s}
+	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey), fmt.Sprintf(`webhooks: {timeout: 10s, retry_first: 1s}
 refunds:
   assets:
     - {network: devnet, symbol: ETH, auto_max: %q, dust: %q}
@@ -165,7 +165,7 @@ func (e *refundEnv) pay(o map[string]any, amount *big.Int) *types.Receipt {
 	if err := e.c.SendTransaction(e.t.Context(), tx); err != nil {
 		e.t.Fatal(err)
 	}
-	return waitMined(e.t, e.c, tx.Hash(), 20*time.Second)
+	return waitMined(e.t, e.c, tx.Hash(), time.Minute)
 }
 
 // waitRefunds waits until the order is in status and its refunds' statuses are want.
@@ -193,7 +193,7 @@ func (e *refundEnv) waitRefunds(id string, status string, want ...rampway.Refund
 // event twice.
 func (e *refundEnv) wantEventsInOrder(id string, seqs ...[]rampway.EventName) {
 	e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		e.hooks.mu.Lock()
 		got := slices.Clone(e.hooks.events[id])
@@ -308,7 +308,7 @@ func (e *refundEnv) send(id string, amount *big.Int) {
 // mined), then SIGKILLs srv.
 func (e *refundEnv) killWhilePending(srv *server, hash common.Hash) {
 	e.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		if _, pending, err := e.c.TransactionByHash(e.t.Context(), hash); err == nil && pending {
 			break
 		}
@@ -413,7 +413,7 @@ func (e *refundEnv) ownerSend(to common.Address, data []byte) {
 	if err := e.c.SendTransaction(e.t.Context(), tx); err != nil {
 		e.t.Fatal(err)
 	}
-	if r := waitMined(e.t, e.c, tx.Hash(), 20*time.Second); r.Status != types.ReceiptStatusSuccessful {
+	if r := waitMined(e.t, e.c, tx.Hash(), time.Minute); r.Status != types.ReceiptStatusSuccessful {
 		e.t.Fatalf("owner call to %s reverted", to.Hex())
 	}
 }

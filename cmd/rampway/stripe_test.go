@@ -39,7 +39,7 @@ func newStripeEnv(t *testing.T) *stripeEnv {
 	mock := freshIntents(t, stripetest.StartMock(t))
 	e := newChainEnv(t)
 	e.cfgPath = devServeConfig(t, e.dbPath, e.ch.RPCURL(), 1, crypto.PubkeyToAddress(e.hotKey.PublicKey),
-		"fiat: {provider: stripe}\nwebhooks: {timeout: 2s, retry_first: 1s}\n")
+		"fiat: {provider: stripe}\nwebhooks: {timeout: 10s, retry_first: 1s}\n")
 	env := map[string]string{"RAMPWAY_HOT_WALLET_KEY": hex.EncodeToString(crypto.FromECDSA(e.hotKey)),
 		"RAMPWAY_STRIPE_SECRET_KEY": "sk_test_rampway", "RAMPWAY_STRIPE_PUBLISHABLE_KEY": "pk_test_rampway",
 		"RAMPWAY_STRIPE_WEBHOOK_SECRET": stripeWebhookSecret, "RAMPWAY_STRIPE_API_URL": mock}

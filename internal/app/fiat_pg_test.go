@@ -67,7 +67,7 @@ func TestFiatCardsLeaveNoCardNumberInPostgres(t *testing.T) {
 	wait(rampway.StatusCreated)
 	pay(sandbox.CardSuccess)
 	wait(rampway.StatusSuccess)
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		as, err := a.Store.FiatActions(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)

@@ -36,8 +36,9 @@ const EnvChromium = "RAMPWAY_CHROMIUM"
 const EnvScreenshots = "RAMPWAY_SCREENSHOTS"
 
 // Timeout bounds each browser step of the helpers here (a navigation, an evaluation, a
-// screenshot), so a stuck browser fails the test instead of hanging it.
-const Timeout = 30 * time.Second
+// screenshot), so a stuck browser fails the test instead of hanging it. It is a bound for a
+// stuck test, not a margin: a step returns as soon as it is done.
+const Timeout = time.Minute
 
 // candidates are the browser names looked up on PATH, in order.
 var candidates = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
@@ -185,9 +186,11 @@ func Eval[T any](tb testing.TB, ctx context.Context, expr string) T {
 
 // WaitFor evaluates expr every 50 ms until ok accepts its value, and returns that value. Errors
 // in between (a navigation destroying the page's context, say) are retried; after limit the
-// test fails with the last value or error.
+// test fails with the last value or error. limit only bounds a stuck test: it is never less
+// than Timeout, so that a page merely slow on a loaded machine does not fail it.
 func WaitFor[T any](tb testing.TB, ctx context.Context, what, expr string, limit time.Duration, ok func(T) bool) T {
 	tb.Helper()
+	limit = max(limit, Timeout)
 	deadline := time.Now().Add(limit)
 	for {
 		ectx, cancel := context.WithTimeout(ctx, 5*time.Second)

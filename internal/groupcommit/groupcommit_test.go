@@ -32,7 +32,7 @@ func (r *recorder) next(t *testing.T) []int {
 	select {
 	case b := <-r.started:
 		return b
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no batch started")
 		return nil
 	}
@@ -41,7 +41,7 @@ func (r *recorder) next(t *testing.T) []int {
 // waitFor waits until the queue holds items waiting and inFlight batches running.
 func waitFor(t *testing.T, q *Queue[int], items, inFlight int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		i, f := q.Waiting()
 		if i == items && f == inFlight {

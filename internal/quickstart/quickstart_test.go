@@ -205,7 +205,7 @@ func runJourney(t *testing.T, rampwayBin, rampwayDir, area string, port int, run
 	orderID, gateway := m[1], m[2]
 	if area == "A" {
 		open(t, gateway) // the page says: open it in a browser to watch
-		cmd := shop.waitLine(t, regexp.MustCompile(`^pay it, in the rampway directory: (go run ./cmd/rampway dev pay ord_\S+)$`), 10*time.Second)[1]
+		cmd := shop.waitLine(t, regexp.MustCompile(`^pay it, in the rampway directory: (go run ./cmd/rampway dev pay ord_\S+)$`), time.Minute)[1]
 		if !devPayLine.MatchString(cmd) || !strings.HasSuffix(cmd, " "+orderID) {
 			t.Fatalf("the server asks to pay with %q", cmd)
 		}
@@ -216,7 +216,7 @@ func runJourney(t *testing.T, rampwayBin, rampwayDir, area string, port int, run
 			t.Fatalf("rampway %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	} else {
-		shop.waitLine(t, regexp.MustCompile(`^pay it there with the test card 4242 4242 4242 4242, expiry 12/34, security code 123$`), 10*time.Second)
+		shop.waitLine(t, regexp.MustCompile(`^pay it there with the test card 4242 4242 4242 4242, expiry 12/34, security code 123$`), time.Minute)
 		devtest.PayCard(t, gateway, "4242424242424242")
 	}
 	shop.waitLine(t, regexp.MustCompile(`^order `+orderID+` is SUCCESS: execution tx 0x[0-9a-f]{64}$`), 90*time.Second)
@@ -368,10 +368,10 @@ func start(t *testing.T, dir, name string, args ...string) *proc {
 		_ = p.cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-p.done:
-		case <-time.After(20 * time.Second):
+		case <-time.After(time.Minute):
 			_ = p.cmd.Process.Kill()
 			<-p.done
-			t.Errorf("%s did not stop within 20 s of an interrupt", p.name)
+			t.Errorf("%s did not stop within a minute of an interrupt", p.name)
 		}
 		if t.Failed() || testing.Verbose() {
 			t.Logf("%s:\n%s", p.name, strings.Join(p.output(), "\n"))

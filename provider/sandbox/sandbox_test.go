@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/internal/devtest"
 	"github.com/rampway/rampway/provider/sandbox"
 	"github.com/rampway/rampway/storetest"
 )
@@ -21,8 +22,13 @@ var secret = []byte("test secret")
 
 // newSandbox is a sandbox over a fresh SQLite store whose notifications go to hook.
 func newSandbox(t *testing.T, hook string) *sandbox.Provider {
+	return newSandboxAt(t, hook, nil)
+}
+
+// newSandboxAt is newSandbox on the clock now (time.Now when nil).
+func newSandboxAt(t *testing.T, hook string, now func() time.Time) *sandbox.Provider {
 	s := storetest.OpenSQLite(t)
-	return sandbox.New(sandbox.Config{BaseURL: "https://pay.example", WebhookURL: hook, Secret: secret}, sandbox.NewBooks(s, sandbox.Name), nil)
+	return sandbox.New(sandbox.Config{BaseURL: "https://pay.example", WebhookURL: hook, Secret: secret}, sandbox.NewBooks(s, sandbox.Name), now)
 }
 
 func start(t *testing.T, p *sandbox.Provider, id, method string) *rampway.ProviderPayment {
@@ -108,7 +114,8 @@ func TestCardsAndNotifications(t *testing.T) {
 		got = append(got, ev)
 	}))
 	defer hook.Close()
-	p = newSandbox(t, hook.URL)
+	clk := devtest.NewClock(time.Now()) // the sandbox's: it moves only when the test moves it
+	p = newSandboxAt(t, hook.URL, clk.Now)
 	pages := httptest.NewServer(p.Handler())
 	defer pages.Close()
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -140,18 +147,18 @@ func TestCardsAndNotifications(t *testing.T) {
 	if !strings.HasSuffix(loc, "/providers/sandbox/pay/"+challenged.Ref+"/3ds") {
 		t.Fatalf("3-D Secure went to %s", loc)
 	}
-	// The failed first delivery is due again 5 seconds later: delivered with the rest by then.
-	deliverAll := func() {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for len(got) < 5 && time.Now().Before(deadline) {
-			if _, err := p.Deliver(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
+	// The four new notifications go at once; the failed first one is due again 5 seconds later.
+	if n, err := p.Deliver(t.Context()); n != 4 || err != nil {
+		t.Fatalf("delivered %d (%v), want the 4 new notifications", n, err)
 	}
-	deliverAll()
+	clk.Advance(5*time.Second - time.Microsecond)
+	if n, err := p.Deliver(t.Context()); n != 0 || err != nil {
+		t.Fatalf("delivered %d (%v) before the failed one was due again", n, err)
+	}
+	clk.Advance(time.Microsecond)
+	if n, err := p.Deliver(t.Context()); n != 1 || err != nil {
+		t.Fatalf("delivered %d (%v) 5 s after the failure, want the failed one", n, err)
+	}
 	by := map[string]*rampway.ProviderEvent{}
 	for _, ev := range got {
 		by[ev.Type+" "+ev.FailureReason] = ev
