@@ -2,23 +2,14 @@ package checkoutpage_test
 
 import (
 	"io"
-	"log/slog"
-	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/checkoutpage"
-	"github.com/rampway/rampway/sqlite"
 )
 
 // user.widget.close is recorded once per visit, over HTTP against the SQLite store, whatever
@@ -27,28 +18,7 @@ import (
 // later day) records its own; a beacon without a visit, with a made-up one, or with a wrong
 // hash records nothing. user.widget.open stays once per order however often the page opens.
 func TestWidgetCloseOncePerVisit(t *testing.T) {
-	store, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "p.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	now := time.Now().UTC().Truncate(time.Microsecond)
-	m := &rampway.Merchant{ID: rampway.NewID(rampway.PrefixMerchant, now), Name: "Demo Store", Status: rampway.MerchantActive, CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateMerchant(t.Context(), m); err != nil {
-		t.Fatal(err)
-	}
-	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: m.ID, Area: rampway.AreaMint, Status: rampway.StatusCreated,
-		MerchantUserID: "u", MerchantRedirectURL: "https://shop.example/done", Network: "devnet",
-		Asset: rampway.Asset{Symbol: "ETH", Network: "devnet", Decimals: 18}, CryptoAmount: big.NewInt(10262800000000000), CryptoReceived: new(big.Int),
-		PaymentValue: big.NewInt(1e16), NetworkFee: new(big.Int), ServiceFee: new(big.Int), FunctionArgs: []byte(`{}`), FunctionID: "scf_x",
-		DepositAddress: common.HexToAddress("0x1111111111111111111111111111111111111111"), ExpiresAt: now.Add(30 * time.Minute), CreatedAt: now, UpdatedAt: now}
-	if err := store.CreateOrder(t.Context(), o); err != nil {
-		t.Fatal(err)
-	}
-	h := checkoutpage.New(checkoutpage.Config{}, checkoutpage.Deps{Store: store, Checkout: hashes{},
-		Chains: nets{&rampway.Network{Name: "devnet", ChainID: big.NewInt(1337), Confirmations: 1}}, Log: slog.New(slog.DiscardHandler)})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, store, o := pageWorld(t)
 	hash := "h-" + o.ID
 	open := func() {
 		t.Helper()
