@@ -51,8 +51,16 @@ func TestStopsWithGoRun(t *testing.T) {
 	if child == 0 {
 		t.Fatalf("the script printed no child pid:\n%s", out)
 	}
-	// What the first run's wait was: the start, and go run's build before it.
-	if !regexp.MustCompile(`(?m)^  started:   in [0-9.]+m?s, after [0-9hms]+ of go run building it$`).MatchString(out.String()) {
+	// What the first run's wait was: the start, and go run's build before it. The banner comes
+	// right after dev.json: wait for it.
+	started := regexp.MustCompile(`(?m)^  started:   in [0-9.]+m?s, after [0-9hms]+ of go run building it$`)
+	banner := regexp.MustCompile(`(?m)^Ctrl-C stops it\.$`)
+	for deadline := time.Now().Add(time.Minute); !banner.MatchString(out.String()); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) { // a hang guard: the banner follows dev.json at once
+			t.Fatalf("no banner a minute after dev.json:\n%s", out)
+		}
+	}
+	if !started.MatchString(out.String()) {
 		t.Errorf("the banner does not say how long the start and go run's build took:\n%s", out)
 	}
 	api := strings.TrimPrefix(strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), "http://")
