@@ -149,7 +149,9 @@ type FiatMethodChosen struct {
 	Method                 string
 	CryptoAmount           *big.Int
 	NetworkFee, ServiceFee *big.Int
-	ExpiresAt              time.Time
+	// Pricing is the fiat side of the method's quote (nil when the order kept none).
+	Pricing   *FiatPricing
+	ExpiresAt time.Time
 }
 
 // Kind implements Cause.
@@ -512,6 +514,7 @@ func Apply(o *Order, f Facts, c Cause, at time.Time) (*Outcome, error) {
 		}
 		n.FiatMethod, n.CryptoAmount, n.NetworkFee, n.ServiceFee, n.ExpiresAt = c.Method, cloneBig(c.CryptoAmount),
 			cloneBig(c.NetworkFee), cloneBig(c.ServiceFee), c.ExpiresAt
+		n.FiatPricing = c.Pricing.Clone()
 		n.MethodQuotes = nil
 	case ExecutionMined:
 		to = StatusSuccess
@@ -682,6 +685,7 @@ func (o *Order) clone() *Order {
 	}
 	n.User = maps.Clone(o.User)
 	n.MethodQuotes = slices.Clone(o.MethodQuotes)
+	n.FiatPricing = o.FiatPricing.Clone()
 	return &n
 }
 

@@ -134,6 +134,9 @@ type Order struct {
 	FiatAmount    *big.Int
 	FiatDecimals  uint8
 	FiatPaymentID string
+	// FiatPricing is how FiatAmount was priced (nil for area A, for an area C order whose
+	// method is still to choose, and for orders stored before it was kept).
+	FiatPricing *FiatPricing
 
 	ExecutionTxHash string
 	FailureReason   string
@@ -152,6 +155,36 @@ type MethodQuote struct {
 	NetworkFee   *big.Int `json:"network_fee"`
 	ServiceFee   *big.Int `json:"service_fee"`
 	MethodFee    *big.Int `json:"method_fee"`
+	// Pricing is the quote's fiat side, which the order takes with the method.
+	Pricing *FiatPricing `json:"pricing,omitempty"`
+}
+
+// FiatPricing is how a fiat-paid order's amount was priced, as its quote stated it: the
+// prices used (USD per unit, the paying or bought asset's and the currency's) and the fiat
+// parts of the amount, exact decimal strings in the currency's major units (B3's
+// crypto_price_usd, fiat_price_usd, fiat_subtotal, fiat_spread and fiat_method_fee), with the
+// spread and the method's fee as configured then. Area B adds the spread and the fee to the
+// subtotal (the crypto at the prices), area C takes them off the fiat amount: either way
+// subtotal + spread + method fee is the amount (area B's rounded up to the minor unit).
+type FiatPricing struct {
+	CryptoPriceUSD string `json:"crypto_price_usd"`
+	FiatPriceUSD   string `json:"fiat_price_usd"`
+	Subtotal       string `json:"fiat_subtotal"`
+	Spread         string `json:"fiat_spread"`
+	MethodFee      string `json:"fiat_method_fee"`
+	SpreadBPS      int64  `json:"spread_bps"`
+	MethodFeeBPS   int64  `json:"method_fee_bps"`
+	// MethodFeeFixed is the method's fixed fee, major units ("0.25").
+	MethodFeeFixed string `json:"method_fee_fixed"`
+}
+
+// Clone returns a copy of p (nil for nil).
+func (p *FiatPricing) Clone() *FiatPricing {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }
 
 // OrderEvent records a transition (or the creation) of an order, or an event that is no
@@ -233,10 +266,23 @@ type OrderStore interface {
 	// once, only if the order has none of that name yet. It reports whether it recorded one.
 	// ENOTFOUND.
 	RecordOrderEvent(ctx context.Context, orderID string, name EventName, once bool, at time.Time) (bool, error)
+	// RecordVisitEvent records such an event once per visit of the hosted page (visit: the id
+	// the page made for one stay of one browser tab, at most MaxVisitLength characters): a
+	// second one of the same name and visit, and any past MaxVisitsPerOrder visits of the
+	// order, records nothing. It reports whether it recorded one. ENOTFOUND.
+	RecordVisitEvent(ctx context.Context, orderID string, name EventName, visit string, at time.Time) (bool, error)
 }
 
 // Events of the hosted checkout page (they change nothing of the order).
 const (
 	EventWidgetOpen  EventName = "user.widget.open"
 	EventWidgetClose EventName = "user.widget.close"
+)
+
+// Bounds of the hosted page's visits (OrderStore.RecordVisitEvent): a visit id's length, and
+// how many visits of one order record an event of a name (a link passed around, or a script
+// posting made-up visits, cannot flood the merchant's webhook).
+const (
+	MaxVisitLength    = 64
+	MaxVisitsPerOrder = 50
 )

@@ -106,8 +106,19 @@ func TestCreateDepositOrder(t *testing.T) {
 		return c.Order
 	}
 	card := create(nil)
-	if none := create(func(p *checkout.DepositOrderParams) { p.Quote.Method = "" }); none.CryptoAmount.Cmp(card.CryptoAmount) != 0 {
+	none := create(func(p *checkout.DepositOrderParams) { p.Quote.Method = "" })
+	if none.CryptoAmount.Cmp(card.CryptoAmount) != 0 {
 		t.Fatalf("without a method crypto amount %s, with the card %s", none.CryptoAmount, card.CryptoAmount)
+	}
+	// The pricing: the card's, with the card; none before a choice, then the chosen method's
+	// (the one its quote line showed).
+	if card.FiatPricing == nil || none.FiatPricing != nil || len(none.MethodQuotes) == 0 || none.MethodQuotes[0].Pricing == nil ||
+		*none.MethodQuotes[0].Pricing != *card.FiatPricing {
+		t.Fatalf("pricing with the card %+v, without a method %+v (quotes %+v)", card.FiatPricing, none.FiatPricing, none.MethodQuotes)
+	}
+	chosen, err := w.svc.ChooseFiatMethod(ctx, none, none.MethodQuotes[0].Method)
+	if err != nil || chosen.FiatPricing == nil || *chosen.FiatPricing != *card.FiatPricing {
+		t.Fatalf("after choosing %s: %+v, %v", none.MethodQuotes[0].Method, chosen, err)
 	}
 	if sepa := create(func(p *checkout.DepositOrderParams) { p.Quote.Method = "sepa_bank_transfer" }); sepa.CryptoAmount.Cmp(card.CryptoAmount) <= 0 {
 		t.Fatalf("SEPA (no fee) buys %s, the card %s", sepa.CryptoAmount, card.CryptoAmount)
@@ -554,6 +565,14 @@ func TestDepositOrderQuoteArithmetic(t *testing.T) {
 			}
 			if got.ServiceFee.Cmp(serviceFee) != 0 {
 				t.Errorf("service fee %s, want %s", rampway.FormatUnits(got.ServiceFee, d), rampway.FormatUnits(serviceFee, d))
+			}
+			// How the fiat amount was priced: the fees off it, exactly, and what was converted.
+			if pr := got.FiatPricing; pr == nil || pr.SpreadBPS != spreadBPS || pr.MethodFeeBPS != m.FeeBPS ||
+				pr.CryptoPriceUSD != w.prices[asset.Symbol].String() || pr.FiatPriceUSD != w.prices[tc.currency].String() ||
+				!decimal.RequireFromString(pr.Subtotal).Add(decimal.RequireFromString(pr.Spread)).Add(decimal.RequireFromString(pr.MethodFee)).
+					Equal(decimal.RequireFromString(tc.amount)) ||
+				decimal.RequireFromString(pr.MethodFee).IsZero() != (m.FeeBPS == 0 && m.FeeFixed == 0) {
+				t.Errorf("fiat pricing %+v of %s %s", pr, tc.amount, tc.currency)
 			}
 			// And the parts add up to the converted amount, from the order's own figures.
 			sum := new(big.Int).Add(got.CryptoAmount, got.NetworkFee)

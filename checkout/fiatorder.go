@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/rampway/rampway"
 )
 
@@ -60,9 +62,18 @@ func (s *Service) CreateFiatOrder(ctx context.Context, m *rampway.Merchant, p Fi
 		FunctionID: cq.Function.ID, FunctionArgs: cq.Args, PaymentValue: cq.Value, GasLimit: cq.GasLimit,
 		NetworkFee: cq.NetworkFee, ServiceFee: cq.ServiceFee,
 		FiatSymbol: q.Currency.Symbol, FiatMethod: q.Method.ID, FiatAmount: q.Amount, FiatDecimals: q.Currency.Decimals,
-		ExpiresAt: now.Add(expiry), CreatedAt: now, UpdatedAt: now,
+		FiatPricing: fiatPricing(q.Currency, q.Method, s.cfg.FiatSpreadBPS, q.AssetUSD, q.FiatUSD, q.Subtotal, q.Spread, q.MethodFee),
+		ExpiresAt:   now.Add(expiry), CreatedAt: now, UpdatedAt: now,
 	}
 	return s.storeNew(ctx, m, o, p.Reply)
+}
+
+// fiatPricing is what an order keeps of its fiat quote (rampway.FiatPricing): the prices, and
+// the parts given in minor units, exact, as major-unit decimal strings (B3's).
+func fiatPricing(cur rampway.FiatCurrency, m rampway.PaymentMethod, spreadBPS int64, assetUSD, fiatUSD, subtotal, spread, fee decimal.Decimal) *rampway.FiatPricing {
+	major := func(minor decimal.Decimal) string { return minor.Shift(-int32(cur.Decimals)).String() }
+	return &rampway.FiatPricing{CryptoPriceUSD: assetUSD.String(), FiatPriceUSD: fiatUSD.String(), Subtotal: major(subtotal), Spread: major(spread),
+		MethodFee: major(fee), SpreadBPS: spreadBPS, MethodFeeBPS: m.FeeBPS, MethodFeeFixed: rampway.FormatFixed(big.NewInt(m.FeeFixed), cur.Decimals)}
 }
 
 var (

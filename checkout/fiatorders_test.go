@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/checkout"
@@ -69,6 +72,20 @@ func TestCreateFiatOrder(t *testing.T) {
 				o.Network != "devnet" || o.Asset.Symbol != cq.Asset.Symbol || o.Asset.Contract != cq.Asset.Contract ||
 				o.CryptoAmount.Cmp(cq.Amount) != 0 || o.PaymentValue.Cmp(cq.Value) != 0 || o.FunctionID != p.Quote.Execution.FunctionID {
 				t.Fatalf("order %+v, quoted %+v (crypto %+v)", o, q, cq)
+			}
+			// And how the amount was priced, as B3 states it: the page shows it.
+			major := func(minor decimal.Decimal) string { return minor.Shift(-2).String() }
+			m, _ := q.Currency.Method(tc.method)
+			wantPricing := rampway.FiatPricing{CryptoPriceUSD: q.AssetUSD.String(), FiatPriceUSD: q.FiatUSD.String(), Subtotal: major(q.Subtotal),
+				Spread: major(q.Spread), MethodFee: major(q.MethodFee), SpreadBPS: 100, MethodFeeBPS: m.FeeBPS,
+				MethodFeeFixed: rampway.FormatFixed(big.NewInt(m.FeeFixed), 2)}
+			if o.FiatPricing == nil || *o.FiatPricing != wantPricing {
+				t.Fatalf("fiat pricing %+v, want %+v", o.FiatPricing, wantPricing)
+			}
+			sum := decimal.RequireFromString(o.FiatPricing.Subtotal).Add(decimal.RequireFromString(o.FiatPricing.Spread)).
+				Add(decimal.RequireFromString(o.FiatPricing.MethodFee))
+			if got := sum.Shift(2).Ceil().BigInt(); got.Cmp(o.FiatAmount) != 0 {
+				t.Fatalf("subtotal + spread + method fee = %s, rounded up %s minor units; the amount is %s", sum, got, o.FiatAmount)
 			}
 			// The request's own fields; the user's, all kept with the order (the lookups show
 			// the contact ones only).

@@ -316,7 +316,7 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 		}
 		if p.Quote.Method == "" {
 			quotes = append(quotes, rampway.MethodQuote{Method: m.ID, Name: m.Name, CryptoAmount: mq.CryptoAmount, NetworkFee: mq.NetworkFee,
-				ServiceFee: mq.ServiceFee, MethodFee: mq.MethodFee.Ceil().BigInt()})
+				ServiceFee: mq.ServiceFee, MethodFee: mq.MethodFee.Ceil().BigInt(), Pricing: s.depositPricing(&mq)})
 		}
 	}
 	if first.CryptoAmount == nil {
@@ -326,8 +326,9 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 	now := s.now().UTC().Truncate(time.Microsecond)
 	expiry := s.cfg.OrderExpiry
 	method := ""
+	var pricing *rampway.FiatPricing
 	if p.Quote.Method != "" {
-		method = q.Method.ID
+		method, pricing = q.Method.ID, s.depositPricing(q)
 		if rampway.SettlesLate(method) {
 			expiry = s.cfg.BankTransferExpiry
 		}
@@ -339,7 +340,7 @@ func (s *Service) CreateDepositOrder(ctx context.Context, m *rampway.Merchant, p
 		Network: q.Network.Name, Asset: q.Asset, CryptoAmount: q.CryptoAmount, CryptoReceived: new(big.Int),
 		FunctionArgs: normalizeArgs(nil), PaymentValue: new(big.Int), GasLimit: q.GasLimit, NetworkFee: q.NetworkFee, ServiceFee: q.ServiceFee,
 		PayoutAddress: q.Payout.Address, MethodQuotes: quotes,
-		FiatSymbol: q.Currency.Symbol, FiatMethod: method, FiatAmount: q.FiatAmount, FiatDecimals: q.Currency.Decimals,
+		FiatSymbol: q.Currency.Symbol, FiatMethod: method, FiatAmount: q.FiatAmount, FiatDecimals: q.Currency.Decimals, FiatPricing: pricing,
 		ExpiresAt: now.Add(expiry), CreatedAt: now, UpdatedAt: now,
 	}
 	return s.storeNew(ctx, m, o, p.Reply)
@@ -363,7 +364,14 @@ func (s *Service) ChooseFiatMethod(ctx context.Context, o *rampway.Order, method
 		expires = now.Add(s.cfg.BankTransferExpiry)
 	}
 	return s.store.Apply(ctx, o.ID, rampway.FiatMethodChosen{Method: method, CryptoAmount: q.CryptoAmount, NetworkFee: q.NetworkFee,
-		ServiceFee: q.ServiceFee, ExpiresAt: expires}, now)
+		ServiceFee: q.ServiceFee, Pricing: q.Pricing, ExpiresAt: expires}, now)
+}
+
+// depositPricing is the fiat side of an area C quote as the order keeps it: the fees came off
+// the fiat amount, the subtotal is what was converted.
+func (s *Service) depositPricing(q *DepositQuote) *rampway.FiatPricing {
+	subtotal := decimal.NewFromBigInt(q.FiatAmount, 0).Sub(q.MethodFee).Sub(q.Spread)
+	return fiatPricing(q.Currency, q.Method, s.cfg.FiatSpreadBPS, q.AssetUSD, q.FiatUSD, subtotal, q.Spread, q.MethodFee)
 }
 
 func contractText(a rampway.Asset) string {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"html/template"
-	"math/big"
 	"net/http"
 	"net/url"
 	"slices"
@@ -75,7 +74,8 @@ var fiatMessages = map[string]string{
 	"last_name":            "Last name",
 	"email":                "E-mail",
 	"dob":                  "Date of birth",
-	"country":              "Country of residence (two letters, such as DE)",
+	"country":              "Country of residence",
+	"country_choose":       "Choose your country",
 	"continue":             "Continue",
 	"payment":              "Payment",
 	"card_number":          "Card number",
@@ -107,6 +107,9 @@ var fiatMessages = map[string]string{
 	"authenticate":         "Your bank asks you to confirm the payment",
 	"authenticate_link":    "Continue to your bank's confirmation",
 	"st_ONRAMP_PROCESSING": "Your payment is being confirmed",
+	"st_choose":            "Choose how to pay",
+	"st_identity":          "Enter your details to pay",
+	"st_bank":              "Waiting for your bank transfer",
 	"st_ONRAMP_SUCCESS":    "Payment received: completing your order",
 	"card_in":              "Paid with {brand} ending in {last4}",
 	"no_provider":          "Payments are not available right now. Nothing was charged: try again later.",
@@ -122,11 +125,13 @@ func init() {
 type fiatData struct {
 	OrderID, Hash string
 	Header        Header
-	Price         []PriceLine
+	Price         Summary
 	Amount        string // "25.00 EUR"
 	MethodName    string
 	ExpiresAt     string
-	Status        *Status
+	// Countdown is the time left as the page first shows it (its script ticks it).
+	Countdown string
+	Status    *Status
 	// Step is what the page asks now: "choose", "identity", "start" (the button that starts
 	// the payment), "card", "wallet", "redirect", "bank", "widget" (the provider's own form),
 	// "authenticate", or ""
@@ -154,6 +159,9 @@ type fiatData struct {
 	// Livemode is the order's mode: a test order's page is marked "Test mode" on every step
 	// (block "testmode").
 	Livemode bool
+	// Outcome is what the page says at the end (block "outcome").
+	Outcome           Outcome
+	ReturnAfterSecond int
 }
 
 // pageWidget is a payment provider module's widget (provider.Widget), its template parsed with
@@ -209,25 +217,6 @@ var methodNames = map[string]string{rampway.MethodCard: "card", rampway.MethodAp
 	rampway.MethodSEPABankTransfer: "SEPA bank transfer", rampway.MethodGBPBankTransfer: "bank transfer", rampway.MethodOpenBanking: "open banking",
 	rampway.MethodCashApp: "Cash App", rampway.MethodJWire: "JWire", rampway.MethodSEPADebit: "SEPA Direct Debit"}
 
-// fiatPriceLines breaks a fiat order's price down: what the call costs in crypto (value, network
-// fee, service fee), then what the user pays in the currency; for area C, what the merchant
-// receives and the fees that came off it.
-func fiatPriceLines(o *rampway.Order, merchant string) []PriceLine {
-	if o.Area == rampway.AreaDeposit && o.FiatMethod == "" {
-		return []PriceLine{{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true}}
-	}
-	if o.Area == rampway.AreaDeposit {
-		amount := func(v *big.Int) string { return rampway.FormatUnits(v, o.Asset.Decimals) + " " + o.Asset.Symbol }
-		return []PriceLine{{Label: strings.ReplaceAll(Messages["price_delivered"], "{merchant}", merchant), Amount: amount(o.CryptoAmount)},
-			{Label: Messages["price_network_fee"], Amount: amount(o.NetworkFee)}, {Label: Messages["price_service_fee"], Amount: amount(o.ServiceFee)},
-			{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true}}
-	}
-	lines := priceLines(o)
-	lines[len(lines)-1].Total = false
-	lines[len(lines)-1].Label = Messages["price_total"] + " (" + o.Asset.Symbol + ")"
-	return append(lines, PriceLine{Label: Messages["fiat_amount"], Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, Total: true})
-}
-
 // fiatPosted is what a form of the fiat page brings back to it: the identity step's refusal
 // (identityErr) with the fields as entered, or a payment the provider could not start.
 type fiatPosted struct {
@@ -253,15 +242,16 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 	}
 	hd := h.header(ctx, o)
 	if o.Area == rampway.AreaDeposit {
-		hd.ItemName = strings.NewReplacer("{amount}", rampway.FormatUnits(o.CryptoAmount, o.Asset.Decimals), "{symbol}", o.Asset.Symbol).Replace(Messages["deposit_of"])
+		hd.ItemName = strings.NewReplacer("{amount}", forPeople(o.CryptoAmount, o.Asset.Decimals), "{symbol}", o.Asset.Symbol).Replace(Messages["deposit_of"])
 		if o.FiatMethod == "" { // what it buys depends on the method: the quote screen says
 			hd.ItemName = strings.ReplaceAll(Messages["deposit_in"], "{symbol}", o.Asset.Symbol)
 		}
 	}
 	d := fiatData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: hd, Price: fiatPriceLines(o, hd.MerchantName),
 		Amount: rampway.FormatFixed(o.FiatAmount, o.FiatDecimals) + " " + o.FiatSymbol, MethodName: methodNames[o.FiatMethod],
-		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st, Identity: map[string]string{}, I18N: Messages,
-		Livemode: o.Livemode}
+		ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Countdown: humanDuration(o.ExpiresAt.Sub(h.now())), Status: st,
+		Identity: map[string]string{}, I18N: Messages, Livemode: o.Livemode, Outcome: h.outcome(ctx, o, hd.MerchantName),
+		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second)}
 	if d.MethodName == "" {
 		d.MethodName = o.FiatMethod
 	}
@@ -313,7 +303,7 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 			}
 			d.Choices = append(d.Choices, MethodChoice{ID: q.Method, Name: methodLabel(name),
 				Fee:      rampway.FormatFixed(q.MethodFee, o.FiatDecimals) + " " + o.FiatSymbol,
-				Delivers: rampway.FormatUnits(q.CryptoAmount, o.Asset.Decimals) + " " + o.Asset.Symbol})
+				Delivers: forPeople(q.CryptoAmount, o.Asset.Decimals) + " " + o.Asset.Symbol})
 		}
 	case !h.fiat.IdentityComplete(o):
 		d.Step = "identity"
@@ -418,6 +408,13 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		}
 		d.Declined = strings.ReplaceAll(Messages["declined"], "{reason}", reason)
 	}
+	// What the status says before a payment: what the step asks.
+	if o.Status == rampway.StatusCreated {
+		switch d.Step {
+		case "choose", "identity", "bank":
+			st.Text = Messages["st_"+d.Step]
+		}
+	}
 	var buf bytes.Buffer
 	if err := h.fiatPg.Execute(&buf, d); err != nil {
 		h.log.Error("checkout page: render", "order_id", o.ID, "error", err)
@@ -437,7 +434,7 @@ func (h *Handler) handleFiatPage(w http.ResponseWriter, r *http.Request, o *ramp
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}
 	_, _ = w.Write(buf.Bytes())
-	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
+	if err := h.recordOpen(ctx, o); err != nil {
 		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
 	}
 }
@@ -524,19 +521,21 @@ func (h *Handler) handleMethod(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, back, http.StatusSeeOther)
 }
 
-// identityField is a field of the identity step's form.
+// identityField is a field of the identity step's form; Type "select" is the list of
+// countries.
 type identityField struct{ Name, Label, Type, Autocomplete string }
 
 // identityFormFields are the identity step's fields, in the form's order.
 func identityFormFields() []identityField {
 	return []identityField{{"user_first_name", Messages["first_name"], "text", "given-name"},
 		{"user_last_name", Messages["last_name"], "text", "family-name"}, {"user_email_id", Messages["email"], "email", "email"},
-		{"user_dob", Messages["dob"], "date", "bday"}, {"user_countryCode", Messages["country"], "text", "country"}}
+		{"user_dob", Messages["dob"], "date", "bday"}, {"user_countryCode", Messages["country"], "select", "country"}}
 }
 
 // fiatTemplate parses templates/fiat.html with the header blocks.
 func fiatTemplate(funcs template.FuncMap) *template.Template {
-	fs := template.FuncMap{"identityFields": identityFormFields, "methodIcon": MethodIcon}
+	fs := template.FuncMap{"identityFields": identityFormFields, "methodIcon": MethodIcon, "countries": func() []Country { return countries },
+		"iban": groupIBAN, "ibanText": ibanText}
 	for k, v := range funcs {
 		fs[k] = v
 	}

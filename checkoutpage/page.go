@@ -46,6 +46,7 @@ type Store interface {
 	ContractFunction(ctx context.Context, id string) (*rampway.ContractFunction, error)
 	OrderTransfers(ctx context.Context, orderID string) ([]*rampway.InboundTransfer, error)
 	RecordOrderEvent(ctx context.Context, orderID string, name rampway.EventName, once bool, at time.Time) (bool, error)
+	RecordVisitEvent(ctx context.Context, orderID string, name rampway.EventName, visit string, at time.Time) (bool, error)
 }
 
 // Checkout is the use cases the page calls (checkout.Service): the gateway hash check and the
@@ -134,7 +135,10 @@ func New(cfg Config, deps Deps) *Handler {
 	if now == nil {
 		now = time.Now
 	}
-	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] }}
+	funcs := template.FuncMap{"t": func(key string) string { return Messages[key] },
+		"tr": func(key, placeholder, value string) string {
+			return strings.ReplaceAll(Messages[key], placeholder, value)
+		}}
 	h := &Handler{cfg: cfg, store: deps.Store, hash: deps.Checkout, chains: deps.Chains, log: deps.Log, now: now, refunds: deps.Refunds,
 		page:  template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFS, "templates/page.html", "templates/header.html")),
 		errPg: template.Must(template.New("error.html").Funcs(funcs).ParseFS(templateFS, "templates/error.html")),
@@ -389,33 +393,11 @@ func (h *Handler) header(ctx context.Context, o *rampway.Order) Header {
 	return hd
 }
 
-// PriceLine is one line of a checkout's price breakdown (templates/header.html, block
-// "summary"): its label and its amount with the unit.
-type PriceLine struct {
-	Label, Amount string
-	// Total marks the line of the whole amount.
-	Total bool
-}
-
-// priceLines breaks an area A order's amount down in its paying asset: the value paid to the
-// function (totalValue), the network fee, the service fee and the total (the three add up to
-// it, as the quote made them). An order without its parts gets the total alone.
-func priceLines(o *rampway.Order) []PriceLine {
-	amount := func(v *big.Int) string { return rampway.FormatUnits(v, o.Asset.Decimals) + " " + o.Asset.Symbol }
-	var out []PriceLine
-	if o.PaymentValue != nil && o.NetworkFee != nil && o.ServiceFee != nil {
-		out = append(out, PriceLine{Label: Messages["price_value"], Amount: amount(o.PaymentValue)},
-			PriceLine{Label: Messages["price_network_fee"], Amount: amount(o.NetworkFee)},
-			PriceLine{Label: Messages["price_service_fee"], Amount: amount(o.ServiceFee)})
-	}
-	return append(out, PriceLine{Label: Messages["price_total"], Amount: amount(o.CryptoAmount), Total: true})
-}
-
 // pageData is what the template renders.
 type pageData struct {
 	OrderID, Hash string
 	Header        Header
-	Price         []PriceLine
+	Price         Summary
 	Symbol        string
 	Network       string
 	ChainID       string
@@ -426,7 +408,11 @@ type pageData struct {
 	NativeSymbol        string
 	Address             string
 	Token               string // the token contract, "" for the native coin
-	ExpiresAt           string
+	// TokenURL is the token's page on the network's explorer ("" for none).
+	TokenURL  string
+	ExpiresAt string
+	// Countdown is the time left to pay as the page first shows it (its script ticks it).
+	Countdown string
 	// Status holds what the page asks for (Due, DueUnits, PaymentURI, QR): what is still to
 	// pay, as the live updates will.
 	Status            *Status
@@ -438,6 +424,47 @@ type pageData struct {
 	// Livemode is the order's mode: a test order's page is marked "Test mode" (block
 	// "testmode").
 	Livemode bool
+	// Outcome is what the page says at the end: where what was bought went, and what happens
+	// to a late payment (block "outcome").
+	Outcome Outcome
+}
+
+// Outcome is what a checkout says at its end (templates/header.html, block "outcome"): at
+// SUCCESS, who received what the order made and by which transaction; once expired, what
+// happens to a payment that comes late.
+type Outcome struct {
+	// SentLabel and SentTo: "Sent to" and the recipient's address (the call's recipient
+	// argument; area C: the merchant's deposit address), "" when not known.
+	SentLabel, SentTo string
+	// Late is what the expired page says of a late payment.
+	Late string
+}
+
+// outcome is what order o's page says at its end.
+func (h *Handler) outcome(ctx context.Context, o *rampway.Order, merchant string) Outcome {
+	var out Outcome
+	switch {
+	case o.Area == rampway.AreaDeposit:
+		out.SentLabel, out.SentTo = strings.ReplaceAll(Messages["sent_to_merchant"], "{merchant}", merchant), o.PayoutAddress.Hex()
+		if merchant == "" {
+			out.SentLabel = Messages["sent_to"]
+		}
+	default:
+		if f, err := h.store.ContractFunction(ctx, o.FunctionID); err == nil {
+			out.SentLabel, out.SentTo = Messages["sent_to"], recipient(f, o.FunctionArgs)
+		}
+	}
+	switch {
+	case o.FiatSymbol == "":
+		out.Late = Messages["late_crypto"]
+	case o.FiatMethod == "":
+		out.Late = Messages["late_none"]
+	case rampway.MethodFlow(o.FiatMethod) == rampway.FlowAuthorise:
+		out.Late = Messages["late_authorise"]
+	default:
+		out.Late = Messages["late_push"]
+	}
+	return out
 }
 
 func (h *Handler) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -462,15 +489,21 @@ func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, o *rampway.
 		h.unavailable(w, r, false)
 		return
 	}
-	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: h.header(ctx, o), Price: priceLines(o), Symbol: o.Asset.Symbol,
+	hd := h.header(ctx, o)
+	d := pageData{OrderID: o.ID, Hash: r.FormValue("hash"), Header: hd, Price: priceLines(o), Symbol: o.Asset.Symbol,
 		Network: o.Network, Address: o.DepositAddress.Hex(), ExpiresAt: o.ExpiresAt.UTC().Format(rampway.TimeFormat), Status: st,
-		ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second), Livemode: o.Livemode}
-	if n, ok := h.chains.Network(o.Network); ok && n.ChainID != nil {
+		Countdown: humanDuration(o.ExpiresAt.Sub(h.now())), ReturnAfterSecond: int(h.cfg.ReturnAfter / time.Second), Livemode: o.Livemode,
+		Outcome: h.outcome(ctx, o, hd.MerchantName)}
+	n, ok := h.chains.Network(o.Network)
+	if ok && n.ChainID != nil {
 		d.ChainID, d.ChainIDHex = n.ChainID.String(), "0x"+n.ChainID.Text(16)
 		d.RPCURL, d.ExplorerURL, d.NativeSymbol = h.publicRPC(n), explorer(n), n.Native.Symbol
 	}
 	if !o.Asset.IsNative() {
 		d.Token = o.Asset.Contract.Hex()
+		if e := explorer(n); ok && e != "" {
+			d.TokenURL = e + "/token/" + d.Token
+		}
 	}
 	d.I18N = Messages
 	if d.Refunds, err = h.refundLines(ctx, o, posted); err != nil {
@@ -492,7 +525,7 @@ func (h *Handler) renderPage(w http.ResponseWriter, r *http.Request, o *rampway.
 	_, _ = w.Write(buf.Bytes())
 	// After the page is out: the merchant hears of the first opening (a write, kept off the
 	// user's wait).
-	if _, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at()); err != nil {
+	if err := h.recordOpen(ctx, o); err != nil {
 		h.log.Warn("checkout page: record widget open", "order_id", o.ID, "error", err)
 	}
 }
@@ -848,13 +881,44 @@ func (h *Handler) handleCancel(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, returnURL(o.MerchantRedirectURL, o.ID, o.Status), http.StatusSeeOther)
 }
 
-// handleClose records user.widget.close (best effort: browsers send it as the page goes away).
+// recordOpen records user.widget.open, once per order, after the page is out: a write kept off
+// the user's wait, and done even when the browser has gone on (a page left at once, a link
+// previewer that reads the start of it), within eventTimeout.
+func (h *Handler) recordOpen(ctx context.Context, o *rampway.Order) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), eventTimeout)
+	defer cancel()
+	_, err := h.store.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, h.at())
+	return err
+}
+
+// eventTimeout bounds the recording of a page event.
+const eventTimeout = 10 * time.Second
+
+// handleClose records user.widget.close once per visit: the page sends it (best effort, as it
+// goes away) with the id it made for its visit, one stay of one browser tab, which reloads and
+// the checkout's own steps keep. A beacon without a valid visit records nothing.
 func (h *Handler) handleClose(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
-	if o, _ := h.lookup(r); o != nil {
-		if _, err := h.store.RecordOrderEvent(r.Context(), o.ID, rampway.EventWidgetClose, false, h.at()); err != nil {
+	if o, _ := h.lookup(r); o != nil && validVisit(r.FormValue("visit")) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), eventTimeout)
+		defer cancel()
+		if _, err := h.store.RecordVisitEvent(ctx, o.ID, rampway.EventWidgetClose, r.FormValue("visit"), h.at()); err != nil {
 			h.log.Warn("checkout page: record widget close", "order_id", o.ID, "error", err)
 		}
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// validVisit reports whether v is a visit id as the page makes them: letters, digits, '-' and
+// '_', at most rampway.MaxVisitLength.
+func validVisit(v string) bool {
+	if v == "" || len(v) > rampway.MaxVisitLength {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -51,6 +51,9 @@ func (s *viewStore) OrderTransfers(context.Context, string) ([]*rampway.InboundT
 func (s *viewStore) RecordOrderEvent(context.Context, string, rampway.EventName, bool, time.Time) (bool, error) {
 	return true, nil
 }
+func (s *viewStore) RecordVisitEvent(context.Context, string, rampway.EventName, string, time.Time) (bool, error) {
+	return true, nil
+}
 
 type viewChains struct{ n *rampway.Network }
 
@@ -306,6 +309,15 @@ func TestPageShowsWhatIsBought(t *testing.T) {
 		{"no function", order(false), &rampway.Merchant{Name: "Acme"}, nil, []string{`<h1 id="item-name">Checkout</h1>`}, nil, "img-src 'self' data:;", nil},
 		{"an order without its parts", viewOrder(rampway.StatusCreated, false, 10262800000000000, 0), shop, nft, nil, nil,
 			"img-src 'self' data: https://cdn.acme.example https://img.example:8443;", [][2]string{{"Total", "0.0102628 ETH"}}},
+		// A fee of 18 decimals is rounded for people (its exact amount in the title); the total,
+		// what the user sends, never.
+		{"a long fee", func() *rampway.Order {
+			o := order(false)
+			o.NetworkFee, o.CryptoAmount = big.NewInt(11_434_835_320_266), big.NewInt(10_211_434_835_320_266)
+			return o
+		}(), shop, nft, []string{`<dd title="0.000011434835320266 ETH"><span class="crypto">0.0000114 ETH</span></dd>`}, nil,
+			"img-src 'self' data: https://cdn.acme.example https://img.example:8443;",
+			[][2]string{{"Price", "0.01 ETH"}, {"Network fee", "0.0000114 ETH"}, {"Service fee", "0.0002 ETH"}, {"Total", "0.010211434835320266 ETH"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := New(Config{}, Deps{Store: &viewStore{order: tc.o, merchant: tc.merchant, function: tc.function}, Checkout: anyHash{}, Chains: viewChains{net}, Log: slog.New(slog.DiscardHandler)})
@@ -336,7 +348,7 @@ func TestPageShowsWhatIsBought(t *testing.T) {
 				price = [][2]string{{"Price", "0.01 ETH"}, {"Network fee", "0.0000628 ETH"}, {"Service fee", "0.0002 ETH"}, {"Total", "0.0102628 ETH"}}
 			}
 			var got [][2]string
-			for _, m := range regexp.MustCompile(`<div( class="total")?><dt>([^<]*)</dt><dd>([^<]*)</dd></div>`).FindAllStringSubmatch(page, -1) {
+			for _, m := range regexp.MustCompile(`<div( class="total")?><dt>([^<]*)</dt><dd[^>]*><span class="crypto">([^<]*)</span></dd></div>`).FindAllStringSubmatch(page, -1) {
 				got = append(got, [2]string{m[2], m[3]})
 				if (m[1] != "") != (m[2] == "Total") {
 					t.Errorf("line %s marked total: %v", m[2], m[1] != "")

@@ -358,21 +358,7 @@ func (c *Config) Validate() error {
 		}
 	}
 
-	switch c.Database.Driver {
-	case "sqlite":
-		if c.Database.Path == "" {
-			bad("database.path", "is required with driver sqlite")
-		}
-	case "postgres":
-		if c.Database.DSN == "" {
-			bad("database.dsn", "is required with driver postgres (or set %s)", EnvDatabaseDSN)
-		}
-	default:
-		bad("database.driver", "must be \"sqlite\" or \"postgres\", not %q", c.Database.Driver)
-	}
-	if c.Database.MaxOpenConns < 0 {
-		bad("database.max_open_conns", "must not be negative")
-	}
+	c.Database.validate(bad)
 
 	checkSecret := func(field, env, v string, required bool) {
 		switch {
@@ -420,6 +406,53 @@ func (c *Config) Validate() error {
 		bad("log.format", "must be json or text, not %q", c.Log.Format)
 	}
 	return errors.Join(errs...)
+}
+
+// validate checks the database section.
+func (d Database) validate(bad func(field, format string, args ...any)) {
+	switch d.Driver {
+	case "sqlite":
+		if d.Path == "" {
+			bad("database.path", "is required with driver sqlite")
+		}
+	case "postgres":
+		if d.DSN == "" {
+			bad("database.dsn", "is required with driver postgres (or set %s)", EnvDatabaseDSN)
+		}
+	default:
+		bad("database.driver", "must be \"sqlite\" or \"postgres\", not %q", d.Driver)
+	}
+	if d.MaxOpenConns < 0 {
+		bad("database.max_open_conns", "must not be negative")
+	}
+}
+
+// LoadDatabase reads only the database section of the YAML file at path over its defaults,
+// with RAMPWAY_DATABASE_DSN applied, and validates it: for commands that need the database and
+// nothing else (rampway backup), so that they run without the service's secrets in their
+// environment. The other sections are not read, nor checked.
+func LoadDatabase(path string, getenv func(string) string) (Database, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Database{}, fmt.Errorf("config: %w", err)
+	}
+	doc := struct {
+		Database Database `yaml:"database"`
+	}{Default().Database}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Database{}, fmt.Errorf("config %s: parse: %w", path, err)
+	}
+	if v := getenv(EnvDatabaseDSN); v != "" {
+		doc.Database.DSN = v
+	}
+	var errs []error
+	doc.Database.validate(func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	})
+	if err := errors.Join(errs...); err != nil {
+		return Database{}, fmt.Errorf("config %s: %w", path, err)
+	}
+	return doc.Database, nil
 }
 
 func validBasePath(p string) bool {

@@ -416,8 +416,9 @@ func (r *run) do() {
 		t.Errorf("%s: deliveries that did not verify: %v", r.sc.name, bad)
 	}
 
-	// Exactly once, on the chain: one NFT per order's recipient, the hot wallet's nonces gapless.
-	execs := r.checkChain(orders)
+	// Exactly once, on the chain: one NFT per order's recipient, the hot wallet's nonces gapless,
+	// rampway's records of them the chain's.
+	cc := r.checkChain(orders)
 
 	// Every order's lookup through the API agrees.
 	for _, o := range orders {
@@ -437,6 +438,23 @@ func (r *run) do() {
 			fired[f] += n
 		}
 	}
+	// The scenario's faults happened: a run without them proves nothing of what it says.
+	if r.sc.kills && r.kills == 0 {
+		t.Errorf("%s: no instance was killed", r.sc.name)
+	}
+	for _, f := range r.sc.faults {
+		if fired[f.Fault] == 0 {
+			t.Errorf("%s: the fault %s never fired", r.sc.name, f.Fault)
+		}
+	}
+	if r.sc.killURL {
+		if !urlKilled.Load() {
+			t.Errorf("%s: the first RPC URL was never stopped", r.sc.name)
+		} else if r.proxyHit[1].Load()-r.hitAtURLKill[1] == 0 {
+			t.Errorf("%s: no request reached the second RPC URL after the first stopped", r.sc.name)
+		}
+	}
+
 	deliveries, dups := r.hooks.totals()
 	slices.Sort(lat)
 	var creates []time.Duration
@@ -444,9 +462,21 @@ func (r *run) do() {
 		creates = append(creates, o.createdIn)
 	}
 	slices.Sort(creates)
-	line := fmt.Sprintf("E2E %-8s %d orders at %d/s, %d instances, %d kills: all SUCCESS %v after the last payment (%v in all); create p50 %v max %v; paid->order.success p50 %v p95 %v max %v; %d executions, 0 duplicate; hot wallet nonces gapless; %d/%d order.success delivered (%d deliveries, %d repeated); faults fired %v%s",
-		r.sc.name, r.n, *rateFlag, r.sc.instances, r.kills, allDone.Sub(allPaid).Round(time.Second), allDone.Sub(started).Round(time.Second),
-		pct(creates, 50), pct(creates, 100), pct(lat, 50), pct(lat, 95), pct(lat, 100), execs, r.n, r.n, deliveries, dups, faultList(fired), r.urlNote())
+	delivered := 0
+	for _, o := range orders {
+		if _, ok := r.hooks.successAt(o.id); ok {
+			delivered++
+		}
+	}
+	nonces := "gapless"
+	if cc.gaps > 0 {
+		nonces = fmt.Sprintf("%d GAPS", cc.gaps)
+	}
+	line := fmt.Sprintf("E2E %-8s %d orders at %d/s, %d instances, %d kills: %d/%d SUCCESS %v after the last payment (%v in all); create p50 %v p99 %v max %v; paid->order.success p50 %v p95 %v p99 %v max %v; %d executions (%d reverted), %d duplicate; hot wallet nonces 0..%d %s, chain_txs agrees on %d of %d (%d differ, %d pending), stored next nonce %d, chain's %d; %d/%d order.success delivered (%d deliveries, %d repeated); faults fired %v%s",
+		r.sc.name, r.n, *rateFlag, r.sc.instances, r.kills, counts[string(rampway.StatusSuccess)], r.n, allDone.Sub(allPaid).Round(time.Second), allDone.Sub(started).Round(time.Second),
+		pct(creates, 50), pct(creates, 99), pct(creates, 100), pct(lat, 50), pct(lat, 95), pct(lat, 99), pct(lat, 100),
+		cc.mints, cc.reverted, cc.duplicates, int(cc.chainNonce)-1, nonces, cc.mined-cc.storedDiffer, cc.mined, cc.storedDiffer, cc.pending,
+		cc.storedNext, cc.chainNonce, delivered, r.n, deliveries, dups, faultList(fired), r.urlNote())
 	fmt.Println(line)
 	t.Log(line)
 }
@@ -756,20 +786,39 @@ func (r *run) orderCount() int {
 	return n
 }
 
+// chainCheck is what checkChain counted on the node and in rampway's database.
+type chainCheck struct {
+	mints, reverted int // the hot wallet's calls of the NFT contract, and how many reverted
+	duplicates      int // NFTs minted beyond one per order
+	mined           int // the hot wallet's transactions mined since the start
+	gaps            int // nonces below the highest mined one with no transaction
+	storedMined     int // transactions rampway's chain_txs says were mined
+	storedDiffer    int // nonces where chain_txs' mined transaction is not the chain's
+	storedNext      int64
+	chainNonce      uint64
+	pending         int // chain_txs rows still pending
+}
+
 // checkChain checks on the node what rampway did: each order's recipient holds exactly one
-// NFT, and the hot wallet's transactions since the start have the nonces 0..k-1, each once,
-// none left pending. It returns how many mints the hot wallet sent.
-func (r *run) checkChain(orders []*order) int {
+// NFT, the hot wallet's transactions since the start have the nonces 0..k-1, each once, none
+// left pending, and rampway's own records agree with the chain: chain_txs' mined transaction
+// of each nonce is the one the chain has, and the stored next nonce is the chain's.
+func (r *run) checkChain(orders []*order) chainCheck {
 	t := r.t
 	ctx := t.Context()
 	nft := bindings.NewDemoNFT()
+	var c chainCheck
 	for _, o := range orders {
 		out, err := r.env.c.CallContract(ctx, ethereum.CallMsg{To: &r.env.nft, Data: nft.PackBalanceOf(o.recipient)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := new(big.Int).SetBytes(out); n.Cmp(big.NewInt(1)) != 0 {
+		n := new(big.Int).SetBytes(out)
+		if n.Cmp(big.NewInt(1)) != 0 {
 			t.Errorf("%s: order %s's recipient %s holds %s NFTs, want 1", r.sc.name, o.id, o.recipient.Hex(), n)
+		}
+		if n.Cmp(big.NewInt(1)) > 0 {
+			c.duplicates += int(n.Int64()) - 1
 		}
 	}
 	head, err := r.env.c.BlockNumber(ctx)
@@ -777,8 +826,8 @@ func (r *run) checkChain(orders []*order) int {
 		t.Fatal(err)
 	}
 	signer := types.LatestSignerForChainID(r.env.chainID)
-	var nonces []uint64
-	mints, reverted := 0, 0
+	onChain := map[uint64]common.Hash{} // the hot wallet's mined transaction of each nonce
+	var highest uint64
 	for b := r.startBlock; b <= head; b++ {
 		blk, err := r.env.c.BlockByNumber(ctx, new(big.Int).SetUint64(b))
 		if err != nil {
@@ -789,37 +838,104 @@ func (r *run) checkChain(orders []*order) int {
 			if err != nil || from != r.hot {
 				continue
 			}
-			nonces = append(nonces, tx.Nonce())
+			if prev, ok := onChain[tx.Nonce()]; ok {
+				t.Errorf("%s: nonce %d mined twice: %s and %s", r.sc.name, tx.Nonce(), prev.Hex(), tx.Hash().Hex())
+			}
+			onChain[tx.Nonce()] = tx.Hash()
+			highest = max(highest, tx.Nonce())
 			if tx.To() != nil && *tx.To() == r.env.nft {
-				mints++
+				c.mints++
 				if rec, err := r.env.c.TransactionReceipt(ctx, tx.Hash()); err != nil || rec.Status != 1 {
-					reverted++
+					c.reverted++
 				}
 			}
 		}
 	}
-	slices.Sort(nonces)
-	for i, n := range nonces {
-		if uint64(i) != n {
-			t.Errorf("%s: the hot wallet's mined nonces are not 0..%d: %v", r.sc.name, len(nonces)-1, nonces)
-			break
-		}
+	c.mined = len(onChain)
+	if c.mined > 0 {
+		c.gaps = int(highest) + 1 - c.mined
 	}
-	latest, err := r.env.c.NonceAt(ctx, r.hot, nil)
-	if err != nil {
+	if c.gaps != 0 {
+		t.Errorf("%s: the hot wallet's mined nonces 0..%d have %d gaps", r.sc.name, highest, c.gaps)
+	}
+	if c.chainNonce, err = r.env.c.NonceAt(ctx, r.hot, nil); err != nil {
 		t.Fatal(err)
 	}
 	pending, err := r.env.c.PendingNonceAt(ctx, r.hot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if latest != uint64(len(nonces)) || pending != latest {
-		t.Errorf("%s: hot wallet nonce %d (pending %d), %d transactions mined", r.sc.name, latest, pending, len(nonces))
+	if c.chainNonce != uint64(c.mined) || pending != c.chainNonce {
+		t.Errorf("%s: hot wallet nonce %d (pending %d), %d transactions mined", r.sc.name, c.chainNonce, pending, c.mined)
 	}
-	if mints != len(orders) || reverted != 0 {
-		t.Errorf("%s: %d mints from the hot wallet (%d reverted) for %d orders", r.sc.name, mints, reverted, len(orders))
+	if c.mints != len(orders) || c.reverted != 0 {
+		t.Errorf("%s: %d mints from the hot wallet (%d reverted) for %d orders", r.sc.name, c.mints, c.reverted, len(orders))
 	}
-	return mints
+
+	// rampway's own records of the hot wallet, against the chain's, once it has settled every
+	// transaction (mined, confirmations deep: blocks keep coming).
+	wallet := strings.ToLower(r.hot.Hex())
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		var n int
+		if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM chain_txs WHERE lower(wallet) = $1 AND status = 'pending'", wallet).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err := r.db.QueryRowContext(ctx, "SELECT next FROM wallet_nonces WHERE lower(wallet) = $1", wallet).Scan(&c.storedNext); err != nil {
+		t.Fatalf("%s: the hot wallet's stored next nonce: %v", r.sc.name, err)
+	}
+	if c.storedNext != int64(c.chainNonce) {
+		t.Errorf("%s: rampway's next nonce of the hot wallet is %d, the chain's %d", r.sc.name, c.storedNext, c.chainNonce)
+	}
+	rows, err := r.db.QueryContext(ctx, "SELECT nonce, hash, status FROM chain_txs WHERE lower(wallet) = $1", wallet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	stored := map[uint64]common.Hash{}
+	for rows.Next() {
+		var nonce uint64
+		var hash, status string
+		if err := rows.Scan(&nonce, &hash, &status); err != nil {
+			t.Fatal(err)
+		}
+		switch status {
+		case "pending":
+			c.pending++
+		case "mined":
+			if prev, ok := stored[nonce]; ok {
+				t.Errorf("%s: chain_txs has two mined transactions of nonce %d: %s and %s", r.sc.name, nonce, prev.Hex(), hash)
+			}
+			stored[nonce] = common.HexToHash(hash)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	c.storedMined = len(stored)
+	for n, h := range onChain {
+		if stored[n] != h {
+			c.storedDiffer++
+			if c.storedDiffer <= 5 {
+				t.Errorf("%s: nonce %d: the chain mined %s, chain_txs says %s", r.sc.name, n, h.Hex(), stored[n].Hex())
+			}
+		}
+	}
+	for n := range stored {
+		if _, ok := onChain[n]; !ok {
+			c.storedDiffer++
+			if c.storedDiffer <= 5 {
+				t.Errorf("%s: chain_txs says nonce %d was mined (%s); the chain has no transaction of it", r.sc.name, n, stored[n].Hex())
+			}
+		}
+	}
+	if c.pending != 0 {
+		t.Errorf("%s: %d of rampway's transactions still pending after every order is terminal", r.sc.name, c.pending)
+	}
+	return c
 }
 
 // tails is the end of each instance's log, for a failure.

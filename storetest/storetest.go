@@ -47,6 +47,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ContractFunctions", testContractFunctions},
 		{"MerchantDepositAddresses", testMerchantDepositAddresses},
 		{"Orders", testOrders},
+		{"PageEvents", testPageEvents},
 		{"Transitions", testTransitions},
 		{"ConcurrentTransition", testConcurrentTransition},
 		{"DepositIndexes", testDepositIndexes},

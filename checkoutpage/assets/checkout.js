@@ -4,31 +4,26 @@
 (function () {
   const root = document.getElementById("checkout");
   if (!root) return;
-  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const P = window.RampwayPage;
+  const T = P.T;
   const q = "order_id=" + encodeURIComponent(root.dataset.orderId) + "&hash=" + encodeURIComponent(root.dataset.hash);
   const $ = (id) => document.getElementById(id);
   let finalShown = false;
+  const finalStates = ["SUCCESS", "FAILED", "REFUND_PENDING", "REFUNDED", "EXPIRED", "CANCELLED"];
 
-  // Copy buttons.
-  document.querySelectorAll("button.copy").forEach((b) => {
-    b.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(b.dataset.copy);
-        const old = b.textContent;
-        b.textContent = T.copied;
-        setTimeout(() => { b.textContent = old; }, 1500);
-      } catch (e) { /* the text stays visible and selectable */ }
-    });
-  });
+  // The visit: opened before the end, the page returns to the shop by itself at the end.
+  const visit = P.visit(root.dataset.orderId);
+  if (!finalStates.includes(root.dataset.status)) { visit.set("live", true); }
+  // user.widget.close once per visit, when the user leaves: not when the page reloads itself
+  // to show a refund's form, nor for that form's post (the page comes back).
+  let moving = false;
+  document.querySelectorAll("form.refund-form").forEach((f) => f.addEventListener("submit", () => { moving = true; }));
+  P.leave(root, visit, () => moving);
+
+  P.copyButtons();
 
   // Countdown to expiry.
-  const expires = Date.parse(root.dataset.expiresAt);
-  function tick() {
-    const left = Math.max(0, Math.floor((expires - Date.now()) / 1000));
-    const m = Math.floor(left / 60), s = left % 60;
-    $("countdown").textContent = left > 0 ? m + ":" + String(s).padStart(2, "0") : T.expired_in;
-  }
-  if ($("countdown")) { tick(); setInterval(tick, 1000); }
+  P.countdown($("countdown"), Date.parse(root.dataset.expiresAt), T.expired_in);
 
   // Status: server-sent events, falling back to polling.
   // A transaction hash as the page shows it (a monospace block that wraps evenly), with its
@@ -64,7 +59,10 @@
       $("tx-hash").textContent = st.tx_hash;
       if (st.tx_url && /^https?:\/\//.test(st.tx_url)) { $("tx-link").href = st.tx_url; $("tx-link").hidden = false; }
     }
-    $("cancel").hidden = !st.cancellable;
+    $("cancel-form").hidden = !st.cancellable;
+    // The end: where what was bought went, or what happens to a late payment.
+    if ($("sent-to")) $("sent-to").hidden = st.status !== "SUCCESS";
+    $("late").hidden = st.status !== "EXPIRED";
     // Pay only while something is still to be paid: once a payment is seen, a second one would
     // only be refunded. What the page asks for is what is still due: amount, copy, QR, link and
     // wallet all change together.
@@ -85,23 +83,10 @@
     if (st.final && !finalShown) {
       finalShown = true;
       $("pay").hidden = true;
-      $("return").hidden = false;
-      $("return-link").href = st.return_url;
       // A refund waits for the user's address: the page asks for it (reloaded to show its
       // form when it came after the page) and stays until the user leaves.
-      if (st.refund_address) {
-        if (!document.querySelector("form.refund-form")) { window.location.reload(); return; }
-        $("return-note").textContent = T.refund_address_needed;
-        return;
-      }
-      let n = parseInt(root.dataset.returnAfter, 10) || 5;
-      const note = $("return-note");
-      const step = () => {
-        note.textContent = T.returning.replace("{n}", n);
-        if (n-- <= 0) { window.location.assign(st.return_url); return; }
-        setTimeout(step, 1000);
-      };
-      step();
+      if (st.refund_address && !document.querySelector("form.refund-form")) { moving = true; window.location.reload(); return; }
+      P.finish(root, visit, st.return_url, st.refund_address ? T.refund_address_needed : "");
     }
   }
   let polling = null;
@@ -199,8 +184,4 @@
     }
   });
 
-  // Best effort: tell the merchant the user left the page.
-  window.addEventListener("pagehide", () => {
-    if (navigator.sendBeacon) navigator.sendBeacon("/checkout/close", new URLSearchParams({ order_id: root.dataset.orderId, hash: root.dataset.hash }));
-  });
 })();

@@ -1,28 +1,17 @@
-// The fiat checkout's live parts: the quote's countdown, copy buttons, and the order's status
-// over server-sent events (the page reloads when it changes: the server renders each step).
+// The fiat checkout's live parts: the quote's countdown, copy buttons, the card's expiry field,
+// the order's status over server-sent events (the page reloads when it changes: the server
+// renders each step), and at the end the way back to the shop (assets/common.js).
 (function () {
   "use strict";
   const root = document.getElementById("checkout");
   if (!root) return;
+  const P = window.RampwayPage;
   const q = "order_id=" + encodeURIComponent(root.dataset.orderId) + "&hash=" + encodeURIComponent(root.dataset.hash);
+  const finalStates = ["SUCCESS", "FAILED", "REFUND_PENDING", "REFUNDED", "EXPIRED", "CANCELLED"];
+  const initial = root.dataset.status;
 
-  document.querySelectorAll("button.copy").forEach((b) => {
-    b.addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(b.dataset.copy); b.textContent = "✓"; } catch (e) { /* the text stays selectable */ }
-    });
-  });
-
-  const cd = document.getElementById("countdown");
-  if (cd) {
-    const end = Date.parse(root.dataset.expiresAt);
-    const tick = () => {
-      const s = Math.max(0, Math.floor((end - Date.now()) / 1000));
-      const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-      cd.textContent = (h > 0 ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(sec).padStart(2, "0");
-    };
-    tick();
-    setInterval(tick, 1000);
-  }
+  P.copyButtons();
+  P.countdown(document.getElementById("countdown"), Date.parse(root.dataset.expiresAt));
 
   // The expiry field: MM/YY as the user types.
   const exp = document.getElementById("expiry");
@@ -33,23 +22,27 @@
     });
   }
 
-  // user.widget.close when the user leaves the checkout, not when it moves on by itself (a
-  // reload at a new status) or through its own steps (a form, the provider's page).
-  let inFlow = false;
-  document.querySelectorAll("form, a#pay-link").forEach((el) => {
-    el.addEventListener(el.tagName === "FORM" ? "submit" : "click", () => { inFlow = true; });
+  // The visit: opened before the end, the page returns to the shop by itself at the end.
+  const visit = P.visit(root.dataset.orderId);
+  // user.widget.close once per visit, when the user leaves the checkout (to the shop, by
+  // cancelling, or anywhere else), not when it moves on by itself (a reload at a new status)
+  // or through its own steps (a form, the provider's page).
+  let moving = false;
+  document.querySelectorAll("form:not(#cancel-form), a#pay-link").forEach((el) => {
+    el.addEventListener(el.tagName === "FORM" ? "submit" : "click", () => { moving = true; });
   });
-  window.addEventListener("pagehide", () => {
-    if (!inFlow && navigator.sendBeacon) navigator.sendBeacon("/checkout/close", new URLSearchParams({ order_id: root.dataset.orderId, hash: root.dataset.hash }));
-  });
+  P.leave(root, visit, () => moving);
+
+  if (finalStates.includes(initial)) {
+    P.finish(root, visit, "", "");
+    return;
+  }
+  visit.set("live", true);
 
   // Live status: the page reloads when the order moves on (the server renders each step). At
   // a final status nothing more comes: no stream is opened, and one is closed.
-  const initial = root.dataset.status;
   const live = document.getElementById("live");
-  const finalStates = ["SUCCESS", "FAILED", "REFUND_PENDING", "REFUNDED", "EXPIRED", "CANCELLED"];
-  if (finalStates.includes(initial)) return;
-  const changed = (st) => { if (st && st.status && st.status !== initial) { inFlow = true; location.reload(); } };
+  const changed = (st) => { if (st && st.status && st.status !== initial) { moving = true; location.reload(); } };
   if (window.EventSource) {
     const es = new EventSource("/checkout/events?" + q);
     const on = (e) => {

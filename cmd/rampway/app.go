@@ -36,17 +36,30 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+// serveFlags parses serve's command line (deploy/rampway.service's ExecStart is checked
+// against it) and returns the configuration file's path.
+func serveFlags(args []string, getenv func(string) string, stdout io.Writer) (string, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	path := fs.String("config", getenv("RAMPWAY_CONFIG"), "configuration file (env RAMPWAY_CONFIG)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return "", err
+	}
+	if fs.NArg() > 0 {
+		return "", fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
 	}
 	if *path == "" {
-		return errors.New("serve: --config is required")
+		return "", errors.New("serve: --config is required")
 	}
-	cfg, err := config.Load(*path, getenv)
+	return *path, nil
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	path, err := serveFlags(args, getenv, stdout)
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(path, getenv)
 	if err != nil {
 		return err
 	}

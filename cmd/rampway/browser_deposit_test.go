@@ -54,7 +54,7 @@ func newDepositRun(t *testing.T) *depositRun {
 	override := &receiver{secret: dj.Merchant.WebhookSecret, events: map[string][]string{}}
 	hooks := httptest.NewServer(override)
 	t.Cleanup(hooks.Close)
-	br := &browserRun{dj: dj, base: strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), j: newJourney(t, dj)}
+	br := &browserRun{dj: dj, dir: dir, base: strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), j: newJourney(t, dj)}
 	// Started after the dev server, so stopped before it: an open page holds a status stream.
 	br.ctx = browsertest.New(t)
 	m := call(t, "GET", dj.API.AdminBaseURL+"/merchants/"+dj.Merchant.MerchantID, "Bearer "+dj.AdminToken, nil)
@@ -100,10 +100,36 @@ func (r *depositRun) onramp(t *testing.T, currency, amount, symbol, method strin
 // deposited, its price lines, and its quote screen.
 type depositView struct {
 	Item    string       `json:"item"`  // the heading: "Deposit of 0.0195 ETH"
-	Price   [][2]string  `json:"price"` // #price's lines: label, amount
+	Price   []priceLine  `json:"price"` // #price's lines
+	Rate    string       `json:"rate"`
 	Heading string       `json:"heading"`
 	Choices []methodLine `json:"choices"` // the quote screen's buttons, in order
 }
+
+// priceLine is a line of a page's order summary.
+type priceLine struct {
+	Label  string `json:"label"`
+	Amount string `json:"amount"` // as shown
+	Exact  string `json:"exact"`  // its title: the exact amount, where Amount is rounded
+	Fiat   string `json:"fiat"`   // what it is worth in the currency: "≈ 27.78 EUR"
+	Total  bool   `json:"total"`
+}
+
+// exact is the line's amount as the order states it.
+func (l priceLine) exact() string {
+	if l.Exact != "" {
+		return l.Exact
+	}
+	return l.Amount
+}
+
+// priceLinesJS reads #price's lines (priceLine) and #rate.
+const priceLinesJS = `(() => {
+  const text = (e) => e ? e.textContent.replace(/\s+/g, " ").trim() : "";
+  return {price: [...document.querySelectorAll("#price > div")].map((d) => ({label: text(d.querySelector("dt")),
+    amount: text(d.querySelector("dd .crypto")), exact: d.querySelector("dd").title || "", fiat: text(d.querySelector("dd .fiat")),
+    total: d.classList.contains("total")})), rate: text(document.getElementById("rate"))};
+})()`
 
 // methodLine is a button of the quote screen.
 type methodLine struct {
@@ -116,13 +142,12 @@ type methodLine struct {
 const depositViewJS = `(() => {
   const text = (e) => e ? e.textContent.replace(/\s+/g, " ").trim() : "";
   const form = document.querySelector('form[action="/checkout/method"]');
-  return {item: text(document.getElementById("item-name")),
-    price: [...document.querySelectorAll("#price > div")].map((d) => [text(d.querySelector("dt")), text(d.querySelector("dd"))]),
+  return Object.assign(` + priceLinesJS + `, {item: text(document.getElementById("item-name")),
     heading: text(document.getElementById("choose-label")),
     choices: form ? [...form.querySelectorAll('#methods button[name="method"]')].map((b) => {
       const s = b.querySelectorAll("span");
       return {id: b.value, name: text(b.querySelector("strong")), fee: text(s[0]), delivers: text(s[1])};
-    }) : []};
+    }) : []});
 })()`
 
 func (r *depositRun) view(t *testing.T) depositView {
@@ -131,34 +156,141 @@ func (r *depositRun) view(t *testing.T) depositView {
 }
 
 // showsDeposit checks that the page says what the merchant receives for the fiat amount
-// (amount and currency) paid with method: the heading, and the price lines (delivered, the
-// network fee and the service fee, which add up to what the amount buys with that method, then
-// the fiat amount as the total).
+// (amount and currency) paid with method: the heading, and the price lines: delivered, the
+// network fee and the service fee (which add up to what the amount buys with that method), each
+// with its worth in the currency, the exchange spread and the method's fee (as dev mode's
+// configuration makes them), then the fiat amount as the total; the currency's figures add up
+// to it, and the rate used is dev mode's.
 func (r *depositRun) showsDeposit(t *testing.T, what, crypto, symbol, currency, amount, method string) {
 	t.Helper()
 	v := r.view(t)
 	want := strings.NewReplacer("{amount}", crypto, "{symbol}", symbol).Replace(checkoutpage.Messages["deposit_of"])
+	spread, fee := fiatFees(t, currency, amount, method)
 	labels := []string{strings.ReplaceAll(checkoutpage.Messages["price_delivered"], "{merchant}", r.merchant), checkoutpage.Messages["price_network_fee"],
-		checkoutpage.Messages["price_service_fee"], checkoutpage.Messages["fiat_amount"]}
+		checkoutpage.Messages["price_service_fee"], "Exchange spread (1%)"}
+	if fee.label != "" {
+		labels = append(labels, fee.label)
+	}
+	labels = append(labels, checkoutpage.Messages["fiat_amount"])
 	var got []string
 	for _, l := range v.Price {
-		got = append(got, l[0])
+		got = append(got, l.Label)
 	}
-	if v.Item != want || !slices.Equal(got, labels) || v.Price[0][1] != crypto+" "+symbol || v.Price[3][1] != amount+" "+currency {
-		t.Fatalf("%s: the page says %q, price %v; want %q, lines %v, %s %s delivered for %s %s", what, v.Item, v.Price, want, labels, crypto, symbol,
-			amount, currency)
+	last := v.Price[len(v.Price)-1]
+	if v.Item != want || !slices.Equal(got, labels) || v.Price[0].Amount != crypto+" "+symbol || last.Amount != amount+" "+currency || !last.Total ||
+		v.Price[3].Amount != spread+" "+currency || (fee.label != "" && v.Price[4].Amount != fee.amount+" "+currency) {
+		t.Fatalf("%s: the page says %q, price %+v; want %q, lines %v, %s %s delivered for %s %s (spread %s, fee %+v)", what, v.Item, v.Price, want, labels,
+			crypto, symbol, amount, currency, spread, fee)
 	}
-	sum := new(big.Int)
+	// Amounts are as the order states them up to 6 significant digits; a longer one (the
+	// network fee, which took the rounding of crypto_amount) reads 3, its exact amount in the
+	// line's title.
 	for _, l := range v.Price[:3] {
-		n, unit, _ := strings.Cut(l[1], " ")
+		n, _, _ := strings.Cut(l.exact(), " ")
+		shown, _, _ := strings.Cut(l.Amount, " ")
+		if long := significantDigits(n) > 6; long != (l.Exact != "") || (long && significantDigits(shown) > 3) {
+			t.Fatalf("%s: the line %+v: %s has %d significant digits, shown %s", what, l, n, significantDigits(n), shown)
+		}
+	}
+	sum, fiat := new(big.Int), new(big.Rat)
+	for _, l := range v.Price[:3] {
+		n, unit, _ := strings.Cut(l.exact(), " ")
 		if unit != symbol {
-			t.Fatalf("%s: the price line %v is not in %s", what, l, symbol)
+			t.Fatalf("%s: the price line %+v is not in %s", what, l, symbol)
 		}
 		sum.Add(sum, baseUnits(t, n, symbol))
+		if l.Fiat != "" {
+			fiat.Add(fiat, ratOf(t, strings.TrimSuffix(strings.TrimPrefix(l.Fiat, "≈ "), " "+currency)))
+		}
 	}
 	if gross := grossOf(t, currency, amount, method, symbol); new(big.Int).Sub(sum, gross).CmpAbs(big.NewInt(1)) > 0 {
 		t.Fatalf("%s: the price lines %v add up to %s base units; %s %s by %s buys %s", what, v.Price, sum, amount, currency, method, gross)
 	}
+	for _, l := range v.Price[3 : len(v.Price)-1] {
+		fiat.Add(fiat, ratOf(t, strings.TrimSuffix(l.Amount, " "+currency)))
+	}
+	if fiat.Cmp(ratOf(t, amount)) != 0 {
+		t.Fatalf("%s: the currency's figures of %+v add up to %s, not %s", what, v.Price, fiat.FloatString(2), amount)
+	}
+	if want := "Rate used: 1 " + symbol + " = " + devRate(symbol, currency); v.Rate != want {
+		t.Fatalf("%s: rate %q, want %q", what, v.Rate, want)
+	}
+}
+
+// significantDigits counts a decimal's significant digits.
+func significantDigits(s string) int {
+	d := strings.TrimLeft(strings.Replace(s, ".", "", 1), "0")
+	if !strings.Contains(s, ".") {
+		d = strings.TrimRight(d, "0")
+	}
+	return len(d)
+}
+
+// ratOf parses a decimal.
+func ratOf(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("not a decimal: %q", s)
+	}
+	return r
+}
+
+// devRate is the price of one unit of symbol in currency at dev mode's prices, as the page
+// writes it: to the cent, or 4 significant digits below 1.
+func devRate(symbol, currency string) string {
+	r := new(big.Rat).Quo(ratOfString(usdPrices[symbol]), ratOfString(usdPrices[currency]))
+	if r.Cmp(big.NewRat(1, 1)) < 0 {
+		return map[string]string{"DUSD/EUR": "0.9259", "DUSD/GBP": "0.7874"}[symbol+"/"+currency] + " " + currency
+	}
+	return r.FloatString(2) + " " + currency
+}
+
+func ratOfString(s string) *big.Rat { r, _ := new(big.Rat).SetString(s); return r }
+
+// methodFeeLine is the method's fee line of a summary: its label ("" for a method without a
+// fee) and amount.
+type methodFeeLine struct{ label, amount string }
+
+// fiatFees are the exchange spread and the method's fee a fiat amount of area C pays with
+// method at dev mode's configuration, as the summary shows them (rounded half up to the cent):
+// the fee is amount - (amount - fixed) / (1 + bps), the spread what the rest loses to 1%.
+func fiatFees(t *testing.T, currency, amount, method string) (string, methodFeeLine) {
+	t.Helper()
+	var bps, fixed int64 = -1, 0
+	var name string
+	for _, f := range methodFees[currency] {
+		if f.id == method {
+			bps, fixed, name = f.bps, f.fixed, f.name
+		}
+	}
+	if bps < 0 {
+		t.Fatalf("no fee of %s in %s", method, currency)
+	}
+	minor := ratOf(t, amount)
+	minor.Mul(minor, big.NewRat(100, 1))
+	base := new(big.Rat).Sub(minor, big.NewRat(fixed, 1))
+	base.Mul(base, big.NewRat(10_000, 10_000+bps))
+	fee := new(big.Rat).Sub(minor, base)
+	spread := new(big.Rat).Sub(base, new(big.Rat).Mul(base, big.NewRat(10_000, 10_000+devSpreadBPS)))
+	cents := func(r *big.Rat) string { // half up, in major units
+		q := new(big.Rat).Add(r, big.NewRat(1, 2))
+		n := new(big.Int).Quo(q.Num(), q.Denom())
+		return rampway.FormatFixed(n, 2)
+	}
+	line := methodFeeLine{}
+	if fee.Sign() > 0 {
+		var rates []string
+		if bps > 0 {
+			rates = append(rates, strings.TrimSuffix(strings.TrimRight(big.NewRat(bps, 100).FloatString(2), "0"), ".")+"%")
+		}
+		if fixed > 0 {
+			rates = append(rates, rampway.FormatFixed(big.NewInt(fixed), 2)+" "+currency)
+		}
+		line.label = strings.Split(name, " (")[0] + " fee (" + strings.Join(rates, " + ") + ")"
+		line.amount = cents(fee)
+	}
+	return cents(spread), line
 }
 
 // usdPrices are dev mode's USD prices (DESIGN.md) and devSpreadBPS its fiat.spread_bps.
@@ -392,17 +524,21 @@ func TestBrowserDeposit(t *testing.T) {
 		if v := r.view(t); len(v.Choices) != 0 || v.Heading != "" {
 			t.Fatalf("a quote screen for an order with its method: %+v", v)
 		}
-		r.showsDeposit(t, "the card step", o["crypto_amount"].(string), "ETH", "EUR", amount, rampway.MethodCard)
-		r.shot(t, "1-card-form")
-		browsertest.CheckAccessibility(t, r.ctx, "the card step of an on-ramp")
+		r.atBothSizes(t, "the card step of an on-ramp", "1-card-form", func(t *testing.T, onPhone bool) {
+			r.showsDeposit(t, "the card step", o["crypto_amount"].(string), "ETH", "EUR", amount, rampway.MethodCard)
+		})
 		r.payByCard(t, cards.Success, "2-card-filled")
 		v := r.paidAndDeposited(t, o, "ETH", to, before, "Paid with visa ending in 4242",
 			map[string]string{"ONRAMP_SUCCESS": "3-payment-authorised", "DEPOSIT_PROCESSING": "3-sending"})
 		if v["crypto_amount"] != o["crypto_amount"] {
 			t.Fatalf("crypto_amount %v at the end, C1 quoted %v", v["crypto_amount"], o["crypto_amount"])
 		}
-		r.shot(t, "4-success")
-		browsertest.CheckAccessibility(t, r.ctx, "the on-ramp page at SUCCESS")
+		// Where the top-up went: the merchant's deposit address, beside the transfer.
+		r.atBothSizes(t, "the on-ramp page at SUCCESS", "4-success", func(t *testing.T, onPhone bool) {
+			if e := r.ends(t); e.SentTo != "Sent to "+r.merchant+": "+to.Hex() || e.Tx != v["execution_tx_hash"] || !e.Return || e.Cancel {
+				t.Errorf("the page at SUCCESS: %+v, want sent to %s", e, to.Hex())
+			}
+		})
 		if fp := r.f.captured(t, id, amount); fp["method"] != rampway.MethodCard ||
 			fp["card_brand"] != "visa" || fp["card_last4"] != "4242" {
 			t.Fatalf("fiat_payment %v", fp)
@@ -428,7 +564,7 @@ func TestBrowserDeposit(t *testing.T) {
 		if p.Step != "bank" || p.State != "CREATED" || p.Reference == "" || p.Reference != fp["reference"] || !p.Cancel {
 			t.Fatalf("the bank step: %+v (fiat_payment %v)", p, fp)
 		}
-		for _, s := range []string{amount + " EUR", "rampway sandbox", "DE89370400440532013000", "COBADEFFXXX", p.Reference} {
+		for _, s := range []string{amount + " EUR", "rampway sandbox", "DE89 3704 0044 0532 0130 00", "COBADEFFXXX", p.Reference} {
 			if !strings.Contains(p.Bank, s) {
 				t.Fatalf("the bank details do not say %q: %q", s, p.Bank)
 			}
@@ -456,7 +592,7 @@ func TestBrowserDeposit(t *testing.T) {
 		o := r.onramp(t, "EUR", "60.00", "ETH", "")
 		id := o["order_id"].(string)
 		p := r.open(t, o)
-		if p.State != "CREATED" || p.Step != "" || p.PayButton != "" || !p.Cancel {
+		if p.State != "CREATED" || p.Step != "" || p.PayButton != "" || !p.Cancel || p.Status != checkoutpage.Messages["st_choose"] {
 			t.Fatalf("the quote screen: %+v", p)
 		}
 		lines := r.quoteScreen(t, "EUR", "60.00", "ETH")
@@ -532,6 +668,26 @@ func TestBrowserDeposit(t *testing.T) {
 		if v := r.f.lookup(t, id); v["status"] != "CANCELLED" || v["execution_tx_hash"] != nil {
 			t.Fatalf("after cancel the order is %v (transfer %v)", v["status"], v["execution_tx_hash"])
 		}
-		r.overridden(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
+		r.overridden(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled, rampway.EventWidgetClose})
+	})
+
+	// The quote screen and, once the time is over, what a late payment becomes (nothing was
+	// paid), at a desktop size and on a phone.
+	t.Run("pages at desktop and 390 px", func(t *testing.T) {
+		o := r.onramp(t, "EUR", "40.00", "ETH", "")
+		r.open(t, o)
+		r.atBothSizes(t, "the quote screen", "1-quote-screen", func(t *testing.T, onPhone bool) {
+			if s := r.text(t, "status"); s != checkoutpage.Messages["st_choose"] {
+				t.Errorf("status %q before a choice", s)
+			}
+		})
+		r.expireNow(t, o["order_id"].(string))
+		r.f.waitStatus(t, o["order_id"].(string), "EXPIRED", 30*time.Second)
+		r.openPage(t, o)
+		r.atBothSizes(t, "the on-ramp page once expired", "2-expired", func(t *testing.T, onPhone bool) {
+			if e := r.ends(t); e != (ends{Late: checkoutpage.Messages["late_none"], Return: true}) {
+				t.Errorf("expired: %+v", e)
+			}
+		})
 	})
 }

@@ -124,7 +124,7 @@ const fiatPageJS = `(() => {
   return {path: location.pathname, order_id: m.dataset.orderId, state: $("status").dataset.state, status: text($("status")), step,
     declined: text($("declined")), card_used: text($("card-used")), start: text($("start-pay")), pay_button: text(document.querySelector("#card-form button")),
     pay_link: text($("pay-link")), reference: text($("bank-reference")), bank: text($("bank")), tx_hash: shown($("tx")) ? text($("tx-hash")) : "", cancel: shown($("cancel")),
-    return: shown($("return")) ? $("return").href : "", live: shown($("live")), returned: text($("returned"))};
+    return: shown($("return")) ? $("return-link").href : "", live: shown($("live")), returned: text($("returned"))};
 })()`
 
 // page reads the fiat checkout page once it is there and ok accepts it.
@@ -133,8 +133,18 @@ func (r *fiatRun) page(t *testing.T, what string, ok func(fiatPage) bool) fiatPa
 	return browsertest.WaitFor(t, r.ctx, what, fiatPageJS, 30*time.Second, func(p fiatPage) bool { return p.State != "" && ok(p) })
 }
 
-// open opens the order's checkout page (gateway_url) and waits for it.
+// open opens the order's checkout page (gateway_url) and waits for it. The visit stays on
+// the page at the end (see stay): the journeys check the page there.
 func (r *fiatRun) open(t *testing.T, o map[string]any) fiatPage {
+	t.Helper()
+	p := r.openLive(t, o)
+	r.stay(t, p.OrderID)
+	return p
+}
+
+// openLive opens the order's checkout page as open does, leaving the page to return to the
+// shop by itself at the end.
+func (r *fiatRun) openLive(t *testing.T, o map[string]any) fiatPage {
 	t.Helper()
 	r.do(t, chromedp.Navigate(o["gateway_url"].(string)))
 	p := r.page(t, "the checkout page of "+o["order_id"].(string), func(fiatPage) bool { return true })
@@ -142,6 +152,23 @@ func (r *fiatRun) open(t *testing.T, o map[string]any) fiatPage {
 		t.Fatalf("gateway_url %s opened %+v", o["gateway_url"], p)
 	}
 	return p
+}
+
+// stay keeps this tab's visit of order id on its page when the order ends, as a user who
+// pressed "Stay on this page" earlier in the visit would (the choice is kept for the visit, in
+// the tab's sessionStorage: assets/common.js): the page then neither returns to the shop by
+// itself nor, so, tells the merchant the user left. The test writes it at once, whatever the
+// page's script has done yet, instead of racing the page's few seconds to the shop.
+func (r *browserRun) stay(t *testing.T, id string) {
+	t.Helper()
+	browsertest.Eval[bool](t, r.ctx, fmt.Sprintf(`((k) => {
+	  let v = null;
+	  try { v = JSON.parse(sessionStorage.getItem(k) || "null"); } catch (e) { v = null; }
+	  if (!v || !/^[0-9a-f]{32}$/.test(v.id || "")) v = {id: %q, live: false, closed: false};
+	  v.stay = true;
+	  sessionStorage.setItem(k, JSON.stringify(v));
+	  return true;
+	})("rampway.visit." + %q)`, strings.Repeat("5a", 16), id))
 }
 
 // startPayment presses the start step's button ("Pay 25.00 EUR by bank transfer": a GET of
@@ -267,7 +294,7 @@ var axNamedRoles = map[string]bool{"button": true, "link": true, "textbox": true
 	"combobox": true, "spinbutton": true, "checkbox": true, "radio": true}
 
 // axFieldRoles are the roles of a form field (a date input is not a textbox).
-var axFieldRoles = []string{"textbox", "date", "Date", "DateTime"}
+var axFieldRoles = []string{"textbox", "date", "Date", "DateTime", "combobox"}
 
 // callOn calls function (JavaScript, its this the element) on the element and returns its
 // result as a string.
@@ -586,7 +613,7 @@ var (
 	fiatStartTabs    = []string{`button#start-pay "Pay `, fiatCancelStop}
 	fiatCardTabs     = []string{"input#card_number", "input#expiry", "input#cvc", "input#name", `button.primary "Pay `, fiatCancelStop}
 	fiatSEPATabs     = []string{`button.copy "Copy"`, `button.copy "Copy"`, fiatCancelStop} // IBAN, reference
-	fiatIdentityTabs = []string{"input#user_first_name", "input#user_last_name", "input#user_email_id", "input#user_dob", "input#user_countryCode",
+	fiatIdentityTabs = []string{"input#user_first_name", "input#user_last_name", "input#user_email_id", "input#user_dob", "select#user_countryCode",
 		`button.primary "Continue"`, fiatCancelStop}
 )
 
@@ -636,8 +663,12 @@ func TestBrowserFiat(t *testing.T) {
 		r.payByCard(t, cards.Success, "2-card-filled")
 		r.paidAndMinted(t, id, before, "Paid with visa ending in 4242",
 			map[string]string{"ONRAMP_SUCCESS": "3-payment-authorised", "SMARTCONTRACT_PROCESSING": "3-minting"}, fiatPaidEvents)
-		r.shot(t, "4-success")
-		browsertest.CheckAccessibility(t, r.ctx, "the fiat page at SUCCESS")
+		// Where the NFT went, beside the transaction: at both sizes.
+		r.atBothSizes(t, "the fiat page at SUCCESS", "4-success", func(t *testing.T, onPhone bool) {
+			if e := r.ends(t); e.SentTo != "Sent to: "+r.recipient().Hex() || e.Tx != r.f.lookup(t, id)["execution_tx_hash"] || !e.Return || e.Stay || e.Cancel {
+				t.Errorf("the page at SUCCESS: %+v, want sent to %s", e, r.recipient().Hex())
+			}
+		})
 		if fp := r.f.captured(t, id, amount); fp["card_brand"] != "visa" || fp["card_last4"] != "4242" {
 			t.Fatalf("fiat_payment %v", fp)
 		}
@@ -758,7 +789,7 @@ func TestBrowserFiat(t *testing.T) {
 		if p.Step != "bank" || p.Reference == "" || p.Reference != fp["reference"] || !p.Cancel {
 			t.Fatalf("the bank step: %+v (fiat_payment %v)", p, fp)
 		}
-		for _, s := range []string{amount + " EUR", "rampway sandbox", "DE89370400440532013000", "COBADEFFXXX", p.Reference} {
+		for _, s := range []string{amount + " EUR", "rampway sandbox", "DE89 3704 0044 0532 0130 00", "COBADEFFXXX", p.Reference} {
 			if !strings.Contains(p.Bank, s) {
 				t.Fatalf("the bank details do not say %q: %q", s, p.Bank)
 			}
@@ -867,7 +898,11 @@ func TestBrowserFiat(t *testing.T) {
 		if dob := r.field(t, "Date of birth"); dob != "2099-01-01" {
 			t.Fatalf("Date of birth reads %q after typing 01012099, want 2099-01-01", dob)
 		}
-		r.typeInto(t, "Country of residence", "DE")
+		// The country is a list of names: typing a name picks it, as in any select.
+		r.typeInto(t, "Country of residence", "Germany")
+		if c := r.field(t, "Country of residence"); c != "DE" {
+			t.Fatalf("Country of residence reads %q after typing Germany, want DE", c)
+		}
 		r.press(t, checkoutpage.Messages["continue"])
 		f := browsertest.WaitFor(t, r.ctx, "the refused date", `document.getElementById("identity-error") ? `+fiatIdentityFormJS+` : null`, 15*time.Second,
 			func(f *fiatIdentityForm) bool { return f != nil })
@@ -896,6 +931,10 @@ func TestBrowserFiat(t *testing.T) {
 		r.shot(t, "4-success")
 	})
 
+	// The pages of areas A and B at a desktop size and on a phone, and one visit's way out.
+	t.Run("pages at desktop and 390 px", func(t *testing.T) { r.pagesAtTwoSizes(t) })
+	t.Run("leaving once", func(t *testing.T) { r.leavingOnce(t) })
+
 	// Cancel: back at the shop's merchant_redirect_url with the order's id and CANCELLED.
 	t.Run("cancel", func(t *testing.T) {
 		before := r.f.nfts(t)
@@ -909,7 +948,8 @@ func TestBrowserFiat(t *testing.T) {
 		if v := r.f.lookup(t, id); v["status"] != "CANCELLED" {
 			t.Fatalf("the order is %v after cancel", v["status"])
 		}
-		r.f.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled})
+		// Cancelling leaves the page: the visit's user.widget.close comes last.
+		r.f.hooks.wantEvents(t, id, []rampway.EventName{rampway.EventCreated, rampway.EventWidgetOpen, rampway.EventCancelled, rampway.EventWidgetClose})
 		r.nothingMinted(t, id, before)
 	})
 }

@@ -35,6 +35,7 @@ import (
 // browserRun is a dev server, a paying user's wallet and a browser tab, for one test.
 type browserRun struct {
 	dj   devJSON
+	dir  string // the dev server's data directory
 	base string // the dev server, where the demo store is
 	j    *journey
 	ctx  context.Context // the tab
@@ -43,8 +44,9 @@ type browserRun struct {
 func newBrowserRun(t *testing.T) *browserRun {
 	t.Helper()
 	browsertest.Chromium(t) // skip (or fail in CI) before starting anything
-	dj, _ := startDev(t, t.TempDir())
-	r := &browserRun{dj: dj, base: strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), j: newJourney(t, dj)}
+	dir := t.TempDir()
+	dj, _ := startDev(t, dir)
+	r := &browserRun{dj: dj, dir: dir, base: strings.TrimSuffix(dj.API.MintBaseURL, "/mint"), j: newJourney(t, dj)}
 	// Started after the dev server, so stopped before it: an open page holds a status stream.
 	r.ctx = browsertest.New(t)
 	return r
@@ -271,7 +273,7 @@ func TestBrowserDemoStoreETH(t *testing.T) {
 	o := r.j.get(t, cp.OrderID)
 	final := browsertest.Eval[map[string]any](t, r.ctx, `({pay: document.getElementById("pay").hidden, ret: document.getElementById("return").hidden,
 	  href: document.getElementById("return-link").href, tx: document.getElementById("tx-hash").textContent,
-	  cancel: document.getElementById("cancel").hidden, text: document.getElementById("status").textContent})`)
+	  cancel: document.getElementById("cancel-form").hidden, text: document.getElementById("status").textContent})`)
 	if final["pay"] != true || final["ret"] != false || final["cancel"] != true || final["tx"] != o["execution_tx_hash"] ||
 		!strings.HasPrefix(final["href"].(string), r.base+"/demo/return?") || final["text"] != checkoutpage.Messages["st_SUCCESS"] {
 		t.Fatalf("final page: %v (order %v)", final, o)
@@ -814,7 +816,7 @@ func TestBrowserCancel(t *testing.T) {
 	r := newBrowserRun(t)
 	cp := r.buy(t, "buy-eth")
 	r.shot(t, "1-checkout")
-	r.do(t, chromedp.Click(chromedp.CSS("#cancel button")))
+	r.do(t, chromedp.Click(chromedp.ID("cancel")))
 	text := r.backAtStore(t, 10*time.Second)
 	if want := "Order " + cp.OrderID + " is CANCELLED."; text != want {
 		t.Fatalf("the store says %q, want %q", text, want)
@@ -889,15 +891,16 @@ func TestBrowserAccessibility(t *testing.T) {
 	if len(gaps) > 0 {
 		t.Errorf("focus outlines contrast less than 3:1 with the background (WCAG 1.4.11): %s", strings.Join(gaps, ", "))
 	}
-	want := []string{`button#copy-amount "Copy"`, `button.copy "Copy"`, `a#uri "` + checkoutpage.Messages["open_wallet"] + `"`, `button#wallet "Pay with a browser wallet"`, `button.link "Cancel and return to the shop"`}
+	want := []string{`button#copy-amount "Copy"`, `button.copy "Copy"`, `button#wallet "Pay with a browser wallet"`,
+		`a#uri "` + checkoutpage.Messages["open_wallet"] + `"`, `button#cancel "Cancel and return to the shop"`}
 	for i, w := range want {
 		if i >= len(got) || !strings.HasPrefix(got[i], w) {
 			t.Fatalf("Tab order: %v, want %v", got, want)
 		}
 	}
-	// Back to the wallet button (Tab from the link), pressed with the keyboard: with no wallet
-	// in this browser, the page says so.
-	r.do(t, chromedp.Focus(chromedp.ID("uri")), chromedp.KeyEvent(kb.Tab))
+	// Back to the wallet button (Tab from the address's copy button), pressed with the keyboard:
+	// with no wallet in this browser, the page says so.
+	r.do(t, chromedp.Focus(chromedp.CSS("#pay .address button.copy")), chromedp.KeyEvent(kb.Tab))
 	if id := browsertest.Eval[string](t, r.ctx, `document.activeElement.id`); id != "wallet" {
 		t.Fatalf("focus on %q, want wallet", id)
 	}
@@ -906,8 +909,8 @@ func TestBrowserAccessibility(t *testing.T) {
 	r.walletMsg(t, checkoutpage.Messages["wallet_none"])
 	r.shot(t, "4-checkout-no-wallet")
 	browsertest.CheckAccessibility(t, r.ctx, "the checkout page with the no-wallet message")
-	// Tab on to cancel, Enter: back at the store.
-	r.do(t, chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter))
+	// Tab on to cancel (past the wallet app's link), Enter: back at the store.
+	r.do(t, chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter))
 	r.backAtStore(t, 10*time.Second)
 	check("the demo store's return page", 360)
 	r.shot(t, "5-store-return-360px")

@@ -34,6 +34,10 @@ type demoStore struct {
 
 	mu     sync.Mutex
 	events []demoEvent // the last demoEventsKept verified events, oldest first
+	// quoted are the prices last quoted (prices), at quotedAt.
+	pmu      sync.Mutex
+	quoted   map[string]string
+	quotedAt time.Time
 }
 
 // demoWebhookPath is the demo store's webhook receiver, the demo merchant's webhook_url.
@@ -143,16 +147,17 @@ var demoPage = template.Must(template.New("demo").Parse(`<!doctype html>
   {{if .Error}}<p role="alert" class="note">{{.Error}}</p>{{end}}
   <h2>Buy</h2>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="eth">
-    <p><button id="buy-eth" type="submit" class="primary">Mint a demo NFT (pay in ETH)</button></p></form>
+    <p><button id="buy-eth" type="submit" class="primary product"><span>Mint a demo NFT, paid in ETH</span>{{with .Prices.eth}} <strong class="price" id="price-eth">{{.}}</strong>{{end}}</button></p></form>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="token">
-    <p><button id="buy-token" type="submit" class="primary">Mint a demo NFT (pay in the demo token)</button></p></form>
+    <p><button id="buy-token" type="submit" class="primary product"><span>Mint a demo NFT, paid in the demo token</span>{{with .Prices.token}} <strong class="price" id="price-token">{{.}}</strong>{{end}}</button></p></form>
   <p class="note">Pay from any wallet pointed at <code>{{.RPC}}</code> (chain id {{.ChainID}}), or with the payer key in dev.json.</p>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="card">
-    <p><button id="buy-card" type="submit" class="primary">Mint a demo NFT (pay in EUR by card)</button></p></form>
+    <p><button id="buy-card" type="submit" class="primary product"><span>Mint a demo NFT, paid in EUR by card</span>{{with .Prices.card}} <strong class="price" id="price-card">{{.}}</strong>{{end}}</button></p></form>
   <p class="note">The test payment provider's cards are in dev.json: {{.Card}} succeeds.</p>
+  {{if .NoPrices}}<p class="note" id="no-prices">Prices could not be quoted just now: {{.NoPrices}}. The checkout page shows them.</p>{{end}}
   <h2>Top up</h2>
   <form method="post" action="/demo/buy"><input type="hidden" name="pay" value="topup">
-    <p><button id="top-up" type="submit" class="primary">Top up 50 EUR in ETH (on-ramp to the shop's deposit address)</button></p></form>
+    <p><button id="top-up" type="submit" class="primary product"><span>Top up your account in ETH (on-ramp to the shop's deposit address)</span> <strong class="price" id="price-topup">{{.TopUp}} EUR</strong></button></p></form>
   <section aria-labelledby="hooks">
     <h2 id="hooks">Webhooks received</h2>
     <p class="note">The store's server receives the demo merchant's webhooks at <code>{{.Hook}}</code> and verifies their signature with the Go client package (<a href="{{.Hook}}">as JSON</a>).</p>
@@ -172,8 +177,59 @@ func (d *demoStore) render(w http.ResponseWriter, ret *demoReturn, msg string, c
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
+	prices, why := d.prices()
 	_ = demoPage.Execute(w, map[string]any{"Return": ret, "Error": msg, "RPC": d.dj.Chain.RPCURL, "ChainID": d.dj.Chain.ChainID,
-		"Hook": d.base + demoWebhookPath, "Events": d.recent(10), "Card": d.dj.Fiat.TestCards.Success})
+		"Hook": d.base + demoWebhookPath, "Events": d.recent(10), "Card": d.dj.Fiat.TestCards.Success, "Prices": prices, "NoPrices": why,
+		"TopUp": demoTopUp})
+}
+
+// demoTopUp is the amount of the store's top-up, in EUR.
+const demoTopUp = "50.00"
+
+// demoPricesFor is how long the store shows the prices it was quoted before it asks again
+// (a quote's network fee follows the chain's base fee).
+const demoPricesFor = 10 * time.Second
+
+// prices are the store's buttons' prices, by the buy form's pay value: what the merchant API
+// quotes for each one's order now (A2 for the mints paid in crypto, their crypto_amount; B3 for
+// the one paid by card, its fiat_amount), kept demoPricesFor; why says what failed ("" when
+// every one was quoted).
+func (d *demoStore) prices() (map[string]string, string) {
+	d.pmu.Lock()
+	defer d.pmu.Unlock()
+	if d.quoted != nil && time.Since(d.quotedAt) < demoPricesFor {
+		return d.quoted, ""
+	}
+	out := map[string]string{}
+	var why []string
+	for _, pay := range []string{"eth", "token", "card"} {
+		endpoint, body, err := d.order(pay)
+		if err != nil {
+			why = append(why, err.Error())
+			continue
+		}
+		key, unit := "crypto_amount", body["crypto_symbol"]
+		if pay == "card" {
+			endpoint, key, unit = d.dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/fiatQuote", "fiat_amount", body["order_fiat_symbol"]
+		} else {
+			endpoint = d.dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/cryptoQuote"
+		}
+		q, err := d.api(http.MethodPost, endpoint, body)
+		if err != nil {
+			why = append(why, err.Error())
+			continue
+		}
+		if v, _ := q[key].(string); v != "" && q["allowed"] == true {
+			out[pay] = v + " " + fmt.Sprint(unit)
+		} else {
+			why = append(why, fmt.Sprint(q["message"]))
+		}
+	}
+	if len(why) > 0 {
+		return out, strings.Join(why, "; ")
+	}
+	d.quoted, d.quotedAt = out, time.Now()
+	return out, ""
 }
 
 func (d *demoStore) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -227,7 +283,33 @@ func (d *demoStore) api(method, url string, body any) (map[string]any, error) {
 
 func (d *demoStore) buy(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1024)
-	pay := r.FormValue("pay")
+	endpoint, body, err := d.order(r.FormValue("pay"))
+	if err != nil {
+		d.render(w, nil, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	txn := fmt.Sprintf("demo-%d", time.Now().UnixNano())
+	body["merchant_user_id"], body["merchant_txn_id"], body["merchant_redirect_url"] = "demo-buyer", txn, d.base+"/demo/return"
+	if endpoint != d.dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/order" {
+		body["user_email_id"] = "buyer@example.com" // (the fiat page's identity step asks the rest)
+	}
+	o, err := d.api(http.MethodPost, endpoint, body)
+	if err != nil {
+		d.log.Error("demo store: create order", "error", err)
+		d.render(w, nil, "The order could not be created: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	http.Redirect(w, r, o["gateway_url"].(string), http.StatusSeeOther)
+}
+
+// order is the order endpoint and the body (its product's part: the quote's fields) of the
+// store's button pay ("eth", "token", "card" or "topup").
+func (d *demoStore) order(pay string) (string, map[string]any, error) {
+	if pay == "topup" { // area C: demoTopUp EUR of ETH to the shop's deposit address; the user chooses how to pay
+		return d.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order", map[string]any{"merchant_id": d.dj.Merchant.MerchantID,
+			"order_fiat_symbol": "EUR", "order_fiat_amount": demoTopUp, "convert_to_crypto_symbol": "ETH",
+			"convert_to_crypto_network": d.dj.Chain.Network}, nil
+	}
 	want := "ETH"
 	if pay == "token" {
 		want = "DUSD"
@@ -240,36 +322,18 @@ func (d *demoStore) buy(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if fn == nil {
-		d.render(w, nil, "No demo function is paid in "+want, http.StatusInternalServerError)
-		return
+		return "", nil, fmt.Errorf("no demo function is paid in %s", want)
 	}
-	txn := fmt.Sprintf("demo-%d", time.Now().UnixNano())
-	endpoint := d.dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order"
+	if pay == "card" { // area B: the mint, paid in euros by card
+		return d.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order", map[string]any{"merchant_id": d.dj.Merchant.MerchantID,
+			"order_fiat_symbol": "EUR", "fiat_payment_method": "credit_debit_card", "contractExecution": fn.Example}, nil
+	}
 	body := map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "crypto_symbol": want, "crypto_network": d.dj.Chain.Network,
-		"contractExecution": fn.Example, "merchant_user_id": "demo-buyer", "merchant_txn_id": txn,
-		"merchant_redirect_url": d.base + "/demo/return"}
+		"contractExecution": fn.Example}
 	if fn.Example.Payment != nil && fn.Example.Payment.PayableCryptoContractAddress != "" {
 		body["crypto_contract_address"] = fn.Example.Payment.PayableCryptoContractAddress
 	}
-	switch pay {
-	case "card": // area B: the mint, paid in euros by card (the identity step asks the rest)
-		endpoint = d.dj.API.NFTRampBaseURL + "/merchant/hosted/nftCheckout/order"
-		body = map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "order_fiat_symbol": "EUR", "fiat_payment_method": "credit_debit_card",
-			"contractExecution": fn.Example, "merchant_user_id": "demo-buyer", "merchant_txn_id": txn, "merchant_redirect_url": d.base + "/demo/return",
-			"user_email_id": "buyer@example.com"}
-	case "topup": // area C: 50 EUR of ETH to the shop's deposit address; the user chooses how to pay
-		endpoint = d.dj.API.DepositBaseURL + "/merchant/sdk/on-ramp/order"
-		body = map[string]any{"merchant_id": d.dj.Merchant.MerchantID, "order_fiat_symbol": "EUR", "order_fiat_amount": "50.00",
-			"convert_to_crypto_symbol": "ETH", "convert_to_crypto_network": d.dj.Chain.Network, "merchant_user_id": "demo-buyer",
-			"merchant_txn_id": txn, "merchant_redirect_url": d.base + "/demo/return", "user_email_id": "buyer@example.com"}
-	}
-	o, err := d.api(http.MethodPost, endpoint, body)
-	if err != nil {
-		d.log.Error("demo store: create order", "error", err)
-		d.render(w, nil, "The order could not be created: "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	http.Redirect(w, r, o["gateway_url"].(string), http.StatusSeeOther)
+	return d.dj.API.MintBaseURL + "/merchant/hosted/nftCheckout/order", body, nil
 }
 
 func (d *demoStore) back(w http.ResponseWriter, r *http.Request) {

@@ -307,8 +307,12 @@ func runDev(ctx context.Context, args []string, getenv func(string) string, stdo
 	if d := dj.Dashboard; d != nil {
 		dashLine = fmt.Sprintf("  dashboard: %s (sign in as %s, password %s)\n", d.URL, d.Email, d.Password)
 	}
-	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n%s  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
-		base, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, dashLine, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
+	started := fmt.Sprintf("in %s", sinceStart().Round(100*time.Millisecond))
+	if build, ok := goRunBuild(); ok {
+		started += fmt.Sprintf(", after %s of go run building it", build.Round(time.Second))
+	}
+	fmt.Fprintf(stdout, "\nrampway dev is running at %s (open it: a demo store)\n  started:   %s\n  dev.json:  %s\n  merchant:  %s\n  api key:   %s\n  webhooks:  %s (the demo store's receiver)\n  admin:     %s (Bearer %s)\n%s  chain:     %s (chain id %d, network %q)\n  payer:     %s\nCtrl-C stops it.\n\n",
+		base, started, devJSONPath, state.MerchantID, state.APIKey, base+demoWebhookPath, dj.API.AdminBaseURL, state.AdminToken, dashLine, ch.RPCURL(), devchain.ChainID, devNetwork, dj.Chain.PayerAddress)
 	return a.Serve(ctx)
 }
 

@@ -1,6 +1,6 @@
 // Command rampway is the rampway payment gateway: one binary for the API server (serve), a
-// self-contained development environment (dev), onboarding (admin), schema migrations and the
-// generation of production keys (keys).
+// self-contained development environment (dev), onboarding (admin), schema migrations, online
+// backups of SQLite (backup) and the generation of production keys (keys).
 package main
 
 import (
@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/rampway/rampway/internal/app"
 )
@@ -55,9 +56,14 @@ func versionOf(set string, read func() (*debug.BuildInfo, bool)) string {
 	return "dev-" + rev[:min(len(rev), 12)] + dirty
 }
 
+// processStart is when the program's own package was initialised: the start time where the
+// kernel's is not at hand.
+var processStart = time.Now()
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopWithGoRun() // after NotifyContext: the SIGTERM it asks for shuts down cleanly
 	app.TuneGC(os.Getenv)
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -81,6 +87,9 @@ Usage:
   rampway admin (--config FILE | --data-dir D) COMMAND ...
                                      onboard merchants (rampway admin help)
   rampway migrate --config FILE      apply database migrations
+  rampway backup (--config FILE | --data-dir D) --to FILE
+                                     back up the SQLite database while serve runs
+                                     (PostgreSQL: pg_dump; rampway backup --help)
   rampway keys new [--keystore-dir D] [--json]
                                      generate the keys and secrets of a production
                                      serve, and say where each goes (rampway keys help)
@@ -109,6 +118,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runAdmin(ctx, rest, getenv, stdout, os.Stderr)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout)
+	case "backup":
+		return runBackup(ctx, rest, getenv, stdout)
 	case "keys":
 		return runKeys(ctx, rest, getenv, stdout)
 	case "demo":

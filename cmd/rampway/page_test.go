@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,10 +61,10 @@ func TestCheckoutPageHTTP(t *testing.T) {
 		`<img class="logo" src="` + base + `/demo/assets/logo.svg" alt="Demo Store"`,
 		`<img class="item-image" src="` + base + `/demo/assets/nft.svg" alt=""`,
 		`<h1 id="item-name">Demo NFT</h1>`,
-		`<dt>Price</dt><dd>0.01 ETH</dd>`,
-		`<dt>Network fee</dt><dd>`,
-		`<dt>Service fee</dt><dd>`,
-		`<div class="total"><dt>Total</dt><dd>` + o["crypto_amount"].(string) + ` ETH</dd>`,
+		`<dt>Price</dt><dd><span class="crypto">0.01 ETH</span></dd>`,
+		`<dt>Network fee</dt><dd`,
+		`<dt>Service fee</dt><dd`,
+		`<div class="total"><dt>Total</dt><dd><span class="crypto">` + o["crypto_amount"].(string) + ` ETH</span></dd>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page has no %s", want)
@@ -72,7 +75,7 @@ func TestCheckoutPageHTTP(t *testing.T) {
 	}
 	// The page with its assets stays small.
 	size := len(page)
-	for _, a := range []string{"/checkout/assets/checkout.css", "/checkout/assets/checkout.js"} {
+	for _, a := range []string{"/checkout/assets/checkout.css", "/checkout/assets/common.js", "/checkout/assets/checkout.js"} {
 		r, body := get(strings.Split(gw, "/checkout?")[0] + a)
 		if r.StatusCode != 200 {
 			t.Fatalf("%s: %d", a, r.StatusCode)
@@ -154,8 +157,40 @@ func TestDemoStoreHTTP(t *testing.T) {
 	}
 	shop, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(shop), "Mint a demo NFT (pay in ETH)") || !strings.Contains(string(shop), "(pay in the demo token)") {
+	if res.StatusCode != 200 || !strings.Contains(string(shop), "Mint a demo NFT, paid in ETH") || !strings.Contains(string(shop), "paid in the demo token") {
 		t.Fatalf("shop: %d\n%s", res.StatusCode, shop)
+	}
+	// Each product shows its price: what the merchant API quotes for its order now (A2 for the
+	// mints paid in crypto, B3 for the one by card; nothing is mined meanwhile, so the same
+	// quote), and the top-up its amount.
+	price := func(id string) string {
+		m := regexp.MustCompile(`<strong class="price" id="` + id + `">([^<]*)</strong>`).FindStringSubmatch(string(shop))
+		if m == nil {
+			t.Fatalf("no price %s in the shop:\n%s", id, shop)
+		}
+		return m[1]
+	}
+	for i, id := range []string{"price-eth", "price-token"} {
+		f := dj.SmartContractFunctions[i]
+		body := map[string]any{"merchant_id": dj.Merchant.MerchantID, "crypto_symbol": f.PayableSymbol, "crypto_network": dj.Chain.Network,
+			"contractExecution": f.Example}
+		if f.Example.Payment != nil && f.Example.Payment.PayableCryptoContractAddress != "" {
+			body["crypto_contract_address"] = f.Example.Payment.PayableCryptoContractAddress
+		}
+		b, _ := json.Marshal(body)
+		code, q := post(t, dj.API.MintBaseURL+"/merchant/hosted/nftCheckout/cryptoQuote", dj.Merchant.APIKey, string(b))
+		if got, want := price(id), fmt.Sprint(q["crypto_amount"])+" "+f.PayableSymbol; code != 200 || got != want {
+			t.Errorf("%s: %q, A2 quotes %q (%d %v)", id, got, want, code, q)
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"merchant_id": dj.Merchant.MerchantID, "order_fiat_symbol": "EUR", "fiat_payment_method": "credit_debit_card",
+		"contractExecution": dj.SmartContractFunctions[0].Example})
+	code, q := post(t, dj.API.NFTRampBaseURL+"/merchant/hosted/nftCheckout/fiatQuote", dj.Merchant.APIKey, string(b))
+	if got, want := price("price-card"), fmt.Sprint(q["fiat_amount"])+" EUR"; code != 200 || got != want {
+		t.Errorf("price-card: %q, B3 quotes %q (%d %v)", got, want, code, q)
+	}
+	if got := price("price-topup"); got != demoTopUp+" EUR" {
+		t.Errorf("price-topup: %q", got)
 	}
 	// The demo images are the store's own, served as images that run nothing; nothing else
 	// under /demo/assets/ is.

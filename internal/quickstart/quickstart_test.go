@@ -220,6 +220,14 @@ func runJourney(t *testing.T, rampwayBin, rampwayDir, area string, port int, run
 		devtest.PayCard(t, gateway, "4242424242424242")
 	}
 	shop.waitLine(t, regexp.MustCompile(`^order `+orderID+` is SUCCESS: execution tx 0x[0-9a-f]{64}$`), 90*time.Second)
+	// The user back on the merchant's /thanks page, as the checkout page sends them: the server
+	// says done and exits, freeing its port for the next area's run.
+	back := fmt.Sprintf("http://127.0.0.1:%d/thanks?order_id=%s&status=SUCCESS", port, orderID)
+	if page := open(t, back); !strings.Contains(page, "Thank you! Order "+orderID+" is SUCCESS.") {
+		t.Errorf("GET %s: %q", back, page)
+	}
+	shop.waitLine(t, regexp.MustCompile(`^done$`), 30*time.Second)
+	shop.waitExit(t, 30*time.Second)
 
 	var got []string
 	event := regexp.MustCompile(`^webhook (\S+): order ` + orderID + ` \(cart-[0-9-]+\) is [A-Z_]+$`)
@@ -376,6 +384,19 @@ func (p *proc) output() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.lines)
+}
+
+// waitExit waits for the process to exit on its own, with status 0.
+func (p *proc) waitExit(t *testing.T, limit time.Duration) {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(limit):
+		t.Fatalf("%s did not exit within %v:\n%s", p.name, limit, strings.Join(p.output(), "\n"))
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("%s exited with status %d:\n%s", p.name, code, strings.Join(p.output(), "\n"))
+	}
 }
 
 func (p *proc) exited() bool {

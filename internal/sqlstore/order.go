@@ -21,7 +21,7 @@ const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_
 	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
 	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
 	execution_tx_hash, failure_reason, expires_at, created_at, updated_at, fiat_symbol, fiat_method, fiat_amount, fiat_decimals,
-	fiat_payment_id, payout_address, method_quotes, livemode`
+	fiat_payment_id, payout_address, method_quotes, fiat_pricing, livemode`
 
 // bigText stores a non-negative big integer as decimal text.
 func bigText(v *big.Int) string {
@@ -74,11 +74,19 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 		}
 		quotes = string(b)
 	}
+	pricing := ""
+	if o.FiatPricing != nil {
+		b, err := json.Marshal(o.FiatPricing)
+		if err != nil {
+			return nil, err
+		}
+		pricing = string(b)
+	}
 	return []any{o.ID, o.MerchantID, string(o.Area), string(o.Status), o.MerchantUserID, o.MerchantTxnID, o.MerchantRedirectURL,
 		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
 		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
 		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt),
-		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes, o.Livemode}, nil
+		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes, pricing, o.Livemode}, nil
 }
 
 func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
@@ -86,7 +94,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		o                                         rampway.Order
 		area, status, user, contract, args        string
 		amount, received, payment, netFee, svcFee string
-		fiatAmount, payout, quotes                string
+		fiatAmount, payout, quotes, pricing       string
 		decimals, gas, fiatDecimals               int64
 		depAddr                                   sql.NullString
 		depIndex                                  sql.NullInt64
@@ -96,7 +104,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
 		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
 		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated, &o.FiatSymbol, &o.FiatMethod, &fiatAmount, &fiatDecimals,
-		&o.FiatPaymentID, &payout, &quotes, &o.Livemode); err != nil {
+		&o.FiatPaymentID, &payout, &quotes, &pricing, &o.Livemode); err != nil {
 		return nil, err
 	}
 	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
@@ -134,6 +142,12 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 	if quotes != "" {
 		if err := json.Unmarshal([]byte(quotes), &o.MethodQuotes); err != nil {
 			return nil, fmt.Errorf("order %s method_quotes: %w", o.ID, err)
+		}
+	}
+	if pricing != "" {
+		o.FiatPricing = new(rampway.FiatPricing)
+		if err := json.Unmarshal([]byte(pricing), o.FiatPricing); err != nil {
+			return nil, fmt.Errorf("order %s fiat_pricing: %w", o.ID, err)
 		}
 	}
 	if depAddr.Valid {
@@ -655,6 +669,39 @@ func (s *Store) RecordOrderEvent(ctx context.Context, orderID string, name rampw
 			if n > 0 {
 				return nil
 			}
+		}
+		recorded = true
+		return s.insertStatusEvent(ctx, tx, o, name, at)
+	})
+	return recorded, err
+}
+
+// RecordVisitEvent implements rampway.OrderStore: the visit's row and the event go in one
+// transaction, with the order locked (two beacons of one visit at once record one event).
+func (s *Store) RecordVisitEvent(ctx context.Context, orderID string, name rampway.EventName, visit string, at time.Time) (bool, error) {
+	if visit == "" || len(visit) > rampway.MaxVisitLength {
+		return false, rampway.Errorf(rampway.EINVALID, "a visit is 1 to %d characters", rampway.MaxVisitLength)
+	}
+	recorded := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		o, err := s.lockOrder(ctx, tx, orderID)
+		if err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM checkout_visits WHERE order_id = $1 AND name = $2`), orderID, name).Scan(&n); err != nil {
+			return fmt.Errorf("checkout visits: %w", err)
+		}
+		if n >= rampway.MaxVisitsPerOrder {
+			return nil
+		}
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO checkout_visits (order_id, name, visit, created_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (order_id, name, visit) DO NOTHING`), orderID, name, visit, s.t(at))
+		if err != nil {
+			return fmt.Errorf("checkout visit: %w", err)
+		}
+		if k, err := res.RowsAffected(); err != nil || k == 0 {
+			return err // recorded before
 		}
 		recorded = true
 		return s.insertStatusEvent(ctx, tx, o, name, at)

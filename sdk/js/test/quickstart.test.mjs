@@ -77,8 +77,9 @@ function start(cmd, args, cwd) {
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
   const exit = new Promise((resolve) => child.on("exit", resolve));
-  exit.then(() => {
+  exit.then((code) => {
     p.exited = true;
+    p.code = code;
     for (const w of p.waiters) w();
   });
   p.output = () => p.lines.join("\n");
@@ -102,6 +103,14 @@ function start(cmd, args, cwd) {
         p.waiters.add(w);
       });
     }
+  };
+  /** Waits for the process to exit on its own and returns its exit code. */
+  p.waitExit = async (ms) => {
+    let timer;
+    const exited = await Promise.race([exit.then(() => true), new Promise((r) => (timer = setTimeout(() => r(false), ms)))]);
+    clearTimeout(timer);
+    assert.ok(exited, `${p.name} did not exit within ${ms} ms:\n${p.output()}`);
+    return p.code;
   };
   p.stop = async () => {
     if (!p.exited) child.kill("SIGINT");
@@ -133,7 +142,7 @@ declare module "node:http" {
   import type { WebhookRequest, WebhookResponse } from "@rampway/sdk";
   export interface IncomingMessage extends WebhookRequest { url?: string | undefined }
   export interface ServerResponse extends WebhookResponse {}
-  export interface Server { listen(port: number, hostname: string, listener: () => void): this }
+  export interface Server { listen(port: number, hostname: string, listener: () => void): this; close(): this; closeAllConnections(): void }
   export function createServer(listener: (req: IncomingMessage, res: ServerResponse) => void): Server;
   const http: { createServer: typeof createServer };
   export default http;
@@ -210,7 +219,12 @@ async function journey(shop, area, port) {
   const event = new RegExp(`^webhook (\\S+): order ${orderId} \\(cart-[0-9-]+\\) is [A-Z_]+$`);
   const got = server.lines.map((l) => event.exec(l)?.[1]).filter(Boolean);
   assert.deepEqual(got, EVENTS[area], `the events the server received and verified:\n${server.output()}`);
-  await server.stop();
+  // The user back on the merchant's /thanks page, as the checkout page sends them: the server
+  // says done and exits, freeing its port for the next area's run.
+  const back = await fetch(`http://127.0.0.1:${port}/thanks?order_id=${orderId}&status=SUCCESS`);
+  assert.equal(await back.text(), `Thank you! Order ${orderId} is SUCCESS.\n`);
+  await server.waitLine(/^done$/, 30_000);
+  assert.equal(await server.waitExit(30_000), 0, `the server's exit status:\n${server.output()}`);
   return orderId;
 }
 
