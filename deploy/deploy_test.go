@@ -450,7 +450,7 @@ func waitHTTPS(t *testing.T, c *http.Client, url string, done <-chan struct{}, l
 // its data.
 func firstEvent(t *testing.T, c *http.Client, url string) map[string]any {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
