@@ -681,6 +681,9 @@ func TestBrowserDeposit(t *testing.T) {
 				t.Errorf("status %q before a choice", s)
 			}
 		})
+		// Away from the page first: a visit watching the order end goes back to the shop by
+		// itself 5 s later, and that navigation would race the one to the expired page.
+		r.do(t, chromedp.Navigate("about:blank"))
 		r.expireNow(t, o["order_id"].(string))
 		r.f.waitStatus(t, o["order_id"].(string), "EXPIRED", 30*time.Second)
 		r.openPage(t, o)
