@@ -89,6 +89,9 @@ func (r *browserRun) offscreen(t *testing.T, ids ...string) []string {
 // its script run.
 func (r *browserRun) openPage(t *testing.T, o map[string]any) {
 	t.Helper()
+	// Away from whatever page is open first: a visit that watched its order end goes back to
+	// the shop by itself 5 s later, and that navigation would abort this one.
+	r.do(t, chromedp.Navigate("about:blank"))
 	r.do(t, chromedp.Navigate(o["gateway_url"].(string)))
 	browsertest.WaitFor(t, r.ctx, "the page of "+fmt.Sprint(o["order_id"]), `document.readyState === "complete" && window.RampwayPage &&
 	  document.getElementById("checkout") ? document.getElementById("checkout").dataset.orderId : ""`, 15*time.Second,
