@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -160,6 +161,36 @@ type HTTP struct {
 	BasePaths       BasePaths     `yaml:"base_paths"`
 	// RateLimit is each merchant's token bucket on the merchant API, in this instance.
 	RateLimit RateLimit `yaml:"rate_limit"`
+	// TrustedProxies are the reverse proxies in front (addresses or CIDR networks) whose
+	// X-Forwarded-For rampway believes: the client's address is then the right-most one there
+	// that is not a trusted proxy. Empty (the default): the header is ignored and the client is
+	// the peer. Behind Caddy or nginx on the same machine: [127.0.0.1, "::1"].
+	TrustedProxies []string `yaml:"trusted_proxies"`
+}
+
+// TrustedProxyPrefixes are TrustedProxies parsed (Validate reports an entry that is neither).
+func (h HTTP) TrustedProxyPrefixes() ([]netip.Prefix, error) {
+	return parseTrustedProxies(h.TrustedProxies)
+}
+
+// parseTrustedProxies reads http.trusted_proxies: each entry an address (127.0.0.1, ::1) or a
+// network in CIDR notation (10.0.0.0/8).
+func parseTrustedProxies(entries []string) ([]netip.Prefix, error) {
+	out := make([]netip.Prefix, 0, len(entries))
+	for _, e := range entries {
+		e = strings.TrimSpace(e)
+		if p, err := netip.ParsePrefix(e); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(e)
+		if err != nil || a.Zone() != "" {
+			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR network", e)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
 }
 
 // RateLimit bounds each merchant's requests to the merchant API, per instance: a bucket of
@@ -337,6 +368,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			bad(name, "must be a positive duration such as \"30s\", not %v", d)
 		}
+	}
+	if _, err := c.HTTP.TrustedProxyPrefixes(); err != nil {
+		bad("http.trusted_proxies", "%v", err)
 	}
 	if rl := c.HTTP.RateLimit; rl.RequestsPerSecond != 0 && !(rl.RequestsPerSecond >= 0.01 && rl.RequestsPerSecond <= 1e6) {
 		bad("http.rate_limit.requests_per_second", "must be 0 (no limit) or between 0.01 and 1000000, not %v", rl.RequestsPerSecond)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"github.com/rampway/rampway/chain/hd"
 
 	"bufio"
@@ -298,6 +299,35 @@ func TestDashboardEnabled(t *testing.T) {
 	}{{ModeDev, nil, true}, {ModeProduction, nil, false}, {ModeProduction, &yes, true}, {ModeDev, &no, false}} {
 		if got := (Config{Mode: c.mode, Dashboard: Dashboard{Enabled: c.enabled}}).DashboardEnabled(); got != c.want {
 			t.Errorf("mode %s, enabled %v: %v, want %v", c.mode, c.enabled, got, c.want)
+		}
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	minimal, err := os.ReadFile("testdata/valid/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(list string) string {
+		return strings.Replace(string(minimal), "http:\n", "http:\n  trusted_proxies: "+list+"\n", 1)
+	}
+	c, err := Parse(strings.NewReader(with(`[127.0.0.1, "::1", 10.0.0.0/8, 192.168.1.7/16]`)), noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.HTTP.TrustedProxyPrefixes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "[127.0.0.1/32 ::1/128 10.0.0.0/8 192.168.0.0/16]"; fmt.Sprint(got) != want {
+		t.Fatalf("read %v, want %s", got, want)
+	}
+	if c, err := Parse(strings.NewReader(string(minimal)), noEnv); err != nil || len(c.HTTP.TrustedProxies) != 0 {
+		t.Fatalf("default: %v %v, want none trusted", c.HTTP.TrustedProxies, err)
+	}
+	for _, bad := range []string{`[localhost]`, `[10.0.0.0/33]`, `["fe80::1%eth0"]`, `[""]`} {
+		if _, err := Parse(strings.NewReader(with(bad)), noEnv); err == nil || !strings.Contains(err.Error(), "http.trusted_proxies: ") {
+			t.Errorf("%s: got %v, want an http.trusted_proxies error", bad, err)
 		}
 	}
 }

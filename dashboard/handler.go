@@ -273,8 +273,8 @@ func plainLocal(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// clientIP is the address the request came from (the peer's: rampway trusts no forwarding
-// header).
+// clientIP is the address the request came from: the peer's, or behind a proxy listed in
+// http.trusted_proxies the client's that the proxy forwarded (httpapi sets RemoteAddr).
 func clientIP(r *http.Request) string {
 	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		return h

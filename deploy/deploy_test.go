@@ -400,11 +400,18 @@ func selfSigned(t *testing.T, dir string) (cert *x509.Certificate, certFile, key
 
 // browser is an HTTPS client that trusts cert, resolves publicHost to 127.0.0.1, keeps
 // cookies and does not follow redirects (the tests look at them).
-func browser(t *testing.T, cert *x509.Certificate) *http.Client {
+func browser(t *testing.T, cert *x509.Certificate) *http.Client { return browserFrom(t, cert, "") }
+
+// browserFrom is browser, connecting from the loopback address local (127.0.0.2, say: all of
+// 127/8 is the loopback interface's), so that a proxy sees clients with addresses of their own.
+func browserFrom(t *testing.T, cert *x509.Certificate, local string) *http.Client {
 	t.Helper()
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
 	var d net.Dialer
+	if local != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(local)}
+	}
 	jar, err := cookiejar.New(nil)
 	if err != nil {
 		t.Fatal(err)

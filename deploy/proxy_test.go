@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"crypto/x509"
 	"fmt"
 	"html"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rampway/rampway/dashboard"
 	"github.com/rampway/rampway/internal/devtest"
 )
 
@@ -156,7 +158,7 @@ func testProxy(t *testing.T, start func(*testing.T, proxyPorts) *proxy, keepsPor
 	dir := t.TempDir()
 	ports := proxyPorts{https: devtest.FreePort(t), http: devtest.FreePort(t), dir: dir}
 	public := fmt.Sprintf("https://%s:%d", publicHost, ports.https)
-	cfgPath := w.config(t, fmt.Sprintf(`{addr: "127.0.0.1:0", public_url: %q}`, public),
+	cfgPath := w.config(t, fmt.Sprintf(`{addr: "127.0.0.1:0", public_url: %q, trusted_proxies: [127.0.0.1]}`, public),
 		fmt.Sprintf(`{driver: sqlite, path: %q}`, filepath.Join(dir, "rampway.db")))
 	srv := serve(t, cfgPath, w.env())
 	ports.upstream = strings.TrimPrefix(srv.base, "http://")
@@ -266,7 +268,46 @@ func testProxy(t *testing.T, start func(*testing.T, proxyPorts) *proxy, keepsPor
 	if link := html.UnescapeString(string(m[1])); !strings.HasPrefix(link, wantBase+"/dashboard/invite/") {
 		t.Fatalf("invitation link %q; want it under %s", link, wantBase)
 	}
+	signInThrottlePerClient(t, cert, public, email, password)
 	t.Logf("through the proxy in %s (rampway, chain and proxy started)", time.Since(began).Round(time.Millisecond))
+}
+
+// signInThrottlePerClient: behind the proxy (http.trusted_proxies: its address), the
+// dashboard's sign-in throttle counts each client apart. Five failed sign-ins from one client
+// (127.0.0.2), each to another account and each with a forged X-Forwarded-For, lock that
+// client out, even with the right password; another client (127.0.0.3) signs in. Without the
+// setting every client has the proxy's address, and the second would be locked out too.
+func signInThrottlePerClient(t *testing.T, cert *x509.Certificate, public, email, password string) {
+	t.Helper()
+	signIn := func(c *http.Client, email, password, forged string) int {
+		token := formToken(t, c, public+"/dashboard/login")
+		req, err := http.NewRequest("POST", public+"/dashboard/login", strings.NewReader(url.Values{"email": {email}, "password": {password}, "csrf_token": {token}}.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if forged != "" {
+			req.Header.Set("X-Forwarded-For", forged)
+		}
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	mallory, alice := browserFrom(t, cert, "127.0.0.2"), browserFrom(t, cert, "127.0.0.3")
+	for i := range dashboard.DefaultMaxFailures {
+		if code := signIn(mallory, fmt.Sprintf("nobody-%d@shop.example", i), "wrong-password-123", fmt.Sprintf("127.0.0.%d", 10+i)); code != http.StatusUnauthorized {
+			t.Fatalf("failed sign-in %d through the proxy: %d, want 401", i+1, code)
+		}
+	}
+	if code := signIn(mallory, email, password, "127.0.0.3"); code != http.StatusTooManyRequests {
+		t.Fatalf("the client with %d failures signs in: %d, want 429", dashboard.DefaultMaxFailures, code)
+	}
+	if code := signIn(alice, email, password, ""); code != http.StatusSeeOther {
+		t.Fatalf("another client behind the same proxy: %d, want 303 (signed in): the throttle counted the proxy's address", code)
+	}
 }
 
 // formToken is the CSRF token of the page's form.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,6 +36,8 @@ type Config struct {
 	// PublicURL is where users and merchants reach the service: the base of the payment
 	// method icons' absolute URLs in B2 and C2.
 	PublicURL string
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client (clientAddr).
+	TrustedProxies []netip.Prefix
 }
 
 // Pinger checks a dependency for /readyz.
@@ -192,7 +195,7 @@ func New(cfg Config, d Deps) *Server {
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()
-	s.handler = s.observe(s.recoverPanics(s.limitBody(s.mux)))
+	s.handler = clientAddr(cfg.TrustedProxies, s.observe(s.recoverPanics(s.limitBody(s.mux))))
 	return s
 }
 

@@ -231,9 +231,33 @@ func (r *browserRun) watch(t *testing.T, shots map[string]string) []string {
 			t.Fatalf("the order went %s; states seen: %v", s, seen)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no SUCCESS on the page after 60s; states seen: %v", seen)
+			t.Fatalf("no SUCCESS on the page after 60s; states seen: %v; %s", seen, r.whereIsIt(t))
 		}
 	}
+}
+
+// whereIsIt says, for a failure message, where the order of the open page is by the API and
+// whether the page's live stream was up: a page behind the API missed an update, a page that
+// agrees with it waited on the service.
+func (r *browserRun) whereIsIt(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
+	defer cancel()
+	type where struct {
+		OrderID string `json:"order_id"`
+		Live    bool   `json:"live_hidden"`
+		URL     string `json:"url"`
+	}
+	page, err := chromedp.Run(ctx, chromedp.Evaluate[where](`({order_id: new URLSearchParams(location.search).get("order_id") || "",
+	  live_hidden: !!(document.getElementById("live") || {hidden: true}).hidden, url: location.pathname})`))
+	if err != nil {
+		return "the page does not answer: " + err.Error()
+	}
+	if page.OrderID == "" {
+		return "the page is at " + page.URL
+	}
+	o := getOrder(t, r.j.dj, page.OrderID)
+	return fmt.Sprintf("the API says %v (received %v); the page's \"reconnecting\" line hidden=%v", o["status"], o["crypto_amount_received"], page.Live)
 }
 
 // backAtStore waits for the page's automatic return to the demo store and returns the store's

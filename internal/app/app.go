@@ -374,6 +374,10 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
 		newLeaseCollector(a.leases), a.rulesMissing)
+	proxies, err := cfg.HTTP.TrustedProxyPrefixes()
+	if err != nil {
+		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
+	}
 	// The checkout page's live streams end when the shutdown starts: Shutdown waits for
 	// every active request, and a stream would hold it for its whole life (minutes).
 	streams, endStreams := context.WithCancel(context.Background())
@@ -393,12 +397,13 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 			TestEvents: a.dispatcher})
 	}
 	h := httpapi.New(httpapi.Config{
-		BasePaths:    httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
-		MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		AdminToken:   cfg.Admin.Token,
-		Version:      a.version,
-		RateLimit:    httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
-		PublicURL:    cfg.HTTP.PublicURL,
+		TrustedProxies: proxies,
+		BasePaths:      httpapi.BasePaths{Mint: bp.Mint, NFTRamp: bp.NFTRamp, Deposit: bp.Deposit, Admin: bp.Admin},
+		MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
+		AdminToken:     cfg.Admin.Token,
+		Version:        a.version,
+		RateLimit:      httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
+		PublicURL:      cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
 		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
 		Home: opt.Home, Providers: a.providers, Dashboard: dash, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
