@@ -305,7 +305,7 @@ func callOn(ctx context.Context, tg *chromedp.Target, id cdp.BackendNodeID, func
 	}
 	yes := true
 	res, err := cdp.Call(ctx, tg, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: function, ObjectID: obj.Object.ObjectID,
-		ReturnByValue: &yes})
+		ReturnByValue: &yes, AwaitPromise: &yes})
 	if err != nil {
 		return "", err
 	}
@@ -338,18 +338,36 @@ func (r *fiatRun) typeInto(t *testing.T, label, text string, replace ...bool) {
 func (r *fiatRun) click(t *testing.T, id cdp.BackendNodeID) {
 	t.Helper()
 	r.do(t, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id}); err != nil {
-			return err
+		// As a person does: the element in view, where it stays put for two frames in a row,
+		// and on top there (not under a moving part of the page); a click at a point measured
+		// while the layout still moved could land beside it (seen once, loaded: a Cancel that
+		// never cancelled).
+		last := ""
+		for try := 1; ; try++ {
+			if _, err := cdp.Call(ctx, tg, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: id}); err != nil {
+				return err
+			}
+			at, err := callOn(ctx, tg, id, `async function () {
+			  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+			  const b = this.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
+			  const e = b.width > 0 && b.height > 0 ? document.elementFromPoint(x, y) : null;
+			  return e && (e === this || this.contains(e)) ? x + " " + y : "";
+			}`)
+			if err != nil {
+				return err
+			}
+			if at != "" && at == last {
+				var x, y float64
+				if _, err := fmt.Sscan(at, &x, &y); err != nil {
+					return err
+				}
+				return chromedp.Do(ctx, chromedp.MouseClickXY(x, y))
+			}
+			if try == 100 {
+				return fmt.Errorf("element %d is not still and on top to be clicked (last seen at %q)", id, at)
+			}
+			last = at
 		}
-		res, err := cdp.Call(ctx, tg, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: id})
-		if err != nil {
-			return err
-		}
-		if len(res.Quads) == 0 || len(res.Quads[0]) != 8 {
-			return fmt.Errorf("element %d has no box to click", id)
-		}
-		q := res.Quads[0]
-		return chromedp.Do(ctx, chromedp.MouseClickXY((q[0]+q[2]+q[4]+q[6])/4, (q[1]+q[3]+q[5]+q[7])/4))
 	}))
 }
 
@@ -501,7 +519,7 @@ func (r *fiatRun) shopReturn(id, status string) string {
 func (r *fiatRun) backAtShop(t *testing.T, id, status string) {
 	t.Helper()
 	at := browsertest.WaitFor(t, r.ctx, "the return to the shop", `document.readyState === "complete" && document.getElementById("shop") ? location.href : ""`,
-		15*time.Second, func(s string) bool { return s != "" })
+		60*time.Second, func(s string) bool { return s != "" })
 	if want := r.shopReturn(id, status); at != want {
 		t.Fatalf("back at %s, want %s", at, want)
 	}

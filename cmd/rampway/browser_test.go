@@ -208,7 +208,7 @@ func (r *browserRun) state() string {
 func (r *browserRun) watch(t *testing.T, shots map[string]string) []string {
 	t.Helper()
 	var seen []string
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(30 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(30 * time.Millisecond) {
 		s := r.state()
 		if s != "" && (len(seen) == 0 || seen[len(seen)-1] != s) {
 			seen = append(seen, s)
@@ -231,7 +231,7 @@ func (r *browserRun) watch(t *testing.T, shots map[string]string) []string {
 			t.Fatalf("the order went %s; states seen: %v", s, seen)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no SUCCESS on the page after 60s; states seen: %v; %s", seen, r.whereIsIt(t))
+			t.Fatalf("no SUCCESS on the page after 2 minutes; states seen: %v; %s", seen, r.whereIsIt(t))
 		}
 	}
 }
