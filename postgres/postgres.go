@@ -28,6 +28,9 @@ var Dialect = sqlstore.Dialect{
 	ForUpdate:    " FOR UPDATE",
 	SkipLocked:   " FOR UPDATE SKIP LOCKED",
 	NextIndexSQL: `nextval('deposit_index_seq')`,
+	PeekIndexSQL: `SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM deposit_index_seq`,
+	// One statement: an index another instance takes meanwhile is below the new next one.
+	AdvanceIndexSQL: `SELECT setval('deposit_index_seq', (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM deposit_index_seq) + $1, false)`,
 	WritableCTE:  true,
 	OrderWriters: 2,
 	IsUniqueViolation: func(err error) bool {

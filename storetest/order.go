@@ -361,6 +361,75 @@ func testReserveDepositIndexes(t *testing.T, open Opener) {
 	}
 }
 
+// AdvanceDepositIndex (what an operator runs after a restore) moves the next index on by n,
+// also while indexes are being handed out: no index is handed out twice, and none after the
+// advance is below its new next one.
+func testAdvanceDepositIndex(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	adv, ok := s.(interface {
+		AdvanceDepositIndex(ctx context.Context, n int64) (before, after int64, err error)
+	})
+	if !ok {
+		t.Fatalf("%T has no AdvanceDepositIndex", s)
+	}
+	first, err := s.ReserveDepositIndexes(t.Context(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after, err := adv.AdvanceDepositIndex(t.Context(), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != int64(first[2])+1 || after != before+1000 {
+		t.Fatalf("after indexes %v, advance by 1000: next %d -> %d, want %d -> %d", first, before, after, first[2]+1, int64(first[2])+1001)
+	}
+	if next, err := s.NextDepositIndex(t.Context()); err != nil || int64(next) != after {
+		t.Fatalf("next index %d (%v), want %d", next, err, after)
+	}
+	// Concurrently with orders' reservations.
+	var (
+		mu   sync.Mutex
+		seen = map[uint32]bool{}
+		wg   sync.WaitGroup
+	)
+	for range 4 {
+		wg.Go(func() {
+			for range 10 {
+				idx, err := s.ReserveDepositIndexes(t.Context(), 5)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, i := range idx {
+					if seen[i] {
+						t.Errorf("index %d handed out twice", i)
+					}
+					seen[i] = true
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	_, moved, err := adv.AdvanceDepositIndex(t.Context(), 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	next, err := s.NextDepositIndex(t.Context())
+	if err != nil || int64(next) < moved {
+		t.Fatalf("next index %d (%v) after an advance to %d", next, err, moved)
+	}
+	for _, n := range []int64{0, -5, 1 << 31} {
+		if _, _, err := adv.AdvanceDepositIndex(t.Context(), n); rampway.ErrorCode(err) != rampway.EINVALID {
+			t.Errorf("advance by %d: %v, want EINVALID", n, err)
+		}
+	}
+	if _, _, err := adv.AdvanceDepositIndex(t.Context(), 1<<31-int64(next)); rampway.ErrorCode(err) != rampway.EINVALID {
+		t.Errorf("advance past 2^31: %v, want EINVALID", err)
+	}
+}
+
 // Orders created at once (SQLite shares their transactions) are each stored with their event,
 // and one that conflicts fails alone: the others are stored all the same.
 func testConcurrentCreateOrders(t *testing.T, open Opener) {

@@ -52,6 +52,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentTransition", testConcurrentTransition},
 		{"DepositIndexes", testDepositIndexes},
 		{"ReserveDepositIndexes", testReserveDepositIndexes},
+		{"AdvanceDepositIndex", testAdvanceDepositIndex},
 		{"ConcurrentCreateOrders", testConcurrentCreateOrders},
 		{"OrderClaimTakenOver", testOrderClaimTakenOver},
 		{"Idempotency", testIdempotency},

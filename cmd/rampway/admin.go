@@ -125,6 +125,12 @@ Commands:
                                         password has at least 12 characters: without
                                         --password one is made up and printed once
   users list [--merchant MERCHANT_ID]   dashboard users (of one merchant), never a password
+  deposit-index show                    the derivation index of the next order's deposit
+                                        address
+  deposit-index advance --by N          moves it on by N: after a restore from a backup,
+                                        run it (N above the orders made since the backup)
+                                        before serving, or their deposit addresses are
+                                        given again to new orders
   PROVIDER OPERATION --FIELD VALUE ...  a payment provider's own operation, PROVIDER its
                                         name in fiat.providers (docs/providers.md lists
                                         them: a test provider's bank transfer arriving, say);
@@ -226,6 +232,8 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		out, err = providerCommand(ctx, cfg, store, rest)
 	case rest[0] == "users":
 		out, err = usersCommand(ctx, dashboard.NewAccounts(store, dashboard.Config{}, nil), rest)
+	case rest[0] == "deposit-index":
+		out, err = depositIndexCommand(ctx, store, rest)
 	default:
 		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, records, rest)
 	}

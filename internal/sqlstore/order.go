@@ -167,6 +167,59 @@ func (s *Store) NextDepositIndex(ctx context.Context) (uint32, error) {
 	return idx[0], nil
 }
 
+// AdvanceDepositIndex moves the deposit address counter on by n: the next new order's address
+// is derived at an index n further than it would have been. After a restore from a backup the
+// counter is back where the backup had it, and the addresses of the orders made since (gone
+// with them) would be handed out again: a late payment to one would count for a new order.
+// It returns the next index before and after.
+func (s *Store) AdvanceDepositIndex(ctx context.Context, n int64) (before, after int64, err error) {
+	if n < 1 || n >= 1<<31 {
+		return 0, 0, rampway.Errorf(rampway.EINVALID, "advance the deposit index: %d is not between 1 and %d", n, int64(1<<31-1))
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if s.d.PeekIndexSQL != "" {
+			if err := tx.QueryRowContext(ctx, s.q(s.d.PeekIndexSQL)).Scan(&before); err != nil {
+				return err
+			}
+			if before+n >= 1<<31 {
+				return rampway.Errorf(rampway.EINVALID, "advance the deposit index: %d + %d is past the derivation range (2^31)", before, n)
+			}
+			return tx.QueryRowContext(ctx, s.q(s.d.AdvanceIndexSQL), n).Scan(&after)
+		}
+		var last int64
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT value FROM sequences WHERE name = 'deposit_index'`)).Scan(&last); err != nil {
+			return err
+		}
+		before = last + 1
+		if before+n >= 1<<31 {
+			return rampway.Errorf(rampway.EINVALID, "advance the deposit index: %d + %d is past the derivation range (2^31)", before, n)
+		}
+		if err := tx.QueryRowContext(ctx, s.q(`UPDATE sequences SET value = value + $1 WHERE name = 'deposit_index' RETURNING value`), n).Scan(&last); err != nil {
+			return err
+		}
+		after = last + 1
+		return nil
+	})
+	if e := (*rampway.Error)(nil); err != nil && !errors.As(err, &e) {
+		err = fmt.Errorf("advance the deposit index: %w", err)
+	}
+	return before, after, err
+}
+
+// PeekDepositIndex is the derivation index the next new order's deposit address gets (under
+// concurrent orders, a moment's view).
+func (s *Store) PeekDepositIndex(ctx context.Context) (int64, error) {
+	var next int64
+	q := s.d.PeekIndexSQL
+	if q == "" {
+		q = `SELECT value + 1 FROM sequences WHERE name = 'deposit_index'`
+	}
+	if err := s.db.QueryRowContext(ctx, s.q(q)).Scan(&next); err != nil {
+		return 0, fmt.Errorf("the next deposit index: %w", err)
+	}
+	return next, nil
+}
+
 // maxReserve bounds one reservation of deposit indexes.
 const maxReserve = 1000
 

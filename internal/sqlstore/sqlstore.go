@@ -49,6 +49,9 @@ type Dialect struct {
 	// instead of the counter row (PostgreSQL: a sequence, which no transaction waits on); n
 	// indexes are reserved with SELECT <it> FROM generate_series(1, n).
 	NextIndexSQL string
+	// PeekIndexSQL is the next index NextIndexSQL will hand out, and AdvanceIndexSQL moves it
+	// to that plus $1, returning the new next index (AdvanceDepositIndex).
+	PeekIndexSQL, AdvanceIndexSQL string
 	// WritableCTE says INSERTs may be written in a WITH (PostgreSQL): without OneWriter, new
 	// orders, their events and their webhook deliveries go in one statement, one round trip.
 	WritableCTE bool
