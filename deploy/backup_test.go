@@ -151,8 +151,17 @@ func backupRoundTrip(t *testing.T, w *world, cfgPath string, backup func(), rest
 	t.Logf("backup in %s; orders answered before it: %d, during it: %d, begun after it: %d", t1.Sub(t0).Round(time.Millisecond), len(before), during, len(after))
 	took := srv.stop(t)
 	t.Logf("rampway serve stopped in %s after SIGTERM", took.Round(time.Millisecond))
+	lost := depositIndex(t, w, cfgPath, "show")["next"]
 
-	restored := serve(t, restore(), w.env())
+	// The restored database's deposit counter is the backup's: behind the orders made since,
+	// whose addresses it would hand out again. The step after a restore moves it past them.
+	restoredCfg := restore()
+	back := depositIndex(t, w, restoredCfg, "show")["next"]
+	moved := depositIndex(t, w, restoredCfg, "advance", "--by", "1000000")
+	if back >= lost || moved["before"] != back || moved["next"] != back+1000000 || moved["next"] < lost {
+		t.Fatalf("deposit index: %v before the restore, %v after it, advance --by 1000000: %v", lost, back, moved)
+	}
+	restored := serve(t, restoredCfg, w.env())
 	for _, m := range before {
 		got := must(t, c, "GET", restored.base+"/mint/merchant/hosted/nftCheckout/order/"+m.id, s.key, nil)
 		if got["order_id"] != m.id || got["status"] != "CREATED" || got["crypto_amount"] != m.amount || got["gateway_url"] != m.gateway {
@@ -174,6 +183,22 @@ func backupRoundTrip(t *testing.T, w *world, cfgPath string, backup func(), rest
 	if res.StatusCode != 200 {
 		t.Fatalf("the new order's checkout page: %d", res.StatusCode)
 	}
+}
+
+// depositIndex runs `rampway admin deposit-index ARGS` on the database of cfgPath.
+func depositIndex(t *testing.T, w *world, cfgPath string, args ...string) map[string]int64 {
+	t.Helper()
+	cmd := exec.Command(rampwayBin(t), append([]string{"admin", "--config", cfgPath, "deposit-index"}, args...)...)
+	cmd.Env = w.env()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("rampway admin deposit-index %v: %v\n%s", args, err, out)
+	}
+	var v map[string]int64
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("rampway admin deposit-index %v: %v\n%s", args, err, out)
+	}
+	return v
 }
 
 // `rampway backup` copies the SQLite database of a running `rampway serve` that is taking
