@@ -518,6 +518,11 @@ func (r *fiatRun) shopReturn(id, status string) string {
 // order's id and status.
 func (r *fiatRun) backAtShop(t *testing.T, id, status string) {
 	t.Helper()
+	defer func() {
+		if t.Failed() { // did the order get there (a page that did not follow), or not (a press lost)?
+			t.Logf("the API has order %s %v", id, r.f.lookup(t, id)["status"])
+		}
+	}()
 	at := browsertest.WaitFor(t, r.ctx, "the return to the shop", `document.readyState === "complete" && document.getElementById("shop") ? location.href : ""`,
 		60*time.Second, func(s string) bool { return s != "" })
 	if want := r.shopReturn(id, status); at != want {

@@ -818,6 +818,9 @@ func TestBrowserUnderpaid(t *testing.T) {
 	if *tx.To() != common.HexToAddress(r.dj.Contracts.Token) || !slices.Equal(tx.Data(), wantData) {
 		t.Fatalf("the wallet button asked for to=%s data=%x, want a transfer of %s DUSD to %s", tx.To(), tx.Data(), rest, cp.Address)
 	}
+	// Mined first (seen once under load: the order stayed UNDERPAID for 2 minutes after the
+	// wallet sent the rest; this tells a transfer never mined from one mined and not seen).
+	r.j.mined(t, tx)
 	r.watch(t, map[string]string{"DEPOSIT_PROCESSING": "4-rest-seen-360px"})
 	o = r.j.get(t, cp.OrderID)
 	if o["crypto_amount_received"] != cp.Amount {

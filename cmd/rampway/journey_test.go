@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -149,6 +150,29 @@ func (j *journey) order(t *testing.T, i int, args map[string]any) map[string]any
 func (j *journey) get(t *testing.T, id string) map[string]any {
 	t.Helper()
 	return getOrder(t, j.dj, id)
+}
+
+// mined waits for tx's receipt, and fails the test if it did not succeed or is not mined in
+// 2 minutes (a hang guard), saying where the chain is.
+func (j *journey) mined(t *testing.T, tx *types.Transaction) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		rc, err := j.c.TransactionReceipt(t.Context(), tx.Hash())
+		if err == nil {
+			if rc.Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("transaction %s reverted in block %d", tx.Hash().Hex(), rc.BlockNumber)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			head, herr := j.c.HeaderByNumber(t.Context(), nil)
+			if herr != nil {
+				t.Fatalf("transaction %s not mined in 2 minutes (%v); the chain does not answer: %v", tx.Hash().Hex(), err, herr)
+			}
+			t.Fatalf("transaction %s (nonce %d, fee cap %s) not mined in 2 minutes (%v); the chain is at block %d, %s old, base fee %s",
+				tx.Hash().Hex(), tx.Nonce(), tx.GasFeeCap(), err, head.Number, time.Since(time.Unix(int64(head.Time), 0)).Round(time.Second), head.BaseFee)
+		}
+	}
 }
 
 // pay sends amount (in the order's asset, decimal text) to the order's deposit address.

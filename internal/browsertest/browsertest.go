@@ -201,15 +201,26 @@ func WaitFor[T any](tb testing.TB, ctx context.Context, what, expr string, limit
 		}
 		if time.Now().After(deadline) {
 			if err != nil {
-				tb.Fatalf("waiting %s for %s: %v", limit, what, err)
+				tb.Fatalf("waiting %s for %s: %v (%s)", limit, what, err, whereIsPage(ctx))
 			}
-			tb.Fatalf("waiting %s for %s: last value %v", limit, what, v)
+			tb.Fatalf("waiting %s for %s: last value %v (%s)", limit, what, v, whereIsPage(ctx))
 		}
 		if ctx.Err() != nil {
 			tb.Fatalf("waiting for %s: %v", what, ctx.Err())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// whereIsPage says, for a failure message, which page the browser is on and how far loaded.
+func whereIsPage(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " " + document.readyState`))
+	if err != nil {
+		return "the page does not answer: " + err.Error()
+	}
+	return "the page is " + at
 }
 
 var (
