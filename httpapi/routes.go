@@ -98,6 +98,11 @@ func (s *Server) routes() {
 	adm("POST "+admin+"/fiat-actions/{action_id}/retry", s.handleRetryFiatAction)
 	adm("POST "+admin+"/fiat-actions/{action_id}/resolve", s.handleResolveFiatAction)
 
+	// Admin API: the ledger (docs/ledger.md).
+	adm("GET "+admin+"/ledger/drifts", s.handleLedgerDrifts)
+	adm("GET "+admin+"/ledger/report", s.handleLedgerReport)
+	adm("GET "+admin+"/ledger/transfers", s.handleLedgerTransfers)
+
 	// Admin API: area A's refunds (an approval, an address).
 	adm("GET "+admin+"/refunds", s.handleListRefunds)
 	adm("GET "+admin+"/refunds/{refund_id}", s.handleGetRefund)
