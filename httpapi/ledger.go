@@ -105,7 +105,7 @@ func NewLedgerTransfersView(ts []rampway.LedgerTransfer) LedgerTransfersView {
 // LedgerRange reads a report's days: from and to as YYYY-MM-DD (to excluded); the last 30
 // days to today included by default.
 func LedgerRange(fromText, toText string, now time.Time) (time.Time, time.Time, error) {
-	to := now.UTC().Truncate(24*time.Hour).Add(24 * time.Hour)
+	to := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
 	if toText != "" {
 		t, err := time.Parse(time.DateOnly, toText)
 		if err != nil {

@@ -757,6 +757,12 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[ListView[DepositAddressView]]():   "DepositAddressList",
 		reflect.TypeFor[RefundAdminView]():                "AdminRefund",
 		reflect.TypeFor[ListView[RefundAdminView]]():      "AdminRefundList",
+		reflect.TypeFor[LedgerDriftView]():                "LedgerDrift",
+		reflect.TypeFor[LedgerDriftsView]():               "LedgerDrifts",
+		reflect.TypeFor[LedgerDayView]():                  "LedgerDay",
+		reflect.TypeFor[LedgerReportView]():               "LedgerReport",
+		reflect.TypeFor[LedgerTransferView]():             "LedgerTransfer",
+		reflect.TypeFor[LedgerTransfersView]():            "LedgerTransfers",
 	}
 	bodies := map[reflect.Type]string{
 		reflect.TypeFor[mintOrderBody]():                                "MintOrderRequest",

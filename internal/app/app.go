@@ -205,8 +205,8 @@ type App struct {
 	executors []*chainwork.Executor
 	// reconcilers compare the networks' ledger with their chain, in network order.
 	reconcilers []*chainwork.Reconciler
-	srv       *http.Server
-	ln        net.Listener
+	srv         *http.Server
+	ln          net.Listener
 	// providers are the payment providers, in the configuration's order.
 	providers []rampway.FiatProvider
 	// prices are the configured price sources (a token refund's network fee is converted).

@@ -37,7 +37,11 @@ func newLedgerCollector(store *sqlstore.Store, networks []string, log *slog.Logg
 	}
 }
 
-func (c *ledgerCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.count; ch <- c.diff; ch <- c.block }
+func (c *ledgerCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.count
+	ch <- c.diff
+	ch <- c.block
+}
 
 func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
