@@ -22,8 +22,10 @@ import (
 // without its transfers, and a transfer's id makes it once.
 
 // addLedgerTransfers records ts inside tx, each once (by id); a held side's balance moves with
-// it. Transfers of nothing are left out.
+// it, and what the held accounts hold in all of an asset (ledger_held, by asset in order, so
+// that two transactions never wait for each other's rows). Transfers of nothing are left out.
 func (s *Store) addLedgerTransfers(ctx context.Context, tx *sql.Tx, ts ...rampway.LedgerTransfer) error {
+	held := map[string]*big.Int{}
 	for _, t := range ts {
 		if t.Amount == nil || t.Amount.Sign() == 0 {
 			continue
@@ -52,8 +54,48 @@ func (s *Store) addLedgerTransfers(ctx context.Context, tx *sql.Tx, ts ...rampwa
 				return err
 			}
 		}
+		if d := heldDelta(t); d.Sign() != 0 {
+			if held[t.Asset] == nil {
+				held[t.Asset] = new(big.Int)
+			}
+			held[t.Asset].Add(held[t.Asset], d)
+		}
+	}
+	for _, asset := range slices.Sorted(maps.Keys(held)) {
+		d := held[asset]
+		if d.Sign() == 0 {
+			continue
+		}
+		var text string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT balance FROM ledger_held WHERE asset = $1`+s.d.ForUpdate), asset).Scan(&text)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO ledger_held (asset, balance) VALUES ($1, $2)`), asset, d.String())
+		case err != nil:
+		default:
+			var v *big.Int
+			if v, err = parseBig(text, "balance"); err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE ledger_held SET balance = $1 WHERE asset = $2`), v.Add(v, d).String(), asset)
+		}
+		if err != nil {
+			return fmt.Errorf("ledger held of %s: %w", asset, err)
+		}
 	}
 	return nil
+}
+
+// heldDelta is what a transfer changes of what the held accounts hold in all.
+func heldDelta(t rampway.LedgerTransfer) *big.Int {
+	dh, ch := rampway.AccountKind(t.Debit).Held(), rampway.AccountKind(t.Credit).Held()
+	switch {
+	case ch && !dh:
+		return new(big.Int).Set(t.Amount)
+	case dh && !ch:
+		return new(big.Int).Neg(t.Amount)
+	}
+	return new(big.Int)
 }
 
 // moveBalance adds delta to a held account's balance of asset and counts the move.
@@ -202,7 +244,9 @@ func (s *Store) AddHotWallet(ctx context.Context, network string, address common
 	return s.ensureLedgerAccount(ctx, s.db, network, rampway.HotAccount(network, address), address, false)
 }
 
-// LedgerHoldings implements rampway.LedgerStore.
+// LedgerHoldings implements rampway.LedgerStore. Each part of the set is read by its own
+// index (the hot wallets, the accounts not opened, the balances moved since they were
+// checked, the drifts, the rolling sweep), then the accounts' balances by account.
 func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter string, sweep int) ([]*rampway.LedgerHolding, string, error) {
 	swept, err := collect(ctx, s.db, "ledger sweep", s.q(`SELECT DISTINCT account FROM ledger_balances
 		WHERE network = $1 AND balance != '0' AND account > $2 ORDER BY account LIMIT $3`), scanValue[string], network, sweepAfter, max(sweep, 1))
@@ -213,56 +257,32 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 	if len(swept) >= sweep && len(swept) > 0 {
 		next = swept[len(swept)-1]
 	}
+	wanted := map[string]bool{}
+	for _, a := range swept {
+		wanted[a] = true
+	}
+	for _, q := range []string{
+		`SELECT account FROM ledger_accounts WHERE network = $1 AND kind = 'hot'`,
+		`SELECT account FROM ledger_accounts WHERE network = $1 AND NOT opened`,
+		`SELECT DISTINCT account FROM ledger_balances WHERE network = $1 AND moves != checked_moves`,
+		`SELECT account FROM ledger_drifts WHERE network = $1`,
+	} {
+		accounts, err := collect(ctx, s.db, "ledger holdings", s.q(q), scanValue[string], network)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, a := range accounts {
+			wanted[a] = true
+		}
+	}
 	type row struct {
 		account, kind, address string
 		opened                 bool
 		asset, balance         sql.NullString
 		moves                  sql.NullInt64
 	}
-	rows, err := collect(ctx, s.db, "ledger holdings", s.q(`SELECT a.account, a.kind, a.address, a.opened, b.asset, b.balance, b.moves
-		FROM ledger_accounts a LEFT JOIN ledger_balances b ON b.account = a.account
-		WHERE a.network = $1 AND (a.kind = 'hot' OR a.opened = $2
-			OR a.account IN (SELECT account FROM ledger_balances WHERE network = $1 AND moves != checked_moves)
-			OR a.account IN (SELECT account FROM ledger_drifts WHERE network = $1))
-		ORDER BY a.account, b.asset`), func(r interface{ Scan(...any) error }) (row, error) {
-		var x row
-		err := r.Scan(&x.account, &x.kind, &x.address, &x.opened, &x.asset, &x.balance, &x.moves)
-		return x, err
-	}, network, false)
-	if err != nil {
-		return nil, "", err
-	}
-	byAccount := map[string]*rampway.LedgerHolding{}
 	var out []*rampway.LedgerHolding
-	add := func(x row) error {
-		h, ok := byAccount[x.account]
-		if !ok {
-			h = &rampway.LedgerHolding{Account: x.account, Kind: rampway.LedgerAccountKind(x.kind), Address: common.HexToAddress(x.address),
-				Opened: x.opened, Balances: map[string]*big.Int{}, Moves: map[string]int64{}}
-			byAccount[x.account] = h
-			out = append(out, h)
-		}
-		if x.asset.Valid {
-			v, err := parseBig(x.balance.String, "balance")
-			if err != nil {
-				return err
-			}
-			h.Balances[x.asset.String], h.Moves[x.asset.String] = v, x.moves.Int64
-		}
-		return nil
-	}
-	for _, x := range rows {
-		if err := add(x); err != nil {
-			return nil, "", err
-		}
-	}
-	// The swept accounts not already there.
-	var rest []string
-	for _, a := range swept {
-		if _, ok := byAccount[a]; !ok {
-			rest = append(rest, a)
-		}
-	}
+	rest := slices.Sorted(maps.Keys(wanted))
 	for len(rest) > 0 {
 		chunk := rest[:min(len(rest), arrivalsChunk)]
 		rest = rest[len(chunk):]
@@ -272,8 +292,8 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 			args = append(args, a)
 			in[i] = fmt.Sprintf("$%d", i+1)
 		}
-		more, err := collect(ctx, s.db, "ledger holdings", s.q(`SELECT a.account, a.kind, a.address, a.opened, b.asset, b.balance, b.moves
-			FROM ledger_accounts a JOIN ledger_balances b ON b.account = a.account WHERE a.account IN (`+strings.Join(in, ", ")+`)
+		rows, err := collect(ctx, s.db, "ledger holdings", s.q(`SELECT a.account, a.kind, a.address, a.opened, b.asset, b.balance, b.moves
+			FROM ledger_accounts a LEFT JOIN ledger_balances b ON b.account = a.account WHERE a.account IN (`+strings.Join(in, ", ")+`)
 			ORDER BY a.account, b.asset`), func(r interface{ Scan(...any) error }) (row, error) {
 			var x row
 			err := r.Scan(&x.account, &x.kind, &x.address, &x.opened, &x.asset, &x.balance, &x.moves)
@@ -282,9 +302,19 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 		if err != nil {
 			return nil, "", err
 		}
-		for _, x := range more {
-			if err := add(x); err != nil {
-				return nil, "", err
+		var h *rampway.LedgerHolding
+		for _, x := range rows {
+			if h == nil || h.Account != x.account {
+				h = &rampway.LedgerHolding{Account: x.account, Kind: rampway.LedgerAccountKind(x.kind), Address: common.HexToAddress(x.address),
+					Opened: x.opened, Balances: map[string]*big.Int{}, Moves: map[string]int64{}}
+				out = append(out, h)
+			}
+			if x.asset.Valid {
+				v, err := parseBig(x.balance.String, "balance")
+				if err != nil {
+					return nil, "", err
+				}
+				h.Balances[x.asset.String], h.Moves[x.asset.String] = v, x.moves.Int64
 			}
 		}
 	}
@@ -344,6 +374,7 @@ func (s *Store) OpenLedgerAccount(ctx context.Context, network, account string, 
 		if opened {
 			return nil
 		}
+		var ts []rampway.LedgerTransfer
 		for _, asset := range slices.Sorted(maps.Keys(opening)) {
 			v := opening[asset]
 			t := rampway.LedgerTransfer{ID: "opening:" + account + ":" + asset, Network: network, Asset: asset, Debit: rampway.ExternalAccount(network),
@@ -351,9 +382,10 @@ func (s *Store) OpenLedgerAccount(ctx context.Context, network, account string, 
 			if v.Sign() < 0 {
 				t.Debit, t.Credit = t.Credit, t.Debit
 			}
-			if err := s.addLedgerTransfers(ctx, tx, t); err != nil {
-				return err
-			}
+			ts = append(ts, t)
+		}
+		if err := s.addLedgerTransfers(ctx, tx, ts...); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE ledger_accounts SET opened = $1, opened_block = $2 WHERE account = $3`), true, int64(block), account); err != nil {
 			return fmt.Errorf("open ledger account: %w", err)
@@ -450,9 +482,9 @@ func (s *Store) LedgerTransfers(ctx context.Context, ref string) ([]rampway.Ledg
 // give each day's flows and, walked back from the balances now, what was held at its end.
 func (s *Store) LedgerReport(ctx context.Context, from, to time.Time) ([]rampway.LedgerDay, error) {
 	from, to = from.UTC().Truncate(24*time.Hour), to.UTC()
-	held, err := collect(ctx, s.db, "ledger held", s.q(`SELECT account, asset, balance FROM ledger_balances`), func(r interface{ Scan(...any) error }) ([3]string, error) {
-		var x [3]string
-		err := r.Scan(&x[0], &x[1], &x[2])
+	held, err := collect(ctx, s.db, "ledger held", s.q(`SELECT asset, balance FROM ledger_held`), func(r interface{ Scan(...any) error }) ([2]string, error) {
+		var x [2]string
+		err := r.Scan(&x[0], &x[1])
 		return x, err
 	})
 	if err != nil {
@@ -460,17 +492,11 @@ func (s *Store) LedgerReport(ctx context.Context, from, to time.Time) ([]rampway
 	}
 	holding := map[string]*big.Int{} // by asset: what the held accounts hold now
 	for _, x := range held {
-		if !rampway.AccountKind(x[0]).Held() {
-			continue
-		}
-		v, err := parseBig(x[2], "balance")
+		v, err := parseBig(x[1], "balance")
 		if err != nil {
 			return nil, err
 		}
-		if holding[x[1]] == nil {
-			holding[x[1]] = new(big.Int)
-		}
-		holding[x[1]].Add(holding[x[1]], v)
+		holding[x[0]] = v
 	}
 	ts, err := collect(ctx, s.db, "ledger report", s.q(`SELECT `+ledgerTransferColumns+` FROM ledger_transfers WHERE created_at >= $1 ORDER BY created_at DESC, id DESC`),
 		scanLedgerTransfer, s.t(from))
@@ -551,18 +577,10 @@ func (s *Store) LedgerReport(ctx context.Context, from, to time.Time) ([]rampway
 
 // undoHeld takes a transfer's effect on the held accounts back out of held.
 func undoHeld(held map[string]*big.Int, t rampway.LedgerTransfer) {
-	dh, ch := rampway.AccountKind(t.Debit).Held(), rampway.AccountKind(t.Credit).Held()
-	if dh == ch {
-		return
-	}
 	if held[t.Asset] == nil {
 		held[t.Asset] = new(big.Int)
 	}
-	if ch {
-		held[t.Asset].Sub(held[t.Asset], t.Amount)
-	} else {
-		held[t.Asset].Add(held[t.Asset], t.Amount)
-	}
+	held[t.Asset].Sub(held[t.Asset], heldDelta(t))
 }
 
 // Reconciled implements rampway.LedgerStore.

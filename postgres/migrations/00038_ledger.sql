@@ -52,6 +52,14 @@ CREATE TABLE ledger_balances (
 CREATE INDEX ledger_balances_unchecked ON ledger_balances (network, account) WHERE moves != checked_moves;
 CREATE INDEX ledger_balances_held ON ledger_balances (network, account) WHERE balance != '0';
 
+-- What the held accounts hold in all, per asset (the report's "held").
+CREATE TABLE ledger_held (
+    asset   TEXT PRIMARY KEY,
+    balance TEXT NOT NULL
+);
+
+CREATE INDEX ledger_accounts_kind ON ledger_accounts (network, kind);
+CREATE INDEX ledger_accounts_unopened ON ledger_accounts (network) WHERE NOT opened;
 -- Differences between the ledger and the chain, standing until they agree again.
 CREATE TABLE ledger_drifts (
     account      TEXT NOT NULL,
@@ -76,6 +84,7 @@ CREATE TABLE ledger_reconciled (
 -- +goose Down
 DROP TABLE ledger_reconciled;
 DROP TABLE ledger_drifts;
+DROP TABLE ledger_held;
 DROP TABLE ledger_balances;
 DROP TABLE ledger_accounts;
 DROP TABLE ledger_transfers;
