@@ -176,7 +176,7 @@ type LedgerHolding struct {
 	// Opened is false for an account whose ledger starts at the chain's balance the first
 	// time it is reconciled (a hot wallet, funded outside rampway).
 	Opened bool
-	// Balances are the ledger's balances now (every transfer recorded), by asset.
+	// Balances are the ledger's balances at the block asked for, by asset.
 	Balances map[string]*big.Int
 	// Moves is a counter of the transfers that touched it, to mark it checked (RecordReconciliation).
 	Moves map[string]int64
@@ -226,14 +226,12 @@ type LedgerStore interface {
 	// AddHotWallet makes address a held account of network (idempotent): its ledger is opened
 	// at the chain's balance the first time it is reconciled.
 	AddHotWallet(ctx context.Context, network string, address common.Address) error
-	// LedgerHoldings returns the held accounts of network to compare: the hot wallets, those
-	// with transfers not yet checked, those with a drift, and up to sweep others with a
-	// balance, after the account sweepAfter (a rolling look at the rest); next is where the
-	// next sweep starts ("" from the beginning).
-	LedgerHoldings(ctx context.Context, network string, sweepAfter string, sweep int) (holdings []*LedgerHolding, next string, err error)
-	// LedgerAfter returns, for each account and asset given, the net of its transfers above
-	// block (their sum as the account sees them): balance at block = balance now - net after.
-	LedgerAfter(ctx context.Context, network string, accounts []string, block uint64) (map[string]map[string]*big.Int, error)
+	// LedgerHoldings returns the held accounts of network to compare, with their balances at
+	// block (every transfer recorded at or below it), read in one snapshot: the hot wallets,
+	// those with transfers not yet checked, those with a drift, the accounts not opened, and
+	// up to sweep others with a balance, after the account sweepAfter (a rolling look at the
+	// rest); next is where the next sweep starts ("" from the beginning).
+	LedgerHoldings(ctx context.Context, network string, block uint64, sweepAfter string, sweep int) (holdings []*LedgerHolding, next string, err error)
 	// OpenLedgerAccount records the opening transfers of an account not opened (from the
 	// world, at block) and marks it opened; an account already opened is left alone.
 	OpenLedgerAccount(ctx context.Context, network, account string, block uint64, opening map[string]*big.Int, at time.Time) error

@@ -149,19 +149,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, block uint64) (*rampway.Reco
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	holdings, next, err := r.store.LedgerHoldings(ctx, r.net.Name, r.sweepAfter, r.cfg.Sweep)
-	if err != nil {
-		return nil, err
-	}
+	// What is not settled yet first: a movement settled after this look is in the balances
+	// read next.
 	busy, err := r.unsettled(ctx, block)
 	if err != nil {
 		return nil, err
 	}
-	accounts := make([]string, len(holdings))
-	for i, h := range holdings {
-		accounts[i] = h.Account
-	}
-	after, err := r.store.LedgerAfter(ctx, r.net.Name, accounts, block)
+	holdings, next, err := r.store.LedgerHoldings(ctx, r.net.Name, block, r.sweepAfter, r.cfg.Sweep)
 	if err != nil {
 		return nil, err
 	}
@@ -193,9 +187,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, block uint64) (*rampway.Reco
 			ledger := new(big.Int)
 			if v := h.Balances[asset]; v != nil {
 				ledger.Set(v)
-			}
-			if v := after[h.Account][asset]; v != nil {
-				ledger.Sub(ledger, v)
 			}
 			if !h.Opened {
 				if d := new(big.Int).Sub(chain, ledger); d.Sign() != 0 {

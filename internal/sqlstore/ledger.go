@@ -246,9 +246,33 @@ func (s *Store) AddHotWallet(ctx context.Context, network string, address common
 
 // LedgerHoldings implements rampway.LedgerStore. Each part of the set is read by its own
 // index (the hot wallets, the accounts not opened, the balances moved since they were
-// checked, the drifts, the rolling sweep), then the accounts' balances by account.
-func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter string, sweep int) ([]*rampway.LedgerHolding, string, error) {
-	swept, err := collect(ctx, s.db, "ledger sweep", s.q(`SELECT DISTINCT account FROM ledger_balances
+// checked, the drifts, the rolling sweep), then the accounts' balances by account and the
+// transfers above block, all in one snapshot (a transfer committing meanwhile is in both the
+// balances and the transfers above block, or in neither).
+func (s *Store) LedgerHoldings(ctx context.Context, network string, block uint64, sweepAfter string, sweep int) (out []*rampway.LedgerHolding, next string, err error) {
+	err = s.snapshot(ctx, func(tx *sql.Tx) error {
+		out, next, err = s.ledgerHoldings(ctx, tx, network, block, sweepAfter, sweep)
+		return err
+	})
+	return out, next, err
+}
+
+// snapshot runs fn in a read transaction that sees one state of the database: PostgreSQL's
+// repeatable read; SQLite's transactions (one writer: reads in it see no other's writes).
+func (s *Store) snapshot(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.d.Name != "postgres" {
+		return s.tx(ctx, fn)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	return fn(tx)
+}
+
+func (s *Store) ledgerHoldings(ctx context.Context, tx *sql.Tx, network string, block uint64, sweepAfter string, sweep int) ([]*rampway.LedgerHolding, string, error) {
+	swept, err := collect(ctx, tx, "ledger sweep", s.q(`SELECT DISTINCT account FROM ledger_balances
 		WHERE network = $1 AND balance != '0' AND account > $2 ORDER BY account LIMIT $3`), scanValue[string], network, sweepAfter, max(sweep, 1))
 	if err != nil {
 		return nil, "", err
@@ -267,7 +291,7 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 		`SELECT DISTINCT account FROM ledger_balances WHERE network = $1 AND moves != checked_moves`,
 		`SELECT account FROM ledger_drifts WHERE network = $1`,
 	} {
-		accounts, err := collect(ctx, s.db, "ledger holdings", s.q(q), scanValue[string], network)
+		accounts, err := collect(ctx, tx, "ledger holdings", s.q(q), scanValue[string], network)
 		if err != nil {
 			return nil, "", err
 		}
@@ -292,7 +316,7 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 			args = append(args, a)
 			in[i] = fmt.Sprintf("$%d", i+1)
 		}
-		rows, err := collect(ctx, s.db, "ledger holdings", s.q(`SELECT a.account, a.kind, a.address, a.opened, b.asset, b.balance, b.moves
+		rows, err := collect(ctx, tx, "ledger holdings", s.q(`SELECT a.account, a.kind, a.address, a.opened, b.asset, b.balance, b.moves
 			FROM ledger_accounts a LEFT JOIN ledger_balances b ON b.account = a.account WHERE a.account IN (`+strings.Join(in, ", ")+`)
 			ORDER BY a.account, b.asset`), func(r interface{ Scan(...any) error }) (row, error) {
 			var x row
@@ -318,17 +342,33 @@ func (s *Store) LedgerHoldings(ctx context.Context, network string, sweepAfter s
 			}
 		}
 	}
+	names := make([]string, len(out))
+	for i, h := range out {
+		names[i] = h.Account
+	}
+	after, err := s.ledgerAfter(ctx, tx, network, names, block)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, h := range out {
+		for asset, v := range after[h.Account] {
+			if h.Balances[asset] == nil {
+				h.Balances[asset] = new(big.Int)
+			}
+			h.Balances[asset].Sub(h.Balances[asset], v)
+		}
+	}
 	return out, next, nil
 }
 
-// LedgerAfter implements rampway.LedgerStore.
-func (s *Store) LedgerAfter(ctx context.Context, network string, accounts []string, block uint64) (map[string]map[string]*big.Int, error) {
+// ledgerAfter returns, for each account given, the net of its transfers above block by asset.
+func (s *Store) ledgerAfter(ctx context.Context, q querier, network string, accounts []string, block uint64) (map[string]map[string]*big.Int, error) {
 	want := map[string]bool{}
 	for _, a := range accounts {
 		want[a] = true
 	}
 	type leg struct{ debit, credit, asset, amount string }
-	legs, err := collect(ctx, s.db, "ledger after block", s.q(`SELECT debit, credit, asset, amount FROM ledger_transfers WHERE network = $1 AND block_number > $2`),
+	legs, err := collect(ctx, q, "ledger after block", s.q(`SELECT debit, credit, asset, amount FROM ledger_transfers WHERE network = $1 AND block_number > $2`),
 		func(r interface{ Scan(...any) error }) (leg, error) {
 			var l leg
 			err := r.Scan(&l.debit, &l.credit, &l.asset, &l.amount)
