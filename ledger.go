@@ -81,9 +81,13 @@ type LedgerTransfer struct {
 	// Block is the block of the movement (0 for fiat).
 	Block uint64
 	// Kind says what moved it: deposit, call, approve, refund, sweep, gas, fee, opening,
-	// fiat_capture, fiat_credit, fiat_refund.
+	// adjustment, fiat_capture, fiat_credit, fiat_refund.
 	Kind string
-	// Ref is what it served: an order, sweep, refund or fiat action's id.
+	// Note is what the operator who accepted a drift said (Kind "adjustment").
+	Note string
+	// Ref is what it served: an order's id (a payment credited, its call and approve), a
+	// sweep's (its gas and transfer), a refund's, a fiat payment's (its captures, credits and
+	// refunds), or the account opened.
 	Ref       string
 	CreatedAt time.Time
 }
@@ -238,9 +242,14 @@ type LedgerStore interface {
 	// RecordReconciliation stores a round: the drifts found (kept until the balances agree),
 	// the accounts checked, the network's last reconciled block.
 	RecordReconciliation(ctx context.Context, r *Reconciliation) error
+	// AcceptLedgerDrift records, for an operator who found its cause (a hot wallet funded by
+	// hand), the standing drift of account's asset as a transfer from (or to) the world at the
+	// drift's block, with note, and clears it: the next round compares again. ENOTFOUND
+	// without a drift; EINVALID without a note.
+	AcceptLedgerDrift(ctx context.Context, account, asset, note string, at time.Time) (*LedgerTransfer, error)
 	// LedgerDrifts returns the differences standing, network "" for all.
 	LedgerDrifts(ctx context.Context, network string) ([]LedgerDrift, error)
-	// LedgerTransfers returns the transfers of ref (an order, sweep, refund or fiat action),
+	// LedgerTransfers returns the transfers of ref (an order, sweep, refund or fiat payment),
 	// or of an account when ref starts with an account kind and "/", oldest first.
 	LedgerTransfers(ctx context.Context, ref string) ([]LedgerTransfer, error)
 	// LedgerReport returns per day (UTC) and asset the flows of the days in [from, to).

@@ -84,6 +84,7 @@ type LedgerTransferView struct {
 	Block     uint64 `json:"block"`
 	Kind      string `json:"kind"`
 	Ref       string `json:"ref"`
+	Note      string `json:"note"`
 	CreatedAt string `json:"created_at"`
 }
 
@@ -97,7 +98,7 @@ func NewLedgerTransfersView(ts []rampway.LedgerTransfer) LedgerTransfersView {
 	out := LedgerTransfersView{Transfers: []LedgerTransferView{}}
 	for _, t := range ts {
 		out.Transfers = append(out.Transfers, LedgerTransferView{ID: t.ID, Network: t.Network, Asset: t.Asset, Debit: t.Debit, Credit: t.Credit,
-			Amount: t.Amount.String(), Block: t.Block, Kind: t.Kind, Ref: t.Ref, CreatedAt: t.CreatedAt.UTC().Format(TimeFormat)})
+			Amount: t.Amount.String(), Block: t.Block, Kind: t.Kind, Ref: t.Ref, Note: t.Note, CreatedAt: t.CreatedAt.UTC().Format(TimeFormat)})
 	}
 	return out
 }
@@ -166,7 +167,7 @@ func (s *Server) handleLedgerReport(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// handleLedgerTransfers lists the transfers of ?ref= (an order, sweep, refund or fiat action's
+// handleLedgerTransfers lists the transfers of ?ref= (an order, sweep, refund or fiat payment's
 // id, or an account).
 func (s *Server) handleLedgerTransfers(w http.ResponseWriter, r *http.Request) error {
 	l, err := s.ledgerStore()
@@ -175,12 +176,38 @@ func (s *Server) handleLedgerTransfers(w http.ResponseWriter, r *http.Request) e
 	}
 	ref := r.URL.Query().Get("ref")
 	if ref == "" {
-		return rampway.FieldErrorf("ref", "ref is required: an order, sweep, refund or fiat action's id, or an account")
+		return rampway.FieldErrorf("ref", "ref is required: an order, sweep, refund or fiat payment's id, or an account")
 	}
 	ts, err := l.LedgerTransfers(r.Context(), ref)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, NewLedgerTransfersView(ts))
+	return nil
+}
+
+// ledgerAcceptBody is POST {admin}/ledger/drifts/accept's body.
+type ledgerAcceptBody struct {
+	Account *string `json:"account"`
+	Asset   *string `json:"asset"`
+	Note    *string `json:"note"`
+}
+
+// handleLedgerAccept records a standing drift as an adjustment an operator explains (a hot
+// wallet funded by hand): 200 the adjustment's transfer; 404 without such a drift.
+func (s *Server) handleLedgerAccept(w http.ResponseWriter, r *http.Request) error {
+	l, err := s.ledgerStore()
+	if err != nil {
+		return err
+	}
+	var body ledgerAcceptBody
+	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
+		return err
+	}
+	t, err := l.AcceptLedgerDrift(r.Context(), deref(body.Account), deref(body.Asset), deref(body.Note), time.Now().UTC().Truncate(time.Microsecond))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, NewLedgerTransfersView([]rampway.LedgerTransfer{*t}).Transfers[0])
 	return nil
 }

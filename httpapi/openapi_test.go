@@ -775,6 +775,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[refundAddressBody]():                            "RefundAddressRequest",
 		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
 		reflect.TypeFor[refundBody]():                                   "RefundRequest",
+		reflect.TypeFor[ledgerAcceptBody]():                             "LedgerAcceptRequest",
 		reflect.TypeFor[refundApproveBody]():                            "RefundApproveRequest",
 		reflect.TypeFor[refundRejectBody]():                             "RefundRejectRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",

@@ -100,6 +100,7 @@ func (s *Server) routes() {
 
 	// Admin API: the ledger (docs/ledger.md).
 	adm("GET "+admin+"/ledger/drifts", s.handleLedgerDrifts)
+	adm("POST "+admin+"/ledger/drifts/accept", s.handleLedgerAccept)
 	adm("GET "+admin+"/ledger/report", s.handleLedgerReport)
 	adm("GET "+admin+"/ledger/transfers", s.handleLedgerTransfers)
 

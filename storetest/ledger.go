@@ -74,9 +74,10 @@ func testLedger(t *testing.T, open Opener) {
 		t.Fatalf("transfers of the deposit account = %+v", d)
 	}
 
+	sweepAfter := "~" // no sweep of the others ("~" sorts after every account)
 	holdings := func(block uint64) map[string]*rampway.LedgerHolding {
 		t.Helper()
-		hs, _, err := s.LedgerHoldings(ctx, "devnet", block, "~", 1) // no sweep of the others ("~" sorts after every account)
+		hs, _, err := s.LedgerHoldings(ctx, "devnet", block, sweepAfter, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +112,10 @@ func testLedger(t *testing.T, open Opener) {
 	// A round finds the deposit address 10 short: a drift, until the balances agree.
 	round := func(chain int64) {
 		t.Helper()
-		h := holdings(100)[dep]
+		h := holdings(12)[dep]
 		r := &rampway.Reconciliation{Network: "devnet", Block: 12, At: now(), Moves: map[string]map[string]int64{dep: h.Moves},
 			Checked: []rampway.LedgerCheck{{Account: dep, Network: "devnet", Address: o.DepositAddress, Asset: native, Block: 12,
-				Ledger: big.NewInt(50), Chain: big.NewInt(chain)}}}
+				Ledger: h.Balances[native], Chain: big.NewInt(chain)}}}
 		if err := s.RecordReconciliation(ctx, r); err != nil {
 			t.Fatal(err)
 		}
@@ -127,23 +128,43 @@ func testLedger(t *testing.T, open Opener) {
 	if all, _ := s.LedgerDrifts(ctx, ""); len(all) != 1 {
 		t.Fatalf("drifts of every network = %+v", all)
 	}
-	if _, ok := holdings(100)[dep]; !ok {
+	if _, ok := holdings(12)[dep]; !ok {
 		t.Fatal("an account with a drift is not compared again")
+	}
+	round(40) // seen again: still one
+	if ds, _ := s.LedgerDrifts(ctx, "devnet"); len(ds) != 1 || ds[0].FirstSeen.After(ds[0].LastSeen) {
+		t.Fatalf("drifts after a second round = %+v", ds)
 	}
 	round(50)
 	if ds, _ := s.LedgerDrifts(ctx, "devnet"); len(ds) != 0 {
 		t.Fatalf("drifts after the balances agree = %+v", ds)
 	}
-	if h, ok := holdings(100)[dep]; ok && h.Moves[native] != 0 && h.Moves[token] != 0 {
-		// Checked: only its token's moves are still unchecked.
-		t.Logf("deposit still held for its token: %+v", h.Moves)
+	// An operator accepts a drift (a note is required): the ledger takes the chain's word at
+	// the drift's block, and the next round agrees.
+	sweepAfter = "" // the deposit address has moved nothing since: it comes by the sweep
+	round(40)
+	wantCode(t, func() error { _, err := s.AcceptLedgerDrift(ctx, dep, native, " ", now()); return err }(), rampway.EINVALID)
+	wantCode(t, func() error { _, err := s.AcceptLedgerDrift(ctx, dep, token, "no drift", now()); return err }(), rampway.ENOTFOUND)
+	adj, err := s.AcceptLedgerDrift(ctx, dep, native, "moved by hand", now())
+	if err != nil || adj.Debit != dep || adj.Credit != rampway.ExternalAccount("devnet") || adj.Amount.Int64() != 10 || adj.Block != 12 || adj.Kind != "adjustment" {
+		t.Fatalf("adjustment %+v, %v", adj, err)
+	}
+	if ds, _ := s.LedgerDrifts(ctx, "devnet"); len(ds) != 0 {
+		t.Fatalf("drifts after the acceptance = %+v", ds)
+	}
+	if h := holdings(12)[dep]; h.Balances[native].Int64() != 40 {
+		t.Fatalf("deposit holding after the acceptance %+v", h)
+	}
+	round(40)
+	if ds, _ := s.LedgerDrifts(ctx, "devnet"); len(ds) != 0 {
+		t.Fatalf("drifts after the next round = %+v", ds)
 	}
 	if b, _, ok, err := s.Reconciled(ctx, "devnet"); err != nil || !ok || b != 12 {
 		t.Fatalf("reconciled = %d, %v, %v", b, ok, err)
 	}
 
-	// The report of today: 100 tokens and the opening's 1000 in, 7 in fees, and held what the
-	// held accounts hold.
+	// The report of today: 100 tokens and the opening's 1000 in, the adjustment's 10 out, 7 in
+	// fees, and held what the held accounts hold.
 	day := now().UTC().Truncate(24 * time.Hour)
 	rep, err := s.LedgerReport(ctx, day, day.Add(24*time.Hour))
 	if err != nil {
@@ -156,7 +177,7 @@ func testLedger(t *testing.T, open Opener) {
 	if l := lines[token]; l.In.Int64() != 100 || l.Out.Sign() != 0 || l.Held.Int64() != 100 {
 		t.Fatalf("report of the token %+v", l)
 	}
-	if l := lines[native]; l.In.Int64() != 1000 || l.Fees.Int64() != 7 || l.Out.Sign() != 0 || l.Held.Int64() != 993 {
+	if l := lines[native]; l.In.Int64() != 1000 || l.Fees.Int64() != 7 || l.Out.Int64() != 10 || l.Held.Int64() != 983 {
 		t.Fatalf("report of the native coin %+v", l)
 	}
 	// Yesterday held nothing yet.

@@ -121,12 +121,16 @@ Commands:
   ledger drifts [--network NAME]       the differences standing between the ledger and the
                                         chain (docs/ledger.md): accounts rampway holds whose
                                         balance on chain is not the ledger's
+  ledger accept ACCOUNT ASSET --note TEXT
+                                        records a drift whose cause was found (a hot wallet
+                                        funded by hand) as an adjustment at its block, and
+                                        clears it
   ledger report [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                         per day (UTC) and asset: in, out, network fees, held
                                         at the day's end (base units; default the last 30
                                         days)
   ledger transfers REF|ACCOUNT          the double-entry transfers of an order, sweep, refund
-                                        or fiat action, or of an account (hot/NETWORK/0x...)
+                                        or fiat payment, or of an account (hot/NETWORK/0x...)
   users add --email EMAIL --role owner|developer|support|viewer --merchant MERCHANT_ID [--password P]
   users add --email EMAIL --role operator [--password P]
                                         a dashboard user (/dashboard) of a merchant, or an

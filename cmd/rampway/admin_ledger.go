@@ -16,7 +16,7 @@ import (
 // asset, the transfers of a reference or an account (the admin API's ledger routes).
 func ledgerCommand(ctx context.Context, l rampway.LedgerStore, args []string) (any, error) {
 	if len(args) < 2 {
-		return nil, errors.New(`admin: "ledger" needs a sub-command: drifts, report or transfers (rampway admin help)`)
+		return nil, errors.New(`admin: "ledger" needs a sub-command: drifts, accept, report or transfers (rampway admin help)`)
 	}
 	verb, rest := args[1], args[2:]
 	fset := flag.NewFlagSet("ledger "+verb, flag.ContinueOnError)
@@ -24,6 +24,7 @@ func ledgerCommand(ctx context.Context, l rampway.LedgerStore, args []string) (a
 	network := fset.String("network", "", "network name")
 	from := fset.String("from", "", "first day, YYYY-MM-DD")
 	to := fset.String("to", "", "day after the last, YYYY-MM-DD")
+	note := fset.String("note", "", "what was found")
 	var pos []string
 	for len(rest) > 0 && (len(rest[0]) == 0 || rest[0][0] != '-') {
 		pos, rest = append(pos, rest[0]), rest[1:]
@@ -57,13 +58,22 @@ func ledgerCommand(ctx context.Context, l rampway.LedgerStore, args []string) (a
 		return httpapi.NewLedgerReportView(f, t, days), nil
 	case "transfers":
 		if len(pos) != 1 {
-			return nil, errors.New("admin ledger transfers: expects REF (an order, sweep, refund or fiat action's id) or an ACCOUNT")
+			return nil, errors.New("admin ledger transfers: expects REF (an order, sweep, refund or fiat payment's id) or an ACCOUNT")
 		}
 		ts, err := l.LedgerTransfers(ctx, pos[0])
 		if err != nil {
 			return nil, err
 		}
 		return httpapi.NewLedgerTransfersView(ts), nil
+	case "accept":
+		if len(pos) != 2 {
+			return nil, errors.New("admin ledger accept: expects ACCOUNT ASSET --note TEXT")
+		}
+		t, err := l.AcceptLedgerDrift(ctx, pos[0], pos[1], *note, time.Now().UTC().Truncate(time.Microsecond))
+		if err != nil {
+			return nil, err
+		}
+		return httpapi.NewLedgerTransfersView([]rampway.LedgerTransfer{*t}).Transfers[0], nil
 	}
-	return nil, fmt.Errorf("admin ledger: unknown sub-command %q (drifts, report, transfers)", verb)
+	return nil, fmt.Errorf("admin ledger: unknown sub-command %q (drifts, accept, report, transfers)", verb)
 }

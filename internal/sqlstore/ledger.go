@@ -33,9 +33,9 @@ func (s *Store) addLedgerTransfers(ctx context.Context, tx *sql.Tx, ts ...rampwa
 		if t.Amount.Sign() < 0 {
 			return fmt.Errorf("ledger transfer %s: negative amount %s", t.ID, t.Amount)
 		}
-		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO ledger_transfers (id, network, asset, debit, credit, amount, block_number, kind, ref, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`),
-			t.ID, t.Network, t.Asset, t.Debit, t.Credit, t.Amount.String(), int64(t.Block), t.Kind, t.Ref, s.t(t.CreatedAt))
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO ledger_transfers (id, network, asset, debit, credit, amount, block_number, kind, ref, note, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`),
+			t.ID, t.Network, t.Asset, t.Debit, t.Credit, t.Amount.String(), int64(t.Block), t.Kind, t.Ref, t.Note, s.t(t.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("ledger transfer %s: %w", t.ID, err)
 		}
@@ -221,11 +221,11 @@ func (s *Store) ledgerFiatAction(ctx context.Context, tx *sql.Tx, a *rampway.Fia
 	if err := tx.QueryRowContext(ctx, s.q(`SELECT provider FROM fiat_payments WHERE id = $1`), a.PaymentID).Scan(&provider); err != nil {
 		return fmt.Errorf("fiat action's payment: %w", notFound(err, "fiat payment"))
 	}
-	return s.ledgerFiat(ctx, tx, "fiat:action:"+a.ID, provider, a.Currency, a.Amount, a.Kind == rampway.ActionRefund, "fiat_"+string(a.Kind), a.ID, at)
+	return s.ledgerFiat(ctx, tx, "fiat:action:"+a.ID, provider, a.Currency, a.Amount, a.Kind == rampway.ActionRefund, "fiat_"+string(a.Kind), a.PaymentID, at)
 }
 
 // ledgerFiat records fiat money arriving at a provider for rampway (or leaving, back to the
-// payer).
+// payer); ref is the fiat payment's id.
 func (s *Store) ledgerFiat(ctx context.Context, tx *sql.Tx, id, provider, currency string, amount *big.Int, back bool, kind, ref string, at time.Time) error {
 	held := rampway.ProviderAccount(provider, currency)
 	if err := s.ensureLedgerAccount(ctx, tx, "", held, common.Address{}, true); err != nil {
@@ -467,6 +467,52 @@ func (s *Store) RecordReconciliation(ctx context.Context, r *rampway.Reconciliat
 	})
 }
 
+// AcceptLedgerDrift implements rampway.LedgerStore.
+func (s *Store) AcceptLedgerDrift(ctx context.Context, account, asset, note string, at time.Time) (*rampway.LedgerTransfer, error) {
+	if strings.TrimSpace(note) == "" {
+		return nil, rampway.FieldErrorf("note", "note is required: what was found (a hot wallet funded by hand, say)")
+	}
+	var out *rampway.LedgerTransfer
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var (
+			network, led, chn string
+			blk               int64
+		)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT network, block_number, ledger, chain FROM ledger_drifts WHERE account = $1 AND asset = $2`+s.d.ForUpdate),
+			account, asset).Scan(&network, &blk, &led, &chn)
+		if errors.Is(err, sql.ErrNoRows) {
+			return rampway.Errorf(rampway.ENOTFOUND, "no drift of %s on %s", asset, account)
+		}
+		if err != nil {
+			return fmt.Errorf("accept ledger drift: %w", err)
+		}
+		l, err := parseBig(led, "ledger")
+		if err != nil {
+			return err
+		}
+		c, err := parseBig(chn, "chain")
+		if err != nil {
+			return err
+		}
+		d := new(big.Int).Sub(c, l)
+		t := rampway.LedgerTransfer{ID: fmt.Sprintf("adjust:%s:%s:%d:%d", account, asset, blk, at.UnixMicro()), Network: network, Asset: asset,
+			Debit: rampway.ExternalAccount(network), Credit: account, Amount: new(big.Int).Abs(d), Block: uint64(blk), Kind: "adjustment", Ref: account,
+			Note: note, CreatedAt: at}
+		if d.Sign() < 0 {
+			t.Debit, t.Credit = t.Credit, t.Debit
+		}
+		if err := s.addLedgerTransfers(ctx, tx, t); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM ledger_drifts WHERE account = $1 AND asset = $2`), account, asset); err != nil {
+			return fmt.Errorf("accept ledger drift: %w", err)
+		}
+		out = &t
+		return nil
+	})
+	return out, err
+}
+
 // LedgerDrifts implements rampway.LedgerStore.
 func (s *Store) LedgerDrifts(ctx context.Context, network string) ([]rampway.LedgerDrift, error) {
 	return collect(ctx, s.db, "ledger drifts", s.q(`SELECT account, asset, network, address, block_number, ledger, chain, first_seen, last_seen
@@ -490,7 +536,7 @@ func (s *Store) LedgerDrifts(ctx context.Context, network string) ([]rampway.Led
 	}, network)
 }
 
-const ledgerTransferColumns = `id, network, asset, debit, credit, amount, block_number, kind, ref, created_at`
+const ledgerTransferColumns = `id, network, asset, debit, credit, amount, block_number, kind, ref, note, created_at`
 
 func scanLedgerTransfer(r interface{ Scan(...any) error }) (rampway.LedgerTransfer, error) {
 	var (
@@ -499,7 +545,7 @@ func scanLedgerTransfer(r interface{ Scan(...any) error }) (rampway.LedgerTransf
 		blk    int64
 		at     dbTime
 	)
-	if err := r.Scan(&t.ID, &t.Network, &t.Asset, &t.Debit, &t.Credit, &amount, &blk, &t.Kind, &t.Ref, &at); err != nil {
+	if err := r.Scan(&t.ID, &t.Network, &t.Asset, &t.Debit, &t.Credit, &amount, &blk, &t.Kind, &t.Ref, &t.Note, &at); err != nil {
 		return t, err
 	}
 	t.Block, t.CreatedAt = uint64(blk), at.T

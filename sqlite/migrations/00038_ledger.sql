@@ -13,6 +13,8 @@ CREATE TABLE ledger_transfers (
     block_number INTEGER NOT NULL,
     kind         TEXT NOT NULL,
     ref          TEXT NOT NULL,
+    -- note: what an operator said of an adjustment (an accepted drift).
+    note         TEXT NOT NULL DEFAULT '',
     created_at   INTEGER NOT NULL
 ) STRICT;
 
