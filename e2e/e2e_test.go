@@ -1045,7 +1045,7 @@ func (r *run) checkLedger() ledgerCheck {
 	}
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
 		var b int64
-		err := r.db.QueryRowContext(ctx, "SELECT block_number FROM ledger_reconciled WHERE network = 'devnet'").Scan(&b)
+		err := r.db.QueryRowContext(ctx, "SELECT block_number FROM ledger_reconciled WHERE network = 'gethdev'").Scan(&b)
 		if err == nil && uint64(b) >= head {
 			c.block = uint64(b)
 			break
@@ -1060,7 +1060,7 @@ func (r *run) checkLedger() ledgerCheck {
 	if c.drifts > 0 {
 		t.Errorf("%s: %d ledger drifts standing", r.sc.name, c.drifts)
 	}
-	rows, err := r.db.QueryContext(ctx, "SELECT account, address FROM ledger_accounts WHERE network = 'devnet' AND kind IN ('hot', 'deposit')")
+	rows, err := r.db.QueryContext(ctx, "SELECT account, address FROM ledger_accounts WHERE network = 'gethdev' AND kind IN ('hot', 'deposit')")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1073,11 +1073,11 @@ func (r *run) checkLedger() ledgerCheck {
 		held[account] = common.HexToAddress(address)
 	}
 	rows.Close()
-	if _, ok := held["hot/devnet/"+r.hot.Hex()]; !ok {
+	if _, ok := held[rampway.HotAccount("gethdev", r.hot)]; !ok {
 		t.Errorf("%s: the ledger does not hold the hot wallet", r.sc.name)
 	}
 	sums := map[string]*big.Int{}
-	rows, err = r.db.QueryContext(ctx, "SELECT debit, credit, amount FROM ledger_transfers WHERE network = 'devnet' AND asset = 'devnet/native' AND block_number <= $1", int64(c.block))
+	rows, err = r.db.QueryContext(ctx, "SELECT debit, credit, amount FROM ledger_transfers WHERE network = 'gethdev' AND asset = 'gethdev/native' AND block_number <= $1", int64(c.block))
 	if err != nil {
 		t.Fatal(err)
 	}
