@@ -87,16 +87,19 @@ type ExecutionStore interface {
 		sign func(firstNonce uint64) ([]*ChainTx, error), at time.Time) (*Execution, error)
 	// Execution returns an order's execution and its transactions. ENOTFOUND.
 	Execution(ctx context.Context, orderID string) (*Execution, []*ChainTx, error)
-	// FinishExecution records the outcome of the call mined as callHash: the order moves to
-	// SUCCESS, or to FAILED with reason and a refund record, in one transaction, and the
-	// order's transactions are settled. An execution already finished is left alone.
-	FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error
+	// FinishExecution records the outcome of the call mined as m (m.OK false: it reverted, for
+	// reason): the order moves to SUCCESS, or to FAILED with reason and a refund record, in one
+	// transaction, and the call is settled (SettleTx). An execution already finished is left
+	// alone.
+	FinishExecution(ctx context.Context, orderID string, m MinedTx, reason string, at time.Time) error
 
 	// PendingTxs returns a network's transactions waiting to be mined deep enough, by wallet,
 	// nonce and age.
 	PendingTxs(ctx context.Context, network string) ([]*ChainTx, error)
 	// AddTx stores a replacement of a pending transaction (same network, wallet and nonce).
 	AddTx(ctx context.Context, tx *ChainTx) error
-	// SettleTx marks the transaction mined and the others of its nonce replaced.
-	SettleTx(ctx context.Context, network string, hash common.Hash, at time.Time) error
+	// SettleTx marks the transaction mined as m mined and the others of its nonce replaced,
+	// and records what it moved in the ledger (its fee, its value, its token transfers), in one
+	// transaction; settled again, it records nothing more.
+	SettleTx(ctx context.Context, network string, m MinedTx, at time.Time) error
 }

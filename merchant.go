@@ -239,6 +239,7 @@ type Store interface {
 	WebhookLogStore
 	StatsStore
 	DashboardOrderStore
+	LedgerStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.

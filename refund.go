@@ -184,10 +184,10 @@ type RefundStore interface {
 	// add up to read under the same locks, and returns the refund record it made. The
 	// domain's errors (ECONFLICT, EINVALID naming amount); ENOTFOUND for an unknown order.
 	RequestRefund(ctx context.Context, orderID string, c RefundRequested, at time.Time) (*Refund, error)
-	// FinishRefund records the outcome of a refund's transaction mined as hash: done, or
-	// failed with why; its order takes a RefundPaid or a RefundNotPaid. A refund not sent is
-	// left alone.
-	FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error
+	// FinishRefund records the outcome of a refund's transaction mined as m: done, or failed
+	// (m.OK false) with why; its order takes a RefundPaid or a RefundNotPaid, and the
+	// transaction is settled (as SettleTx). A refund not sent is left alone.
+	FinishRefund(ctx context.Context, id string, m MinedTx, why string, at time.Time) error
 }
 
 // A RefundCause is what happens to a refund record: held for an address or an approval, given

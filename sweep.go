@@ -60,9 +60,9 @@ type SweepStore interface {
 	// nonce (outside any database transaction, as StartSweep's), with its amount, and marks it
 	// sent.
 	SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(nonce uint64) (*ChainTx, error), at time.Time) error
-	// FinishSweepTx settles a sweep's transaction mined deep enough: the gas (funding ->
-	// funded) or the transfer (sent -> done), or failed when it reverted.
-	FinishSweepTx(ctx context.Context, network string, hash common.Hash, ok bool, at time.Time) error
+	// FinishSweepTx settles a sweep's transaction mined deep enough (as SettleTx): the gas
+	// (funding -> funded) or the transfer (sent -> done), or failed when it reverted.
+	FinishSweepTx(ctx context.Context, network string, m MinedTx, at time.Time) error
 	// Sweeps returns the sweeps of a deposit address, oldest first.
 	Sweeps(ctx context.Context, network string, address common.Address) ([]*Sweep, error)
 }

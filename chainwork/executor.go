@@ -175,15 +175,19 @@ func (x *Executor) settleTx(ctx context.Context, t *rampway.ChainTx, rec *types.
 	if t.Kind == rampway.TxRefund {
 		return x.settleRefund(ctx, t, rec)
 	}
-	if t.Kind != rampway.TxCall {
-		return x.store.SettleTx(ctx, x.net.Name, t.Hash, x.at())
+	m, err := mined(x.net, t, rec)
+	if err != nil {
+		return err
 	}
-	ok := rec.Status == types.ReceiptStatusSuccessful
+	if t.Kind != rampway.TxCall {
+		return x.store.SettleTx(ctx, x.net.Name, m, x.at())
+	}
+	ok := m.OK
 	reason := ""
 	if !ok {
 		reason = x.revertReason(ctx, t, rec)
 	}
-	if err := x.store.FinishExecution(ctx, t.Ref, ok, reason, t.Hash, x.at()); err != nil {
+	if err := x.store.FinishExecution(ctx, t.Ref, m, reason, x.at()); err != nil {
 		return fmt.Errorf("finish execution of %s: %w", t.Ref, err)
 	}
 	if ok {

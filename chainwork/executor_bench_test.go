@@ -654,10 +654,10 @@ func (s *x200Store) Execution(ctx context.Context, orderID string) (*rampway.Exe
 	return s.Store.Execution(ctx, orderID)
 }
 
-func (s *x200Store) FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error {
+func (s *x200Store) FinishExecution(ctx context.Context, orderID string, m rampway.MinedTx, reason string, at time.Time) error {
 	defer s.p.time("FinishExecution", time.Now())
-	err := s.Store.FinishExecution(ctx, orderID, ok, reason, callHash, at)
-	if err == nil && ok {
+	err := s.Store.FinishExecution(ctx, orderID, m, reason, at)
+	if err == nil && m.OK {
 		s.p.mu.Lock()
 		s.p.finished[orderID] = true
 		if len(s.p.finished) == s.p.want && s.p.allDone.IsZero() {

@@ -211,12 +211,16 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 
 // settleRefund records a refund's transaction mined deep enough: paid, or reverted.
 func (x *Executor) settleRefund(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error {
-	ok := rec.Status == types.ReceiptStatusSuccessful
+	m, err := mined(x.net, t, rec)
+	if err != nil {
+		return err
+	}
+	ok := m.OK
 	why := ""
 	if !ok {
 		why = strings.Replace(x.revertReason(ctx, t, rec), "the smart-contract call", "the refund's transfer", 1)
 	}
-	if err := x.store.FinishRefund(ctx, t.Ref, ok, why, t.Hash, x.at()); err != nil {
+	if err := x.store.FinishRefund(ctx, t.Ref, m, why, x.at()); err != nil {
 		return fmt.Errorf("finish refund %s: %w", t.Ref, err)
 	}
 	if ok {

@@ -77,7 +77,11 @@ func NewSweeper(cfg SweeperConfig, store SweeperStore, net *rampway.Network, cli
 		indexes: map[common.Address]uint32{}}
 	w.txs = &txFollower{net: net, client: client, store: store, kinds: []rampway.TxKind{rampway.TxGas, rampway.TxSweep}, signer: w.signer,
 		settle: func(ctx context.Context, t *rampway.ChainTx, rec *types.Receipt) error {
-			return store.FinishSweepTx(ctx, net.Name, t.Hash, rec.Status == types.ReceiptStatusSuccessful, w.at())
+			m, err := mined(net, t, rec)
+			if err != nil {
+				return err
+			}
+			return store.FinishSweepTx(ctx, net.Name, m, w.at())
 		}, repriceAfter: cfg.RepriceAfter, log: w.log, now: w.at, sent: map[common.Hash]bool{}}
 	return w
 }

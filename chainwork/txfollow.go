@@ -145,6 +145,20 @@ func (x *txFollower) followNonce(ctx context.Context, head uint64, group []*ramp
 	return mayReprice && head >= latest.SentBlock+x.repriceAfter, nil
 }
 
+// mined reads what t did, mined with receipt rec: its fee, its value, its transfers of the
+// network's tokens (rampway.NewMinedTx), for the store to settle it with.
+func mined(net *rampway.Network, t *rampway.ChainTx, rec *types.Receipt) (rampway.MinedTx, error) {
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(t.Raw); err != nil {
+		return rampway.MinedTx{}, fmt.Errorf("stored transaction %s: %w", t.Hash.Hex(), err)
+	}
+	tokens := make([]common.Address, 0, len(net.Tokens))
+	for _, a := range net.Tokens {
+		tokens = append(tokens, a.Contract)
+	}
+	return rampway.NewMinedTx(&tx, t.Wallet, rec, tokens), nil
+}
+
 // receipts looks up the receipts of hashes: in JSON-RPC batches through a BatchClient, else
 // one by one.
 func (x *txFollower) receipts(ctx context.Context, hashes []common.Hash) ([]*types.Receipt, []error) {

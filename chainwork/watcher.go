@@ -16,8 +16,8 @@ import (
 	"github.com/rampway/rampway/internal/loop"
 )
 
-// transferTopic is keccak256("Transfer(address,address,uint256)"), ERC-20's Transfer event.
-var transferTopic = common.HexToHash("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
+// transferTopic is ERC-20's Transfer event.
+var transferTopic = rampway.TransferTopic
 
 const (
 	// watchBatch bounds the blocks one step scans (a watcher far behind catches up in steps).

@@ -419,6 +419,8 @@ func (r *run) do() {
 	// Exactly once, on the chain: one NFT per order's recipient, the hot wallet's nonces gapless,
 	// rampway's records of them the chain's.
 	cc := r.checkChain(orders)
+	// The ledger: every account rampway holds agrees with the chain to the wei.
+	lc := r.checkLedger()
 
 	// Every order's lookup through the API agrees.
 	for _, o := range orders {
@@ -472,11 +474,11 @@ func (r *run) do() {
 	if cc.gaps > 0 {
 		nonces = fmt.Sprintf("%d GAPS", cc.gaps)
 	}
-	line := fmt.Sprintf("E2E %-8s %d orders at %d/s, %d instances, %d kills: %d/%d SUCCESS %v after the last payment (%v in all); create p50 %v p99 %v max %v; paid->order.success p50 %v p95 %v p99 %v max %v; %d executions (%d reverted), %d duplicate; hot wallet nonces 0..%d %s, chain_txs agrees on %d of %d (%d differ, %d pending), stored next nonce %d, chain's %d; %d/%d order.success delivered (%d deliveries, %d repeated); faults fired %v%s",
+	line := fmt.Sprintf("E2E %-8s %d orders at %d/s, %d instances, %d kills: %d/%d SUCCESS %v after the last payment (%v in all); create p50 %v p99 %v max %v; paid->order.success p50 %v p95 %v p99 %v max %v; %d executions (%d reverted), %d duplicate; hot wallet nonces 0..%d %s, chain_txs agrees on %d of %d (%d differ, %d pending), stored next nonce %d, chain's %d; %d/%d order.success delivered (%d deliveries, %d repeated); ledger: %d of %d accounts agree with the chain to the wei at block %d, %d drifts; faults fired %v%s",
 		r.sc.name, r.n, *rateFlag, r.sc.instances, r.kills, counts[string(rampway.StatusSuccess)], r.n, allDone.Sub(allPaid).Round(time.Second), allDone.Sub(started).Round(time.Second),
 		pct(creates, 50), pct(creates, 99), pct(creates, 100), pct(lat, 50), pct(lat, 95), pct(lat, 99), pct(lat, 100),
 		cc.mints, cc.reverted, cc.duplicates, int(cc.chainNonce)-1, nonces, cc.mined-cc.storedDiffer, cc.mined, cc.storedDiffer, cc.pending,
-		cc.storedNext, cc.chainNonce, delivered, r.n, deliveries, dups, faultList(fired), r.urlNote())
+		cc.storedNext, cc.chainNonce, delivered, r.n, deliveries, dups, lc.agree, lc.accounts, lc.block, lc.drifts, faultList(fired), r.urlNote())
 	fmt.Println(line)
 	t.Log(line)
 }
@@ -1019,4 +1021,115 @@ func (h *receiver) totals() (int, int) {
 		dups += n - 1
 	}
 	return h.total, dups
+}
+
+// ledgerCheck is what checkLedger found.
+type ledgerCheck struct {
+	block           uint64 // the block compared at: the reconciler's, after every transaction settled
+	accounts, agree int    // held accounts on the network, and those whose balance is the chain's
+	drifts          int    // the reconciler's drifts standing
+}
+
+// checkLedger waits for the reconciler to compare at a block after every transaction settled
+// (checkChain waited for that), then recomputes on its own, from the ledger's transfers, the
+// balance at that block of every account rampway holds (the hot wallet, each deposit
+// address) and compares it with the chain's: each must agree to the wei, and the reconciler
+// must have found no drift.
+func (r *run) checkLedger() ledgerCheck {
+	t := r.t
+	ctx := t.Context()
+	var c ledgerCheck
+	head, err := r.env.c.BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		var b int64
+		err := r.db.QueryRowContext(ctx, "SELECT block_number FROM ledger_reconciled WHERE network = 'gethdev'").Scan(&b)
+		if err == nil && uint64(b) >= head {
+			c.block = uint64(b)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the ledger was not reconciled up to block %d in 2 minutes (at %d, %v)", r.sc.name, head, b, err)
+		}
+	}
+	if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM ledger_drifts").Scan(&c.drifts); err != nil {
+		t.Fatal(err)
+	}
+	if c.drifts > 0 {
+		t.Errorf("%s: %d ledger drifts standing", r.sc.name, c.drifts)
+	}
+	rows, err := r.db.QueryContext(ctx, "SELECT account, address FROM ledger_accounts WHERE network = 'gethdev' AND kind IN ('hot', 'deposit')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string]common.Address{}
+	for rows.Next() {
+		var account, address string
+		if err := rows.Scan(&account, &address); err != nil {
+			t.Fatal(err)
+		}
+		held[account] = common.HexToAddress(address)
+	}
+	rows.Close()
+	if _, ok := held[rampway.HotAccount("gethdev", r.hot)]; !ok {
+		t.Errorf("%s: the ledger does not hold the hot wallet", r.sc.name)
+	}
+	sums := map[string]*big.Int{}
+	rows, err = r.db.QueryContext(ctx, "SELECT debit, credit, amount FROM ledger_transfers WHERE network = 'gethdev' AND asset = 'gethdev/native' AND block_number <= $1", int64(c.block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var debit, credit, amount string
+		if err := rows.Scan(&debit, &credit, &amount); err != nil {
+			t.Fatal(err)
+		}
+		v, ok := new(big.Int).SetString(amount, 10)
+		if !ok || v.Sign() <= 0 {
+			t.Fatalf("%s: ledger transfer amount %q", r.sc.name, amount)
+		}
+		for _, side := range []struct {
+			account string
+			sign    int64
+		}{{debit, -1}, {credit, 1}} {
+			if sums[side.account] == nil {
+				sums[side.account] = new(big.Int)
+			}
+			sums[side.account].Add(sums[side.account], new(big.Int).Mul(v, big.NewInt(side.sign)))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	total := new(big.Int)
+	for _, v := range sums {
+		total.Add(total, v)
+	}
+	if total.Sign() != 0 {
+		t.Errorf("%s: the ledger's native transfers sum to %s, not 0", r.sc.name, total)
+	}
+	at := new(big.Int).SetUint64(c.block)
+	for account, address := range held {
+		c.accounts++
+		chain, err := r.env.c.BalanceAt(ctx, address, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := sums[account]
+		if ledger == nil {
+			ledger = new(big.Int)
+		}
+		if ledger.Cmp(chain) == 0 {
+			c.agree++
+		} else if c.accounts-c.agree <= 5 {
+			t.Errorf("%s: %s: the ledger says %s wei at block %d, the chain %s", r.sc.name, account, ledger, c.block, chain)
+		}
+	}
+	if c.agree != c.accounts || c.accounts < 2 {
+		t.Errorf("%s: %d of %d held accounts agree with the chain", r.sc.name, c.agree, c.accounts)
+	}
+	return c
 }

@@ -36,6 +36,14 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) error {
 	if len(why) > 0 {
 		return rampway.Errorf(rampway.EUNAVAILABLE, "%s", strings.Join(why, "; "))
 	}
+	var warnings []string
+	for _, wr := range s.warnings {
+		warnings = append(warnings, wr.Warnings(ctx)...)
+	}
+	if len(warnings) > 0 {
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "warnings": warnings})
+		return nil
+	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	return nil
 }

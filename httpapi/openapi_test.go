@@ -757,6 +757,12 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[ListView[DepositAddressView]]():   "DepositAddressList",
 		reflect.TypeFor[RefundAdminView]():                "AdminRefund",
 		reflect.TypeFor[ListView[RefundAdminView]]():      "AdminRefundList",
+		reflect.TypeFor[LedgerDriftView]():                "LedgerDrift",
+		reflect.TypeFor[LedgerDriftsView]():               "LedgerDrifts",
+		reflect.TypeFor[LedgerDayView]():                  "LedgerDay",
+		reflect.TypeFor[LedgerReportView]():               "LedgerReport",
+		reflect.TypeFor[LedgerTransferView]():             "LedgerTransfer",
+		reflect.TypeFor[LedgerTransfersView]():            "LedgerTransfers",
 	}
 	bodies := map[reflect.Type]string{
 		reflect.TypeFor[mintOrderBody]():                                "MintOrderRequest",
@@ -769,6 +775,7 @@ func TestOpenAPISchemasMatchViews(t *testing.T) {
 		reflect.TypeFor[refundAddressBody]():                            "RefundAddressRequest",
 		reflect.TypeFor[merchantRefundAddressBody]():                    "MerchantRefundAddressRequest",
 		reflect.TypeFor[refundBody]():                                   "RefundRequest",
+		reflect.TypeFor[ledgerAcceptBody]():                             "LedgerAcceptRequest",
 		reflect.TypeFor[refundApproveBody]():                            "RefundApproveRequest",
 		reflect.TypeFor[refundRejectBody]():                             "RefundRejectRequest",
 		reflect.TypeFor[executionBody]():                                "ContractExecution",

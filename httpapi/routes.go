@@ -98,6 +98,12 @@ func (s *Server) routes() {
 	adm("POST "+admin+"/fiat-actions/{action_id}/retry", s.handleRetryFiatAction)
 	adm("POST "+admin+"/fiat-actions/{action_id}/resolve", s.handleResolveFiatAction)
 
+	// Admin API: the ledger (docs/ledger.md).
+	adm("GET "+admin+"/ledger/drifts", s.handleLedgerDrifts)
+	adm("POST "+admin+"/ledger/drifts/accept", s.handleLedgerAccept)
+	adm("GET "+admin+"/ledger/report", s.handleLedgerReport)
+	adm("GET "+admin+"/ledger/transfers", s.handleLedgerTransfers)
+
 	// Admin API: area A's refunds (an approval, an address).
 	adm("GET "+admin+"/refunds", s.handleListRefunds)
 	adm("GET "+admin+"/refunds/{refund_id}", s.handleGetRefund)

@@ -158,6 +158,10 @@ type Deps struct {
 	// Events is the merchants' stream of their webhook deliveries (`rampway listen`); nil
 	// answers 503.
 	Events EventStream
+	// Ledger serves the admin API's ledger routes (drifts, report, transfers); nil answers 503.
+	Ledger rampway.LedgerStore
+	// Warnings are listed by /readyz, which stays 200 (the ledger's drifts).
+	Warnings []Warner
 }
 
 // Server is the rampway HTTP handler.
@@ -180,6 +184,8 @@ type Server struct {
 	refunds   Refunds
 	orders    OrderReader
 	events    EventStream
+	ledger    rampway.LedgerStore
+	warnings  []Warner
 	listening listeners
 	// listenSettle and listenKeepAlive are the event stream's (the constants; a test shortens them).
 	listenSettle, listenKeepAlive time.Duration
@@ -191,7 +197,7 @@ type Server struct {
 // New returns the handler.
 func New(cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, merchants: d.Merchants, functions: d.Functions, checkout: d.Checkout, idem: d.Idempotency, db: d.DB, ready: d.Ready, log: d.Log, registry: d.Metrics, page: d.Page, home: d.Home, dashboard: d.Dashboard, providers: d.Providers, deposits: d.DepositAddresses,
-		refunds: d.Refunds, orders: d.Orders, events: d.Events, mux: http.NewServeMux(), listenSettle: listenSettle, listenKeepAlive: listenKeepAlive}
+		refunds: d.Refunds, orders: d.Orders, events: d.Events, ledger: d.Ledger, warnings: d.Warnings, mux: http.NewServeMux(), listenSettle: listenSettle, listenKeepAlive: listenKeepAlive}
 	s.metrics = newMetrics(d.Metrics)
 	s.limiter = newMerchantLimiter(cfg.RateLimit)
 	s.routes()

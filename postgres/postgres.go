@@ -31,8 +31,8 @@ var Dialect = sqlstore.Dialect{
 	PeekIndexSQL: `SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM deposit_index_seq`,
 	// One statement: an index another instance takes meanwhile is below the new next one.
 	AdvanceIndexSQL: `SELECT setval('deposit_index_seq', (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM deposit_index_seq) + $1, false)`,
-	WritableCTE:  true,
-	OrderWriters: 2,
+	WritableCTE:     true,
+	OrderWriters:    2,
 	IsUniqueViolation: func(err error) bool {
 		var e *pgconn.PgError
 		return errors.As(err, &e) && e.Code == "23505"

@@ -107,7 +107,7 @@ func Drive(tb testing.TB, s rampway.Store, id string, to rampway.OrderStatus) *r
 			if err != nil {
 				tb.Fatal(err)
 			}
-			if err := s.FinishExecution(ctx, id, to != rampway.StatusFailed, "execution reverted", e.TxHash, now()); err != nil {
+			if err := s.FinishExecution(ctx, id, rampway.MinedTx{Hash: e.TxHash, OK: to != rampway.StatusFailed}, "execution reverted", now()); err != nil {
 				tb.Fatal(err)
 			}
 		default:

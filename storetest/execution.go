@@ -86,7 +86,7 @@ func testExecutions(t *testing.T, open Opener) {
 	if err := s.AddTx(ctx, repl); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishExecution(ctx, b.ID, true, "", repl.Hash, now()); err != nil {
+	if err := s.FinishExecution(ctx, b.ID, rampway.MinedTx{Hash: repl.Hash, OK: true}, "", now()); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Order(ctx, b.ID); got.Status != rampway.StatusSuccess || got.ExecutionTxHash != repl.Hash.Hex() {
@@ -100,12 +100,12 @@ func testExecutions(t *testing.T, open Opener) {
 	repl2.Hash = common.HexToHash("0xbeef2")
 	wantCode(t, s.AddTx(ctx, &repl2), rampway.ECONFLICT)
 	// The approve settles by itself.
-	if err := s.SettleTx(ctx, "devnet", pending[0].Hash, now()); err != nil {
+	if err := s.SettleTx(ctx, "devnet", rampway.MinedTx{Hash: pending[0].Hash, OK: true}, now()); err != nil {
 		t.Fatal(err)
 	}
 
 	// A revert: FAILED with its reason and a refund of what was paid (up to the price).
-	if err := s.FinishExecution(ctx, a.ID, false, "the smart-contract call reverted: sold out", ea.TxHash, now()); err != nil {
+	if err := s.FinishExecution(ctx, a.ID, rampway.MinedTx{Hash: ea.TxHash, OK: false}, "the smart-contract call reverted: sold out", now()); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.Order(ctx, a.ID)
@@ -118,7 +118,7 @@ func testExecutions(t *testing.T, open Opener) {
 		t.Fatalf("refunds = %+v, %v", refunds, err)
 	}
 	// Finishing twice changes nothing.
-	if err := s.FinishExecution(ctx, a.ID, true, "", ea.TxHash, now()); err != nil {
+	if err := s.FinishExecution(ctx, a.ID, rampway.MinedTx{Hash: ea.TxHash, OK: true}, "", now()); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Order(ctx, a.ID); got.Status != rampway.StatusFailed {

@@ -138,6 +138,15 @@ func testProviderEvents(t *testing.T, open Opener) {
 	if claimed, _ := s.ClaimFiatActions(ctx, at.Add(time.Hour), time.Minute, 10); len(claimed) != 0 {
 		t.Fatalf("a done action was claimed: %+v", claimed)
 	}
+	// The capture is in the ledger once: from the payer to the provider's balance.
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionDone, "cap_1", "", at, at); err != nil {
+		t.Fatal(err)
+	}
+	lt, err := s.LedgerTransfers(ctx, as[0].PaymentID)
+	if err != nil || len(lt) != 1 || lt[0].Kind != "fiat_capture" || lt[0].Amount.Int64() != 2500 || lt[0].Asset != rampway.FiatAsset(as[0].Currency) ||
+		lt[0].Debit != rampway.CustomersAccount("sandbox", as[0].Currency) || lt[0].Credit != rampway.ProviderAccount("sandbox", as[0].Currency) {
+		t.Fatalf("ledger transfers of the capture: %+v, %v", lt, err)
+	}
 	if as, _ := s.FiatActions(ctx, o.ID); as[0].Status != rampway.ActionDone || as[0].ProviderRef != "cap_1" {
 		t.Fatalf("finished: %+v", as[0])
 	}

@@ -123,7 +123,7 @@ func testHooks(t *testing.T, open Opener) {
 	if applied, _ := h.take(); len(applied) != 1 || applied[0].Order.Status != rampway.StatusRefundPending {
 		t.Fatalf("refund sent: heard %+v", applied)
 	}
-	if err := s.FinishRefund(ctx, r.ID, true, "", common.HexToHash("0xdead"), now()); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+	if err := s.FinishRefund(ctx, r.ID, rampway.MinedTx{Hash: common.HexToHash("0xdead"), OK: true}, "", now()); rampway.ErrorCode(err) != rampway.ENOTFOUND {
 		t.Fatalf("finish with a transaction not stored: %v", err)
 	}
 	if applied, ms := h.take(); len(applied) != 0 || len(ms) != 0 {
@@ -135,7 +135,7 @@ func testHooks(t *testing.T, open Opener) {
 
 	// Stopped: nothing more is told.
 	stop()
-	if err := s.FinishRefund(ctx, r.ID, true, "", sent.TxHash, now()); err != nil {
+	if err := s.FinishRefund(ctx, r.ID, rampway.MinedTx{Hash: sent.TxHash, OK: true}, "", now()); err != nil {
 		t.Fatal(err)
 	}
 	if applied, ms := h.take(); len(applied) != 0 || len(ms) != 0 {

@@ -165,7 +165,7 @@ func testMerchantRefunds(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	sent, _ := s.Refund(ctx, r3.ID)
-	if err := s.FinishRefund(ctx, r3.ID, false, "reverted", sent.TxHash, now()); err != nil {
+	if err := s.FinishRefund(ctx, r3.ID, rampway.MinedTx{Hash: sent.TxHash, OK: false}, "reverted", now()); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Refund(ctx, r3.ID); got.Status != rampway.RefundFailed {

@@ -129,10 +129,10 @@ func testRefundPayouts(t *testing.T, open Opener) {
 	}
 
 	// Paid: done, the transaction mined, the order REFUNDED; finishing again changes nothing.
-	if err := s.FinishRefund(ctx, r.ID, true, "", sent.TxHash, now()); err != nil {
+	if err := s.FinishRefund(ctx, r.ID, rampway.MinedTx{Hash: sent.TxHash, OK: true}, "", now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishRefund(ctx, r.ID, false, "late", sent.TxHash, now()); err != nil {
+	if err := s.FinishRefund(ctx, r.ID, rampway.MinedTx{Hash: sent.TxHash, OK: false}, "late", now()); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = s.Refund(ctx, r.ID)
@@ -164,7 +164,7 @@ func testRefundPayouts(t *testing.T, open Opener) {
 	if err != nil || sent2.TxHash.Bytes()[31] != 6 { // the wallet's next nonce is 6
 		t.Fatalf("start: %+v %v", sent2, err)
 	}
-	if err := s.FinishRefund(ctx, r2.ID, false, "the refund's transfer reverted", sent2.TxHash, now()); err != nil {
+	if err := s.FinishRefund(ctx, r2.ID, rampway.MinedTx{Hash: sent2.TxHash, OK: false}, "the refund's transfer reverted", now()); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = s.Refund(ctx, r2.ID)

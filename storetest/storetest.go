@@ -68,6 +68,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"MerchantRefunds", testMerchantRefunds},
 		{"ConcurrentRefunds", testConcurrentRefunds},
 		{"Sweeps", testSweeps},
+		{"Ledger", testLedger},
 		{"CreatedOrderDelivery", testCreatedOrderDelivery},
 		{"DeliveryClaims", testDeliveryClaims},
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},

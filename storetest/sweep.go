@@ -49,7 +49,7 @@ func testSweeps(t *testing.T, open Opener) {
 	if len(pending) != 1 || pending[0].Kind != rampway.TxGas || pending[0].Ref != sw.ID || pending[0].Nonce != 4 {
 		t.Fatalf("pending = %+v", pending)
 	}
-	if err := s.FinishSweepTx(ctx, "devnet", pending[0].Hash, true, now()); err != nil {
+	if err := s.FinishSweepTx(ctx, "devnet", rampway.MinedTx{Hash: pending[0].Hash, OK: true}, now()); err != nil {
 		t.Fatal(err)
 	}
 	funded, err := s.FundedSweeps(ctx, "devnet")
@@ -65,7 +65,7 @@ func testSweeps(t *testing.T, open Opener) {
 		t.Fatalf("pending = %+v", pending)
 	}
 	// It reverted: failed, and the transfers are candidates again.
-	if err := s.FinishSweepTx(ctx, "devnet", pending[0].Hash, false, now()); err != nil {
+	if err := s.FinishSweepTx(ctx, "devnet", rampway.MinedTx{Hash: pending[0].Hash, OK: false}, now()); err != nil {
 		t.Fatal(err)
 	}
 	sweeps, err := s.Sweeps(ctx, "devnet", sw.Address)

@@ -32,10 +32,12 @@ func Workload(t *testing.T, fresh Fresh) {
 
 // SmallTables are the tables whose rows do not grow with the orders: a statement may read them
 // whole (dashboard_users: the people of each merchant, as its API keys; dashboard_invitations:
-// the people invited to be).
+// the people invited to be; ledger_held: one row per asset; ledger_drifts: the accounts whose
+// chain balance differs from the ledger's, none while all is well; ledger_reconciled: one row
+// per network).
 var SmallTables = map[string]bool{
 	"api_keys": true, "contract_functions": true, "dashboard_invitations": true, "dashboard_users": true, "goose_db_version": true, "merchant_deposit_addresses": true,
-	"merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
+	"ledger_drifts": true, "ledger_held": true, "ledger_reconciled": true, "merchants": true, "sequences": true, "wallet_nonces": true, "watch_cursors": true, "worker_leases": true,
 }
 
 // WorkloadStatements runs Workload while record has the store's statements seen, and returns

@@ -118,6 +118,19 @@ Commands:
   fiat-actions resolve ACTION_ID --note TEXT
                                         records one that needs an operator as done by hand
                                         at the provider (the note says what was done)
+  ledger drifts [--network NAME]       the differences standing between the ledger and the
+                                        chain (docs/ledger.md): accounts rampway holds whose
+                                        balance on chain is not the ledger's
+  ledger accept ACCOUNT ASSET --note TEXT
+                                        records a drift whose cause was found (a hot wallet
+                                        funded by hand) as an adjustment at its block, and
+                                        clears it
+  ledger report [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                        per day (UTC) and asset: in, out, network fees, held
+                                        at the day's end (base units; default the last 30
+                                        days)
+  ledger transfers REF|ACCOUNT          the double-entry transfers of an order, sweep, refund
+                                        or fiat payment, or of an account (hot/NETWORK/0x...)
   users add --email EMAIL --role owner|developer|support|viewer --merchant MERCHANT_ID [--password P]
   users add --email EMAIL --role operator [--password P]
                                         a dashboard user (/dashboard) of a merchant, or an
@@ -234,6 +247,8 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		out, err = usersCommand(ctx, dashboard.NewAccounts(store, dashboard.Config{}, nil), rest)
 	case rest[0] == "deposit-index":
 		out, err = depositIndexCommand(ctx, store, rest)
+	case rest[0] == "ledger":
+		out, err = ledgerCommand(ctx, store, rest)
 	default:
 		out, err = adminCommand(ctx, app.NewMerchantService(cfg, store, 0), registry, deposits, refundCases{refunds, store}, records, rest)
 	}

@@ -203,8 +203,10 @@ type App struct {
 	watchers []*chainwork.Watcher
 	// executors are the networks' executors, in network order (nil without a hot wallet).
 	executors []*chainwork.Executor
-	srv       *http.Server
-	ln        net.Listener
+	// reconcilers compare the networks' ledger with their chain, in network order.
+	reconcilers []*chainwork.Reconciler
+	srv         *http.Server
+	ln          net.Listener
 	// providers are the payment providers, in the configuration's order.
 	providers []rampway.FiatProvider
 	// prices are the configured price sources (a token refund's network fee is converted).
@@ -361,6 +363,17 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		}
 		a.watchers = append(a.watchers, w)
 		a.executors = append(a.executors, x)
+		// The ledger knows the hot wallet before anything moves (a sweep to it is to a held
+		// account); its reconciler compares the ledger with the chain block after block.
+		var hot []common.Address
+		if cfg.Checkout.HotWalletAddress != "" {
+			hot = append(hot, common.HexToAddress(cfg.Checkout.HotWalletAddress))
+		}
+		rc := chainwork.NewReconciler(chainwork.ReconcilerConfig{HotWallets: hot}, a.Store, n, cl, log.With("worker", "reconciler"), nil)
+		if err := rc.AddHotWallets(ctx); err != nil {
+			return nil, err
+		}
+		a.reconcilers = append(a.reconcilers, rc)
 		ready = append(ready, w, nodesPinger{a.Networks, n.Name})
 	}
 	// The chain workers of a network read all its blocks and receipts: each runs on the one
@@ -373,7 +386,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	reg := prometheus.NewRegistry()
 	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
-		newLeaseCollector(a.leases), a.rulesMissing)
+		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, networkNames(a.Networks.List()), log))
 	proxies, err := cfg.HTTP.TrustedProxyPrefixes()
 	if err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
@@ -405,7 +418,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		RateLimit:      httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 		PublicURL:      cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store,
+		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store, Ledger: a.Store, Warnings: []httpapi.Warner{ledgerWarner{a.Store}},
 		Home: opt.Home, Providers: a.providers, Dashboard: dash, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
 			Fiat: a.Checkout, Refunds: a.Refunds, Chains: nets, Log: log.With("component", "checkout-page")}), streams)})
 	a.srv = &http.Server{
@@ -494,6 +507,10 @@ func (a *App) Serve(ctx context.Context) error {
 			})
 		}
 		workers.Go(func() { leases.Run(wctx, "watcher/"+n.Name, func(ctx context.Context) { w.Run(ctx, watchPoll) }) })
+		rc := a.reconcilers[i]
+		workers.Go(func() {
+			leases.Run(wctx, "reconciler/"+n.Name, func(ctx context.Context) { rc.Run(rampway.Background(ctx), reconcilePoll) })
+		})
 	}
 	if keys, err := depositKeys(a.Cfg); err != nil {
 		a.Log.Error("sweeper not started", "error", err)
@@ -606,6 +623,15 @@ func publicRPCURLs(nets []config.Network) map[string]string {
 		if n.PublicRPCURL != "" {
 			out[n.Name] = n.PublicRPCURL
 		}
+	}
+	return out
+}
+
+// networkNames are the names of nets.
+func networkNames(nets []*rampway.Network) []string {
+	out := make([]string, len(nets))
+	for i, n := range nets {
+		out[i] = n.Name
 	}
 	return out
 }

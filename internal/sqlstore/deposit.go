@@ -145,6 +145,9 @@ func (s *Store) ConfirmTransfer(ctx context.Context, network string, txHash comm
 		if err != nil {
 			return err
 		}
+		if err := s.ledgerCredit(ctx, tx, t, at); err != nil {
+			return err
+		}
 		_, err = s.applyTx(ctx, tx, o, rampway.PaymentConfirmed{Transfer: t}, at)
 		return err
 	})

@@ -213,7 +213,8 @@ func (s *Store) Execution(ctx context.Context, orderID string) (*rampway.Executi
 }
 
 // FinishExecution implements rampway.ExecutionStore.
-func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error {
+func (s *Store) FinishExecution(ctx context.Context, orderID string, m rampway.MinedTx, reason string, at time.Time) error {
+	ok, callHash := m.OK, m.Hash
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		e, err := scanExecution(tx.QueryRowContext(ctx, s.q(`SELECT `+executionColumns+` FROM executions WHERE order_id = $1`+s.d.ForUpdate), orderID))
 		if err != nil {
@@ -230,7 +231,7 @@ func (s *Store) FinishExecution(ctx context.Context, orderID string, ok bool, re
 			status, callHash.Hex(), s.t(at), orderID); err != nil {
 			return fmt.Errorf("finish execution: %w", err)
 		}
-		if err := s.settleTx(ctx, tx, e.Network, callHash, at); err != nil {
+		if err := s.settleTx(ctx, tx, e.Network, m, at); err != nil {
 			return err
 		}
 		o, err := s.lockOrder(ctx, tx, orderID)
@@ -269,17 +270,25 @@ func (s *Store) AddTx(ctx context.Context, t *rampway.ChainTx) error {
 }
 
 // SettleTx implements rampway.ExecutionStore.
-func (s *Store) SettleTx(ctx context.Context, network string, hash common.Hash, at time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return s.settleTx(ctx, tx, network, hash, at) })
+func (s *Store) SettleTx(ctx context.Context, network string, m rampway.MinedTx, at time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.settleTx(ctx, tx, network, m, at) })
 }
 
-// settleTx marks hash mined and the other pending transactions of its nonce replaced.
-func (s *Store) settleTx(ctx context.Context, tx *sql.Tx, network string, hash common.Hash, at time.Time) error {
-	var wallet string
-	var nonce int64
-	err := tx.QueryRowContext(ctx, s.q(`SELECT wallet, nonce FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&wallet, &nonce)
+// settleTx marks m mined and the other pending transactions of its nonce replaced, and
+// records in the ledger what it moved (ledgerSettle).
+func (s *Store) settleTx(ctx context.Context, tx *sql.Tx, network string, m rampway.MinedTx, at time.Time) error {
+	var (
+		wallet, ref string
+		kind        rampway.TxKind
+		nonce       int64
+	)
+	hash := m.Hash
+	err := tx.QueryRowContext(ctx, s.q(`SELECT wallet, nonce, kind, ref FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&wallet, &nonce, &kind, &ref)
 	if err != nil {
 		return notFound(err, "transaction")
+	}
+	if err := s.ledgerSettle(ctx, tx, network, common.HexToAddress(wallet), kind, ref, m, at); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, s.q(`UPDATE chain_txs SET status = CASE WHEN hash = $1 THEN 'mined' ELSE 'replaced' END, updated_at = $2
 		WHERE network = $3 AND wallet = $4 AND nonce = $5 AND (status = 'pending' OR hash = $1)`), hash.Hex(), s.t(at), network, wallet, nonce); err != nil {

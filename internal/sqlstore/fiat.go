@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/rampway/rampway"
@@ -129,6 +130,12 @@ func (s *Store) ApplyProviderEvent(ctx context.Context, provider string, ev *ram
 			string(n.Status), bigText(n.Received), n.CardBrand, n.CardLast4, next, n.FailureReason, s.t(n.UpdatedAt), n.ID); err != nil {
 			return fmt.Errorf("update fiat payment: %w", err)
 		}
+		// Pushed money that arrived (a bank transfer credited): the provider holds it for rampway.
+		if got := new(big.Int).Sub(bigOrZero(n.Received), bigOrZero(p.Received)); got.Sign() > 0 {
+			if err := s.ledgerFiat(ctx, tx, "fiat:event:"+provider+":"+ev.ID, provider, p.Currency, got, false, "fiat_credit", p.ID, at); err != nil {
+				return err
+			}
+		}
 		if cause == nil {
 			return nil
 		}
@@ -225,6 +232,11 @@ func (s *Store) FinishFiatAction(ctx context.Context, id string, status rampway.
 				return err
 			}
 		}
+		if status == rampway.ActionDone && a.Status != rampway.ActionDone {
+			if err := s.ledgerFiatAction(ctx, tx, a, at); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE fiat_actions SET status = $1, provider_ref = $2, last_error = $3, next_attempt_at = $4,
 			attempts = attempts + 1, lease_until = NULL, updated_at = $5 WHERE id = $6`), status, providerRef, lastErr, s.t(next), s.t(at), id); err != nil {
 			return fmt.Errorf("finish fiat action: %w", err)
@@ -273,4 +285,11 @@ func (s *Store) operatorFiatAction(ctx context.Context, id, set string, at time.
 		return nil, notFound(err, "fiat action")
 	}
 	return nil, rampway.Errorf(rampway.ECONFLICT, "Fiat action %s is %s: only one that needs an operator is retried or resolved", id, status)
+}
+
+func bigOrZero(v *big.Int) *big.Int {
+	if v == nil {
+		return new(big.Int)
+	}
+	return v
 }

@@ -286,13 +286,14 @@ func (s *Store) StartRefund(ctx context.Context, id string, wallet common.Addres
 }
 
 // FinishRefund implements rampway.RefundStore.
-func (s *Store) FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error {
+func (s *Store) FinishRefund(ctx context.Context, id string, m rampway.MinedTx, why string, at time.Time) error {
+	ok, hash := m.OK, m.Hash
 	var c rampway.RefundCause = rampway.RefundMined{TxHash: hash}
 	if !ok {
 		c = rampway.RefundReverted{TxHash: hash, Why: why}
 	}
 	_, err := s.refundCause(ctx, id, c, at, func(tx *sql.Tx, r *rampway.Refund) error {
-		return s.settleTx(ctx, tx, r.Network, hash, at)
+		return s.settleTx(ctx, tx, r.Network, m, at)
 	})
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
 		return nil // finished before (by another instance, or before a crash)

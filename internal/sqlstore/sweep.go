@@ -169,7 +169,8 @@ func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chain
 }
 
 // FinishSweepTx implements rampway.SweepStore.
-func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.Hash, ok bool, at time.Time) error {
+func (s *Store) FinishSweepTx(ctx context.Context, network string, m rampway.MinedTx, at time.Time) error {
+	hash, ok := m.Hash, m.OK
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var (
 			kind rampway.TxKind
@@ -182,7 +183,7 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.H
 		if err != nil {
 			return fmt.Errorf("sweep tx: %w", err)
 		}
-		if err := s.settleTx(ctx, tx, network, hash, at); err != nil {
+		if err := s.settleTx(ctx, tx, network, m, at); err != nil {
 			return err
 		}
 		w, err := s.lockSweep(ctx, tx, ref)
