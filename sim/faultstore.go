@@ -128,7 +128,10 @@ func (s *faultStore) RecordAttempt(ctx context.Context, a *rampway.DeliveryAttem
 }
 
 func (s *faultStore) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perMerchant int, skip []string) (ds []*rampway.Delivery, err error) {
-	err = s.write("ClaimDeliveries", func() (err error) { ds, err = s.Store.ClaimDeliveries(ctx, now, lease, limit, perMerchant, skip); return err })
+	err = s.write("ClaimDeliveries", func() (err error) {
+		ds, err = s.Store.ClaimDeliveries(ctx, now, lease, limit, perMerchant, skip)
+		return err
+	})
 	return ds, err
 }
 

@@ -336,7 +336,7 @@ func (w *World) start(ctx context.Context) error {
 	p.fiat = fiatwork.New(p.store, map[string]rampway.FiatProvider{providerName: w.provider}, fiatwork.Config{}, w.log, now)
 	p.dispatcher = webhook.New(webhook.Config{Workers: 1, SlowAfter: time.Hour, AllowPrivate: true, Transport: w.receiver,
 		Schedule: webhook.Schedule{First: 10 * time.Second, Max: 10 * time.Minute, Jitter: 0.2, GiveUpAfter: 30 * 24 * time.Hour},
-		Rand: w.jitter.Float64}, p.store, p.merchants, w.log, now)
+		Rand:     w.jitter.Float64}, p.store, p.merchants, w.log, now)
 	w.p = p
 	return nil
 }
