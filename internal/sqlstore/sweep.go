@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/rampway/rampway"
 )
@@ -174,8 +175,9 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.H
 		var (
 			kind rampway.TxKind
 			ref  string
+			raw  []byte
 		)
-		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref, raw FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref, &raw)
 		if errors.Is(err, sql.ErrNoRows) {
 			return rampway.Errorf(rampway.ENOTFOUND, "transaction %s not found", hash.Hex())
 		}
@@ -193,6 +195,15 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, hash common.H
 		case kind == rampway.TxGas && w.Status == rampway.SweepFunding && ok:
 			return s.setSweep(ctx, tx, w, rampway.SweepFunded, at)
 		case kind == rampway.TxSweep && w.Status == rampway.SweepSent && ok:
+			if w.Token == (common.Address{}) {
+				// A native sweep's amount is what its mined transaction sent: a re-priced one
+				// sends less than the first (its higher fee comes off the value).
+				var mined types.Transaction
+				if err := mined.UnmarshalBinary(raw); err != nil {
+					return fmt.Errorf("sweep tx %s: %w", hash.Hex(), err)
+				}
+				w.Amount = mined.Value()
+			}
 			return s.setSweep(ctx, tx, w, rampway.SweepDone, at)
 		case !ok && (w.Status == rampway.SweepFunding || w.Status == rampway.SweepSent):
 			// Its transfers go back to the candidates, to be swept again.
