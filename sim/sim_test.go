@@ -18,6 +18,7 @@ var (
 	seedsFlag = flag.Int("seeds", 0, "run this many seeds, from -first (make sim)")
 	firstFlag = flag.Uint64("first", 1, "the first seed -seeds runs")
 	stepsFlag = flag.Int("steps", 0, "steps per seed (0: the default)")
+	dirFlag   = flag.String("dir", "", "with -seed: keep the run's database in this directory (to look into it)")
 )
 
 // ciSeeds are the seeds every test run (CI's too) replays: sized for about a minute under
@@ -54,7 +55,7 @@ func report(t *testing.T, res *sim.Result) {
 func TestSeeds(t *testing.T) {
 	switch {
 	case *seedFlag != 0:
-		res := run(t, sim.Options{Seed: *seedFlag, Trace: os.Stdout})
+		res := run(t, sim.Options{Seed: *seedFlag, Trace: os.Stdout, Dir: *dirFlag})
 		printCounts(res)
 		report(t, res)
 	case *seedsFlag > 0:
@@ -63,7 +64,11 @@ func TestSeeds(t *testing.T) {
 			res := run(t, sim.Options{Seed: s})
 			if len(res.Violations) > 0 {
 				failed = append(failed, s)
+				fmt.Printf("sim: seed %d failed:\n  %s\n", s, strings.Join(res.Violations, "\n  "))
 				report(t, res)
+			}
+			if n := s - *firstFlag + 1; n%100 == 0 {
+				fmt.Printf("sim: %d seeds run, %d failed\n", n, len(failed))
 			}
 		}
 		fmt.Printf("sim: seeds %d..%d: %d run, %d failed %v\n", *firstFlag, *firstFlag+uint64(*seedsFlag)-1, *seedsFlag, len(failed), failed)
