@@ -219,3 +219,61 @@ func TestNativeSweepRepriced(t *testing.T) {
 		t.Fatalf("transactions still pending: %+v", pending)
 	}
 }
+
+// A second deposit to an address whose sweep is still in flight waits for that sweep: priced
+// on the balance that still holds what the first sends, its transfer could never be mined.
+// Found by the simulation (package sim, seed 1160: an order paid short, then the rest).
+func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	eth, _ := e.net.Asset("ETH")
+	half := big.NewInt(5e17)
+	a := e.depositOrder(keys, 3, eth, new(big.Int).Mul(half, big.NewInt(2)))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.send(eth, a.DepositAddress, half)
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	// The node forgets the first sweep's transfer: it is re-priced a few blocks later.
+	node := &forgetfulNode{Client: e.client}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, node, e.hot, keys, log, nil)
+	if err := sw.Step(t.Context()); err != nil { // the first sweep: sent, not mined
+		t.Fatal(err)
+	}
+	e.send(eth, a.DepositAddress, half) // the rest, mined while the first sweep waits
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+		if err := w.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweeps, err := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress)
+	if err != nil || len(sweeps) != 2 || sweeps[0].Status != rampway.SweepDone || sweeps[1].Status != rampway.SweepDone {
+		for _, x := range sweeps {
+			t.Logf("sweep %s: %s", x.Amount, x.Status)
+		}
+		t.Fatalf("sweeps: %v; want two done", err)
+	}
+	if pending, _ := e.store.PendingTxs(t.Context(), "devnet"); len(pending) != 0 {
+		t.Fatalf("%d transactions still pending", len(pending))
+	}
+	got, _ := e.client.BalanceAt(t.Context(), treasury, nil)
+	if want := new(big.Int).Add(sweeps[0].Amount, sweeps[1].Amount); got.Cmp(want) != 0 {
+		t.Fatalf("treasury got %s wei, the sweeps record %s", got, want)
+	}
+}
