@@ -75,6 +75,8 @@ type Options struct {
 	Invariants []Invariant
 	// Dir is where the database lives; "" makes (and removes) a temporary directory.
 	Dir string
+	// Logs, when set, receives rampway's own logs (warnings and errors).
+	Logs io.Writer
 }
 
 // BugDoubleExecution is Options.Bug's double execution.
@@ -205,6 +207,9 @@ func New(ctx context.Context, opt Options) (_ *World, err error) {
 	w := &World{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x5eed)), jitter: rand.New(rand.NewPCG(opt.Seed, 0x717e)),
 		clock: &clock{t: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}, log: slog.New(slog.DiscardHandler),
 		res: &Result{Seed: opt.Seed, Counts: map[string]int{}}}
+	if opt.Logs != nil {
+		w.log = slog.New(slog.NewTextHandler(opt.Logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	defer func() {
 		if err != nil {
 			w.Close()

@@ -19,6 +19,7 @@ var (
 	firstFlag = flag.Uint64("first", 1, "the first seed -seeds runs")
 	stepsFlag = flag.Int("steps", 0, "steps per seed (0: the default)")
 	dirFlag   = flag.String("dir", "", "with -seed: keep the run's database in this directory (to look into it)")
+	logsFlag  = flag.Bool("logs", false, "with -seed: print rampway's warnings and errors too")
 )
 
 // ciSeeds are the seeds every test run (CI's too) replays: sized for about a minute under
@@ -55,7 +56,11 @@ func report(t *testing.T, res *sim.Result) {
 func TestSeeds(t *testing.T) {
 	switch {
 	case *seedFlag != 0:
-		res := run(t, sim.Options{Seed: *seedFlag, Trace: os.Stdout, Dir: *dirFlag})
+		opt := sim.Options{Seed: *seedFlag, Trace: os.Stdout, Dir: *dirFlag}
+		if *logsFlag {
+			opt.Logs = os.Stdout
+		}
+		res := run(t, opt)
 		printCounts(res)
 		report(t, res)
 	case *seedsFlag > 0:
