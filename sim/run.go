@@ -179,7 +179,7 @@ type action struct {
 var actions = []action{
 	{"create", 9}, {"pay", 9}, {"fiat", 9}, {"notify", 9}, {"mine", 12},
 	{"watcher", 8}, {"executor", 10}, {"sweeper", 3}, {"fiatwork", 5}, {"dispatcher", 8}, {"expiry", 2},
-	{"tick", 8}, {"jump", 1}, {"crash", 3},
+	{"tick", 8}, {"jump", 1}, {"crash", 3}, {"reorg", 2},
 }
 
 func (w *World) pick() string {
@@ -266,6 +266,8 @@ func (w *World) act(ctx context.Context, fs *faultState) error {
 	case "expiry":
 		n, err := w.p.checkout.ExpireDue(ctx)
 		w.traceErr(fmt.Sprintf("expiry (%d ended)", n), err)
+	case "reorg":
+		return w.reorg(ctx)
 	case "tick":
 		d := time.Duration(1+w.rng.IntN(60)) * time.Second
 		w.clock.t = w.clock.t.Add(d)
@@ -524,4 +526,33 @@ func (w *World) count(ctx context.Context) {
 	var blocks uint64
 	blocks, _ = w.rpc.BlockNumber(ctx)
 	w.res.Counts["blocks"] = int(blocks)
+}
+
+// reorg replaces the head block: what waits in the pool is mined first (go-ethereum forks
+// only with an empty pool), then the chain goes back to that block's parent and one or two
+// other blocks are mined on it, with the transactions of the dropped block that the pool
+// takes back. One block deep, below the network's two confirmations: a credited payment is
+// never reorganised away (deeper reorganisations are outside what rampway promises).
+func (w *World) reorg(ctx context.Context) error {
+	if _, err := w.mine(); err != nil {
+		return err
+	}
+	head, err := w.rpc.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := w.chain.Fork(head.ParentHash); err != nil {
+		w.trace("reorg refused: %s", shortErr(err))
+		return nil
+	}
+	n := 1 + w.rng.IntN(2)
+	for range n {
+		if _, err := w.chain.Mine(); err != nil {
+			return err
+		}
+	}
+	w.scan = chainScan{} // the invariants read the chain again
+	w.res.Counts["fault reorg"]++
+	w.trace("reorg: block %d replaced, %d new block(s) on its parent", head.Number.Uint64(), n)
+	return nil
 }
