@@ -56,6 +56,7 @@ var Checks = []Invariant{
 	{Name: "every paid order ends SUCCESS, refunded, or waiting for an operator with a reason", Final: true, Check: checkOrderEnds},
 	{Name: "every webhook event delivered at least once", Final: true, Check: checkAllDelivered},
 	{Name: "every stored transaction mined, none pending", Final: true, Check: checkNothingPending},
+	{Name: "every refund, fiat action and sweep done or waiting for an operator", Final: true, Check: checkWorkDone},
 }
 
 // LedgerInvariant is where the double-entry ledger's reconciliation plugs in (branch
@@ -360,4 +361,31 @@ func (w *World) labelOfRecipient(a common.Address) string {
 		}
 	}
 	return a.Hex()
+}
+
+// checkWorkDone: once quiesced, no refund is on its way (pending, sent), no fiat action waits
+// to be done, no sweep is in flight: each is done, or waits for an operator (or a user).
+func checkWorkDone(ctx context.Context, v *View) []string {
+	var out []string
+	for _, q := range []struct{ what, query string }{
+		{"refund", `SELECT order_id, status FROM refunds WHERE status IN ('pending', 'sent') ORDER BY created_at, id`},
+		{"fiat action", `SELECT order_id, kind || ' ' || status FROM fiat_actions WHERE status = 'pending' ORDER BY created_at, id`},
+		{"sweep", `SELECT address, status FROM sweeps WHERE status IN ('funding', 'funded', 'sent') ORDER BY created_at, id`},
+	} {
+		rows, err := v.DB.QueryContext(ctx, q.query)
+		if err != nil {
+			return append(out, err.Error())
+		}
+		for rows.Next() {
+			var ref, status string
+			if err := rows.Scan(&ref, &status); err != nil {
+				rows.Close()
+				return append(out, err.Error())
+			}
+			out = append(out, fmt.Sprintf("%s of %s still %s", q.what, v.w.label(ref), status))
+		}
+		out = append(out, errString(rows.Err())...)
+		rows.Close()
+	}
+	return out
 }

@@ -179,7 +179,7 @@ type action struct {
 var actions = []action{
 	{"create", 9}, {"pay", 9}, {"fiat", 9}, {"notify", 9}, {"mine", 12},
 	{"watcher", 8}, {"executor", 10}, {"sweeper", 3}, {"fiatwork", 5}, {"dispatcher", 8}, {"expiry", 2},
-	{"tick", 8}, {"jump", 1}, {"crash", 3}, {"reorg", 2},
+	{"tick", 8}, {"jump", 1}, {"crash", 3}, {"reorg", 2}, {"refund", 3},
 }
 
 func (w *World) pick() string {
@@ -268,6 +268,8 @@ func (w *World) act(ctx context.Context, fs *faultState) error {
 		w.traceErr(fmt.Sprintf("expiry (%d ended)", n), err)
 	case "reorg":
 		return w.reorg(ctx)
+	case "refund":
+		return w.refund(ctx)
 	case "tick":
 		d := time.Duration(1+w.rng.IntN(60)) * time.Second
 		w.clock.t = w.clock.t.Add(d)
@@ -554,5 +556,39 @@ func (w *World) reorg(ctx context.Context) error {
 	w.scan = chainScan{} // the invariants read the chain again
 	w.res.Counts["fault reorg"]++
 	w.trace("reorg: block %d replaced, %d new block(s) on its parent", head.Number.Uint64(), n)
+	return nil
+}
+
+// refund has the merchant refund one of its orders that succeeded: all of it, or a part.
+func (w *World) refund(ctx context.Context) error {
+	var done []*simOrder
+	for _, o := range w.orders {
+		if ord, err := w.p.store.Order(ctx, o.ID); err == nil && ord.Status == rampway.StatusSuccess && !o.Refunded {
+			done = append(done, o)
+		}
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	o := done[w.rng.IntN(len(done))]
+	ord, err := w.p.store.Order(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	req := checkout.MerchantRefundRequest{Source: rampway.RefundToMerchant, Reason: "the customer asked"}
+	if w.rng.IntN(2) == 0 {
+		_, dec := ord.RefundCurrency()
+		half := new(big.Int).Div(ord.Paid(), big.NewInt(2))
+		if half.Sign() > 0 {
+			req.Amount = rampway.FormatUnits(half, dec)
+		}
+	}
+	rf, err := w.p.refunds.Create(ctx, ord, req)
+	if err != nil {
+		w.trace("merchant refund of %s: %s", o.Label, shortErr(err))
+		return nil
+	}
+	o.Refunded = true
+	w.trace("merchant refund of %s (%s): %s", o.Label, or(req.Amount, "all"), rf.Status)
 	return nil
 }

@@ -152,6 +152,7 @@ type simOrder struct {
 	Paid      *big.Int // what the simulation paid so far (A) or credited (bank)
 	PayRef    string   // the provider's payment ref (B, C)
 	Payments  int
+	Refunded  bool // the merchant asked for a refund
 }
 
 // proc is one rampway process: everything built from the configuration, dropped at a crash.
@@ -161,6 +162,7 @@ type proc struct {
 	functions  *contract.Registry
 	deposits   *merchant.DepositAddresses
 	checkout   *checkout.Service
+	refunds    *checkout.Refunds
 	watcher    *chainwork.Watcher
 	executor   *chainwork.Executor
 	sweeper    *chainwork.Sweeper
@@ -330,6 +332,7 @@ func (w *World) start(ctx context.Context) error {
 		HotWallet: w.hot, DevMode: true, TestFiat: testFiat(w.provider.Methods()), FiatSpreadBPS: 100},
 		checkout.Deps{Store: p.store, Functions: p.functions, Chains: chains, Prices: w.prices, Deriver: w.deriver, Payouts: p.deposits.Payout,
 			Providers: []checkout.FiatRoute{{Provider: w.provider}}, Now: now})
+	p.refunds = checkout.NewRefunds(p.store, chains, w.hot, now)
 	signer := chain.NewKeySigner(w.hotKey)
 	net := w.net
 	p.executor = chainwork.NewExecutor(chainwork.ExecutorConfig{Prices: w.prices}, p.store, p.functions, &net, w.faults, signer, w.log, now)
