@@ -114,7 +114,11 @@ func (v *View) scanChain(ctx context.Context) error {
 			var kind, ref string
 			err = v.DB.QueryRowContext(ctx, `SELECT kind, ref FROM chain_txs WHERE hash = ?`, tx.Hash().Hex()).Scan(&kind, &ref)
 			if err == sql.ErrNoRows {
-				s.unknown = append(s.unknown, fmt.Sprintf("nonce %d to %s", tx.Nonce(), tx.To().Hex()))
+				status := "succeeded"
+				if rec.Status != types.ReceiptStatusSuccessful {
+					status = "reverted"
+				}
+				s.unknown = append(s.unknown, fmt.Sprintf("nonce %d to %s, %s", tx.Nonce(), tx.To().Hex(), status))
 				continue
 			}
 			if err != nil {
@@ -281,6 +285,21 @@ func checkOrderEnds(ctx context.Context, v *View) []string {
 		if err != nil {
 			out = append(out, err.Error())
 			continue
+		}
+		// The chain's word: a payment mined is a payment, seen by rampway or not.
+		for _, h := range o.PayTxs {
+			rec, err := v.Chain.TransactionReceipt(ctx, h)
+			if err != nil || rec.Status != types.ReceiptStatusSuccessful {
+				continue // not mined (dropped by a reorganisation, say) or reverted
+			}
+			paid = true
+			var seen int
+			if err := v.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM inbound_transfers WHERE tx_hash = ? AND order_id = ?`, h.Hex(), o.ID).Scan(&seen); err != nil {
+				return append(out, err.Error())
+			}
+			if seen == 0 {
+				out = append(out, fmt.Sprintf("order %s: payment %s mined in block %d and never recorded", o.Label, h.Hex(), rec.BlockNumber))
+			}
 		}
 		waiting, err := v.waiting(ctx, o.ID)
 		if err != nil {

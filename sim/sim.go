@@ -41,6 +41,7 @@ import (
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
+	"github.com/rampway/rampway/chain/devchain/bindings"
 	"github.com/rampway/rampway/chain/hd"
 	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/checkout"
@@ -153,6 +154,8 @@ type simOrder struct {
 	PayRef    string   // the provider's payment ref (B, C)
 	Payments  int
 	Refunded  bool // the merchant asked for a refund
+	// PayTxs are the payments sent (area A), whatever became of them.
+	PayTxs []common.Hash
 }
 
 // proc is one rampway process: everything built from the configuration, dropped at a crash.
@@ -336,7 +339,13 @@ func (w *World) start(ctx context.Context) error {
 	signer := chain.NewKeySigner(w.hotKey)
 	net := w.net
 	p.executor = chainwork.NewExecutor(chainwork.ExecutorConfig{Prices: w.prices}, p.store, p.functions, &net, w.faults, signer, w.log, now)
-	if p.watcher, err = chainwork.NewWatcher(chainwork.WatcherConfig{CannotLag: true}, p.store, &net, w.faults, w.log, now); err != nil {
+	// Native payments made inside transactions (a contract paying) are seen by tracing blocks,
+	// as `rampway dev` does on its chain (networks[].internal_transfers: trace).
+	wcfg := chainwork.WatcherConfig{CannotLag: true, Internal: chainwork.InternalTransfers{Mode: chainwork.InternalTrace, Node: w.chain.RPC()}}
+	if p.watcher, err = chainwork.NewWatcher(wcfg, p.store, &net, w.faults, w.log, now); err == nil {
+		err = p.watcher.CheckInternalTransfers(ctx)
+	}
+	if err != nil {
 		st.Close()
 		return err
 	}
@@ -477,7 +486,13 @@ func (w *World) pay(ctx context.Context, o *simOrder, how string) (string, error
 	tip := big.NewInt(1e9)
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(3)), tip)
 	tx := &types.DynamicFeeTx{ChainID: w.chain.ChainID(), Nonce: w.payerNonce, GasTipCap: tip, GasFeeCap: feeCap}
-	if o.Kind == "A-token" {
+	if o.Kind == "A-eth" && w.rng.IntN(4) == 0 {
+		// From a contract: Multicall3 forwards the value, an internal transfer.
+		mc := w.chain.Contracts().Multicall
+		tx.To, tx.Gas, tx.Value = &mc, 120_000, amount
+		tx.Data = bindings.NewMulticall3().PackAggregate3Value([]bindings.Multicall3Call3Value{{Target: o.Deposit, Value: amount}})
+		how += " from a contract"
+	} else if o.Kind == "A-token" {
 		token := w.chain.Contracts().Token
 		tx.To, tx.Gas = &token, 100_000
 		tx.Data = append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4], append(common.LeftPadBytes(o.Deposit.Bytes(), 32), common.LeftPadBytes(amount.Bytes(), 32)...)...)
@@ -492,6 +507,7 @@ func (w *World) pay(ctx context.Context, o *simOrder, how string) (string, error
 		return "", fmt.Errorf("payer: %w", err)
 	}
 	w.payerNonce++
+	o.PayTxs = append(o.PayTxs, signed.Hash())
 	o.Paid.Add(o.Paid, amount)
 	o.Payments++
 	return fmt.Sprintf("pay %s %s %s", o.Label, how, amount), nil
