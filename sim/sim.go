@@ -345,6 +345,11 @@ func (w *World) start(ctx context.Context) error {
 	if p.watcher, err = chainwork.NewWatcher(wcfg, p.store, &net, w.faults, w.log, now); err == nil {
 		err = p.watcher.CheckInternalTransfers(ctx)
 	}
+	if err == nil {
+		// As internal/app's Start: the watcher's first block is recorded before any order is
+		// taken (at a restart it is there already: no node call).
+		err = p.watcher.Begin(ctx)
+	}
 	if err != nil {
 		st.Close()
 		return err
