@@ -59,10 +59,18 @@ var Checks = []Invariant{
 	{Name: "every refund, fiat action and sweep done or waiting for an operator", Final: true, Check: checkWorkDone},
 }
 
-// LedgerInvariant is where the double-entry ledger's reconciliation plugs in (branch
-// ledger): an Invariant whose Check calls its entry point with v.Store and v.Chain and
-// returns each account whose balance differs from the chain's, to the wei. Until the ledger
-// is merged there is none: nil.
+// LedgerInvariant is where the double-entry ledger's reconciliation with the chain, to the
+// wei, plugs in; checked after every step when set. The ledger (branch ledger) was not merged
+// when this package was written, so it is nil. To wire it once merged: build the network's
+// reconciler in World.start beside the other workers,
+//
+//	chainwork.NewReconciler(chainwork.ReconcilerConfig{HotWallets: []common.Address{w.hot}}, p.store, &net, w.rpc, w.log, now)
+//
+// (the chain's client without faults: the invariant reads the truth), and set this to an
+// Invariant whose Check asks it for the block every movement up to is recorded at
+// (SafeBlock), reconciles there (Reconcile) and returns each of the Reconciliation's Drifts
+// with its account, asset and difference. Run it after the sweeper and the executor have
+// settled what they mined: Reconcile skips the accounts with movements not yet recorded.
 var LedgerInvariant *Invariant
 
 // chainScan is the invariants' reading of the chain, block by block: what rampway's hot wallet
