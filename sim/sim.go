@@ -58,6 +58,9 @@ import (
 // network is the simulated network's name.
 const network = "devnet"
 
+// startHeight is the block a run starts at (see New).
+const startHeight = 200
+
 // mnemonic is the deposit addresses' seed (any would do; the well-known test one).
 const mnemonic = "test test test test test test test test test test test junk"
 
@@ -237,6 +240,25 @@ func New(ctx context.Context, opt Options) (_ *World, err error) {
 		return nil, err
 	}
 	w.rpc = ethclient.NewClient(w.chain.RPC())
+	// The deployment takes one block or two, as go-ethereum's miner happens to fill them: the
+	// chain's height and base fee would differ from run to run. Empty blocks up to a fixed
+	// height bring the base fee to its floor (7 wei) and the height to startHeight, the same
+	// at every run of a seed.
+	for {
+		head, err := w.rpc.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		if head.Number.Uint64() >= startHeight {
+			if head.Number.Uint64() != startHeight || head.BaseFee.Cmp(big.NewInt(7)) != 0 {
+				return nil, fmt.Errorf("sim: the chain starts at block %d with base fee %s, not at %d with 7", head.Number, head.BaseFee, startHeight)
+			}
+			break
+		}
+		if _, err := w.chain.Mine(); err != nil {
+			return nil, err
+		}
+	}
 	w.faults = newFaultClient(w.rpc, opt.Seed)
 	w.provider = newProvider(opt.Seed)
 	w.receiver = newReceiver(opt.Seed, w.clock.Now)
