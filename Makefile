@@ -40,6 +40,29 @@ run: ## the dev environment (API, embedded chain, demo merchant), as bin/rampway
 	$(GO) build -o bin/rampway ./cmd/rampway
 	exec ./bin/rampway dev
 
+# The seeded simulation of the whole pipeline (package sim, docs/RELIABILITY.md): SEEDS seeds
+# from SEED_FIRST, split over SIM_PROCS processes (without -race: the CI seeds of go test run
+# with it). Each process prints its seeds run and failed; the target prints the totals and the
+# failing seeds, and fails when any seed did. Replay one with go test ./sim -seed N.
+SEEDS ?= 1000
+SEED_FIRST ?= 1
+SIM_PROCS ?= 2
+SIM_LOGS ?= $(or $(TMPDIR),/tmp)/rampway-sim
+.PHONY: sim
+sim: ## many seeds of the simulation (make sim SEEDS=10000), their failures and the failing seeds
+	@mkdir -p $(SIM_LOGS) && rm -f $(SIM_LOGS)/run.*.log
+	$(GO) test -c -o $(SIM_LOGS)/sim.test ./sim
+	@per=$$(( ($(SEEDS) + $(SIM_PROCS) - 1) / $(SIM_PROCS) )); start=$$(date +%s); \
+	for i in $$(seq 0 $$(( $(SIM_PROCS) - 1 ))); do \
+	  first=$$(( $(SEED_FIRST) + i * per )); n=$$(( $(SEEDS) - i * per )); [ $$n -gt $$per ] && n=$$per; \
+	  [ $$n -gt 0 ] || continue; \
+	  (cd sim && $(SIM_LOGS)/sim.test -test.run '^TestSeeds$$' -test.v -test.timeout 0 -first $$first -seeds $$n > $(SIM_LOGS)/run.$$i.log 2>&1) & \
+	done; wait; \
+	grep -h '^sim: seeds' $(SIM_LOGS)/run.*.log; \
+	awk '/^sim: seeds/ { run += $$4; failed += $$6 } /replay with/ { n = split($$0, f, " "); seeds = seeds " " f[n] } \
+	  END { printf "sim: %d seeds run, %d failed, in %d s; failing seeds:%s\n", run, failed, '"$$(( $$(date +%s) - start ))"', (seeds == "" ? " none" : seeds); \
+	        if (failed > 0 || run != $(SEEDS)) exit 1 }' $(SIM_LOGS)/run.*.log
+
 # The release's version, as `rampway version` prints it: the tag (v1.2.3), else dev- and the
 # commit, with -dirty for uncommitted changes.
 VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null || echo "dev-$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)")

@@ -1,6 +1,7 @@
 package chainwork_test
 
 import (
+	"context"
 	"log/slog"
 	"math/big"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chain/devchain"
@@ -150,4 +153,127 @@ func TestSweeper(t *testing.T) {
 
 func ethereumCall(token, who common.Address) ethereum.CallMsg {
 	return ethereum.CallMsg{To: &token, Data: append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(who.Bytes(), 32)...)}
+}
+
+// forgetfulNode accepts the first transaction sent and forgets it (a node that drops a
+// transaction from its pool): it is never mined unless sent again or replaced.
+type forgetfulNode struct {
+	*ethclient.Client
+	forgot int
+}
+
+func (n *forgetfulNode) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	if n.forgot == 0 {
+		n.forgot++
+		return nil
+	}
+	return n.Client.SendTransaction(ctx, tx)
+}
+
+// A native sweep that the node forgot is re-priced, its higher fee taken off what it sends
+// (it sends the address's whole balance: at the same value the replacement would cost more
+// than the address holds, and the node would refuse it for ever), and the sweep records what
+// was sent. Found by the simulation (package sim, seed 1071).
+func TestNativeSweepRepriced(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	eth, _ := e.net.Asset("ETH")
+	oneEth := big.NewInt(1e18)
+	a := e.depositOrder(keys, 3, eth, oneEth)
+	e.send(eth, a.DepositAddress, oneEth)
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	node := &forgetfulNode{Client: e.client}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury, RepriceAfter: 2}, e.store, e.net, node, e.hot, keys, log, nil)
+	for range 8 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	if node.forgot != 1 {
+		t.Fatal("the node forgot no transaction")
+	}
+	sweeps, err := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress)
+	if err != nil || len(sweeps) != 1 || sweeps[0].Status != rampway.SweepDone {
+		t.Fatalf("sweeps: %+v, %v; want one done", sweeps, err)
+	}
+	got, err := e.client.BalanceAt(t.Context(), treasury, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sign() <= 0 || got.Cmp(sweeps[0].Amount) != 0 {
+		t.Fatalf("treasury got %s wei, the sweep records %s", got, sweeps[0].Amount)
+	}
+	if pending, _ := e.store.PendingTxs(t.Context(), "devnet"); len(pending) != 0 {
+		t.Fatalf("transactions still pending: %+v", pending)
+	}
+}
+
+// A second deposit to an address whose sweep is still in flight waits for that sweep: priced
+// on the balance that still holds what the first sends, its transfer could never be mined.
+// Found by the simulation (package sim, seed 1160: an order paid short, then the rest).
+func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	eth, _ := e.net.Asset("ETH")
+	half := big.NewInt(5e17)
+	a := e.depositOrder(keys, 3, eth, new(big.Int).Mul(half, big.NewInt(2)))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.send(eth, a.DepositAddress, half)
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	// The node forgets the first sweep's transfer: it is re-priced a few blocks later.
+	node := &forgetfulNode{Client: e.client}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, node, e.hot, keys, log, nil)
+	if err := sw.Step(t.Context()); err != nil { // the first sweep: sent, not mined
+		t.Fatal(err)
+	}
+	e.send(eth, a.DepositAddress, half) // the rest, mined while the first sweep waits
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+		if err := w.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweeps, err := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress)
+	if err != nil || len(sweeps) != 2 || sweeps[0].Status != rampway.SweepDone || sweeps[1].Status != rampway.SweepDone {
+		for _, x := range sweeps {
+			t.Logf("sweep %s: %s", x.Amount, x.Status)
+		}
+		t.Fatalf("sweeps: %v; want two done", err)
+	}
+	if pending, _ := e.store.PendingTxs(t.Context(), "devnet"); len(pending) != 0 {
+		t.Fatalf("%d transactions still pending", len(pending))
+	}
+	got, _ := e.client.BalanceAt(t.Context(), treasury, nil)
+	if want := new(big.Int).Add(sweeps[0].Amount, sweeps[1].Amount); got.Cmp(want) != 0 {
+		t.Fatalf("treasury got %s wei, the sweeps record %s", got, want)
+	}
 }

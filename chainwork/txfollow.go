@@ -304,8 +304,19 @@ func (x *txFollower) replacement(ctx context.Context, head uint64, t *rampway.Ch
 		x.log.Warn("transaction stuck, and its wallet's key is not here to re-price it", "wallet", t.Wallet.Hex(), "tx", t.Hash.Hex(), "nonce", t.Nonce)
 		return nil, nil
 	}
+	value := old.Value()
+	if t.Kind == rampway.TxSweep && len(old.Data()) == 0 {
+		// A native sweep sends the deposit's whole balance less its gas at its fee cap: the
+		// higher fee comes off the value, or the replacement costs more than the address
+		// holds, the node refuses it, and the sweep waits for ever (found by package sim).
+		extra := new(big.Int).Mul(new(big.Int).Sub(feeCap, old.GasFeeCap()), new(big.Int).SetUint64(old.Gas()))
+		if value = new(big.Int).Sub(value, extra); value.Sign() <= 0 {
+			x.log.Warn("native sweep stuck, and worth less than the fee of its replacement", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce)
+			return nil, nil
+		}
+	}
 	signed, err := signer.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: x.net.ChainID, Nonce: old.Nonce(), GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: old.Gas(), To: old.To(), Value: old.Value(), Data: old.Data()}), x.net.ChainID)
+		Gas: old.Gas(), To: old.To(), Value: value, Data: old.Data()}), x.net.ChainID)
 	if err != nil {
 		return nil, fmt.Errorf("sign replacement: %w", err)
 	}

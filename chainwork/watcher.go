@@ -197,8 +197,42 @@ func (w *Watcher) Run(ctx context.Context, poll time.Duration) {
 	loop.Every(ctx, poll, w.log.With("network", w.net.Name), "watch step", w.Step)
 }
 
+// Begin records the block the watcher starts from, the head, when none is recorded yet (a new
+// database): the composition root calls it before any order is taken, so that no payment to
+// an order can be in a block before it. A payment mined before the first step of a watcher
+// that began only then was never seen (found by package sim: orders created and paid while
+// the node failed the watcher's first steps).
+func (w *Watcher) Begin(ctx context.Context) error {
+	if _, _, ok, err := w.store.WatchCursor(ctx, w.net.Name); err != nil || ok {
+		return err
+	}
+	head, err := w.client.BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	_, _, err = w.startAt(ctx, head)
+	return err
+}
+
+// startAt records the block before head as the cursor (the first step scans head).
+func (w *Watcher) startAt(ctx context.Context, head uint64) (uint64, common.Hash, error) {
+	start := head
+	if start > 0 {
+		start--
+	}
+	h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(start))
+	if err != nil {
+		return 0, common.Hash{}, fmt.Errorf("header %d: %w", start, err)
+	}
+	if err := w.store.SetWatchCursor(ctx, w.net.Name, start, h.Hash(), w.at()); err != nil {
+		return 0, common.Hash{}, err
+	}
+	return start, h.Hash(), nil
+}
+
 // Step scans the blocks since the last step (at most watchBatch) and then confirms or drops
-// the payments waiting for confirmations. Starting from nothing, it begins at the head.
+// the payments waiting for confirmations. Starting from nothing (no Begin), it begins at the
+// head.
 func (w *Watcher) Step(ctx context.Context) error {
 	head, err := w.client.BlockNumber(ctx)
 	if err != nil {
@@ -210,19 +244,8 @@ func (w *Watcher) Step(ctx context.Context) error {
 	}
 	if ok {
 		w.noteHead(head, cur)
-	} else {
-		start := head
-		if start > 0 {
-			start--
-		}
-		h, err := w.client.HeaderByNumber(ctx, new(big.Int).SetUint64(start))
-		if err != nil {
-			return fmt.Errorf("header %d: %w", start, err)
-		}
-		cur, curHash = start, h.Hash()
-		if err := w.store.SetWatchCursor(ctx, w.net.Name, cur, curHash, w.at()); err != nil {
-			return err
-		}
+	} else if cur, curHash, err = w.startAt(ctx, head); err != nil {
+		return err
 	}
 	if head > cur {
 		if err := w.scan(ctx, cur, curHash, min(head, cur+watchBatch)); err != nil {

@@ -346,3 +346,31 @@ func mustWatcher(tb testing.TB, cfg chainwork.WatcherConfig, store rampway.Depos
 	}
 	return w
 }
+
+// Begin records where the watcher starts before any order is taken: a payment mined before
+// the watcher's first step (its node failing, its process busy) is seen all the same, and a
+// watcher that began already keeps its place. Without Begin, a first step begins at the head
+// and the payment's block is behind it for ever (found by package sim, seed 10002).
+func TestWatcherBeginsBeforeOrders(t *testing.T) {
+	t.Parallel()
+	e := newWatchEnv(t)
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, log, nil)
+	if err := w.Begin(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	o := e.order(e.net.Native, 1e16)
+	e.pay(o, 1e16)
+	for range 4 {
+		e.mine()
+	}
+	// Another instance starting now begins nothing: the cursor is there.
+	if err := mustWatcher(t, chainwork.WatcherConfig{}, e.store, &e.net, e.client, log, nil).Begin(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	step := stepper(t, w)
+	for range 3 {
+		step()
+	}
+	e.want(o, rampway.StatusDepositSuccess, "10000000000000000")
+}

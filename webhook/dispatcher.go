@@ -111,6 +111,12 @@ type Config struct {
 	UserAgent string
 	// AllowPrivate lets deliveries reach loopback and private addresses (dev mode only).
 	AllowPrivate bool
+	// Transport, when set, carries the attempts instead of the SSRF-safe HTTP client's own
+	// transport (the simulation's in-process receiver, package sim); nil in production.
+	Transport http.RoundTripper
+	// Rand, when set, is the source of the retries' jitter (a seeded one makes a run
+	// repeatable); nil uses math/rand/v2's.
+	Rand func() float64
 }
 
 // Dispatcher sends due deliveries. Several may run, in one process or many: each claims its
@@ -162,16 +168,27 @@ func New(cfg Config, store rampway.DeliveryStore, secrets Secrets, log *slog.Log
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "rampway"
 	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Float64
+	}
 	if now == nil {
 		now = time.Now
 	}
 	d := &Dispatcher{cfg: cfg, store: store, secrets: secrets, client: NewHTTPClient(cfg.Timeout, cfg.AllowPrivate), log: log, now: now,
 		busy: map[string]int{}, queue: map[string][]waiting{}, breakers: map[string]*breaker{}, free: make(chan struct{}, cfg.Workers), wake: make(chan struct{}, 1)}
+	if cfg.Transport != nil {
+		d.client.Transport = cfg.Transport
+	}
 	for range cfg.Workers {
 		d.free <- struct{}{}
 	}
 	return d
 }
+
+// Wait returns once the attempts Step started are over and recorded. Run needs no Wait (it
+// waits when ctx ends); a caller that steps the dispatcher itself (the simulation) calls it
+// after each Step, so that what the Step started is done before anything else happens.
+func (d *Dispatcher) Wait() { d.wg.Wait() }
 
 // lease is how long a claimed delivery is this dispatcher's: well beyond what an attempt and
 // its record take, and short enough that a crashed process's deliveries go out soon after.
@@ -410,7 +427,7 @@ func (d *Dispatcher) attempt(ctx context.Context, del *rampway.Delivery, read *s
 			from = del.CreatedAt
 		}
 		var ok bool
-		if next, ok = d.cfg.Schedule.Next(a.Attempt-del.BackoffFrom, from, a.At.Add(a.Latency), rand.Float64); ok {
+		if next, ok = d.cfg.Schedule.Next(a.Attempt-del.BackoffFrom, from, a.At.Add(a.Latency), d.cfg.Rand); ok {
 			status = rampway.DeliveryPending
 		} else {
 			status, next = rampway.DeliveryFailed, a.At.Add(a.Latency)

@@ -736,3 +736,53 @@ func openPostgres(t *testing.T, dsn string) *sqlstore.Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// roundTripFunc is an http.RoundTripper of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A caller that steps the dispatcher itself (the simulation, package sim) gives it a
+// transport in process and a jitter source, and Wait returns once the attempts a Step
+// started are recorded: a failed attempt's next try is then due at a time that depends on
+// the given Rand only, and a Step after Wait sees it.
+func TestSteppedWithTransportAndRand(t *testing.T) {
+	e := newEnv(t)
+	m := e.merchant("http://receiver.invalid/hooks", "whsec_test")
+	o := e.order(m, 0)
+	var calls atomic.Int64
+	fail := func(r *http.Request) (*http.Response, error) {
+		calls.Add(1)
+		code := http.StatusInternalServerError
+		if calls.Load() > 1 {
+			code = http.StatusOK
+		}
+		return &http.Response{StatusCode: code, Body: io.NopCloser(strings.NewReader("")), Header: http.Header{}, Request: r}, nil
+	}
+	now := time.Now().UTC().Add(time.Second) // after the order's event
+	clock := func() time.Time { return now }
+	d := webhook.New(webhook.Config{Workers: 1, Transport: roundTripFunc(fail), Rand: func() float64 { return 1 },
+		Schedule: webhook.Schedule{First: 10 * time.Second, Max: time.Minute, Jitter: 0.5, GiveUpAfter: time.Hour}},
+		e.store, secrets{m.ID: {"whsec_test"}}, slog.New(slog.DiscardHandler), clock)
+	if n, err := d.Step(t.Context()); err != nil || n != 1 {
+		t.Fatalf("first step: started %d, %v", n, err)
+	}
+	d.Wait()
+	if calls.Load() != 1 {
+		t.Fatalf("%d attempts reached the transport after Wait, want 1", calls.Load())
+	}
+	if n, err := d.Step(t.Context()); err != nil || n != 0 {
+		t.Fatalf("a step before the retry is due started %d, %v", n, err)
+	}
+	// Rand 1 with jitter 0.5: the retry waits 15 s, not less.
+	now = now.Add(14 * time.Second)
+	if n, _ := d.Step(t.Context()); n != 0 {
+		t.Fatalf("the retry went after 14 s: the jitter did not come from Rand")
+	}
+	now = now.Add(time.Second)
+	if n, err := d.Step(t.Context()); err != nil || n != 1 {
+		t.Fatalf("retry step: started %d, %v", n, err)
+	}
+	d.Wait()
+	e.waitDelivered([]string{o.ID})
+}

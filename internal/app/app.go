@@ -358,6 +358,11 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}
+		// A new database's watcher starts at the head now, before any order is taken: one
+		// started at its first step would miss the payments mined before it.
+		if err := w.Begin(ctx); err != nil {
+			return nil, fmt.Errorf("network %s: the deposit watcher's first block: %w", n.Name, err)
+		}
 		if wcfg.Internal.Mode != "" {
 			log.Info("internal transfers watched", "network", n.Name, "mode", wcfg.Internal.Mode)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/rampway/rampway"
 )
@@ -42,11 +43,17 @@ func (s *Store) querySweeps(ctx context.Context, what, query string, args ...any
 	return collect(ctx, s.db, what, s.q(query), scanSweep, args...)
 }
 
-// SweepCandidates implements rampway.SweepStore.
+// SweepCandidates implements rampway.SweepStore. An address with a sweep in flight (funding,
+// funded, sent) is no candidate until that sweep is over: a sweep is priced on the address's
+// balance, which still holds what the sweep in flight sends (and the gas a token sweep was
+// sent), so a second one would spend money that is leaving, and its transaction could never
+// be mined (found by package sim).
 func (s *Store) SweepCandidates(ctx context.Context, network string, limit int) ([]*rampway.Sweep, error) {
 	return collect(ctx, s.db, "sweep candidates", s.q(`SELECT DISTINCT t.to_address, o.deposit_index, t.token FROM inbound_transfers t
 		JOIN orders o ON o.id = t.order_id
-		WHERE t.network = $1 AND t.status = 'confirmed' AND t.sweep_id = '' ORDER BY t.to_address, t.token LIMIT $2`),
+		WHERE t.network = $1 AND t.status = 'confirmed' AND t.sweep_id = ''
+		AND NOT EXISTS (SELECT 1 FROM sweeps w WHERE w.network = t.network AND w.address = t.to_address AND w.status IN ('funding', 'funded', 'sent'))
+		ORDER BY t.to_address, t.token LIMIT $2`),
 		func(row interface{ Scan(...any) error }) (*rampway.Sweep, error) {
 			var (
 				addr, token string
@@ -175,8 +182,9 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, m rampway.Min
 		var (
 			kind rampway.TxKind
 			ref  string
+			raw  []byte
 		)
-		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT kind, ref, raw FROM chain_txs WHERE network = $1 AND hash = $2`), network, hash.Hex()).Scan(&kind, &ref, &raw)
 		if errors.Is(err, sql.ErrNoRows) {
 			return rampway.Errorf(rampway.ENOTFOUND, "transaction %s not found", hash.Hex())
 		}
@@ -194,6 +202,15 @@ func (s *Store) FinishSweepTx(ctx context.Context, network string, m rampway.Min
 		case kind == rampway.TxGas && w.Status == rampway.SweepFunding && ok:
 			return s.setSweep(ctx, tx, w, rampway.SweepFunded, at)
 		case kind == rampway.TxSweep && w.Status == rampway.SweepSent && ok:
+			if w.Token == (common.Address{}) {
+				// A native sweep's amount is what its mined transaction sent: a re-priced one
+				// sends less than the first (its higher fee comes off the value).
+				var mined types.Transaction
+				if err := mined.UnmarshalBinary(raw); err != nil {
+					return fmt.Errorf("sweep tx %s: %w", hash.Hex(), err)
+				}
+				w.Amount = mined.Value()
+			}
 			return s.setSweep(ctx, tx, w, rampway.SweepDone, at)
 		case !ok && (w.Status == rampway.SweepFunding || w.Status == rampway.SweepSent):
 			// Its transfers go back to the candidates, to be swept again.
