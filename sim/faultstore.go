@@ -84,8 +84,8 @@ func (s *faultStore) StartExecution(ctx context.Context, orderID, network string
 	return x, err
 }
 
-func (s *faultStore) FinishExecution(ctx context.Context, orderID string, ok bool, reason string, callHash common.Hash, at time.Time) error {
-	return s.write("FinishExecution", func() error { return s.Store.FinishExecution(ctx, orderID, ok, reason, callHash, at) })
+func (s *faultStore) FinishExecution(ctx context.Context, orderID string, call rampway.MinedTx, reason string, at time.Time) error {
+	return s.write("FinishExecution", func() error { return s.Store.FinishExecution(ctx, orderID, call, reason, at) })
 }
 
 func (s *faultStore) AddTx(ctx context.Context, t *rampway.ChainTx) error {
@@ -101,8 +101,8 @@ func (s *faultStore) StartRefund(ctx context.Context, id string, wallet common.A
 	return r, err
 }
 
-func (s *faultStore) FinishRefund(ctx context.Context, id string, ok bool, why string, hash common.Hash, at time.Time) error {
-	return s.write("FinishRefund", func() error { return s.Store.FinishRefund(ctx, id, ok, why, hash, at) })
+func (s *faultStore) FinishRefund(ctx context.Context, id string, tx rampway.MinedTx, why string, at time.Time) error {
+	return s.write("FinishRefund", func() error { return s.Store.FinishRefund(ctx, id, tx, why, at) })
 }
 
 func (s *faultStore) StartSweep(ctx context.Context, w *rampway.Sweep, wallet common.Address, chainNonce uint64, kind rampway.TxKind,

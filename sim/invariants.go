@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chainwork"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
@@ -46,32 +47,49 @@ type View struct {
 	w        *World
 }
 
-// Checks are the built-in invariants, in the order they are checked. The ledger's
-// reconciliation with the chain, to the wei, is one more Invariant given in
-// Options.Invariants (see LedgerInvariant).
+// Checks are the built-in invariants, in the order they are checked.
 var Checks = []Invariant{
 	{Name: "at most one execution per order, on chain", Check: checkOneExecution},
 	{Name: "the hot wallet's nonces are gapless, stored and on chain", Check: checkNonces},
 	{Name: "no webhook event delivered again after a 2xx", Check: checkNoRedelivery},
+	{Name: "the ledger agrees with the chain to the wei", Check: checkLedger},
 	{Name: "every paid order ends SUCCESS, refunded, or waiting for an operator with a reason", Final: true, Check: checkOrderEnds},
 	{Name: "every webhook event delivered at least once", Final: true, Check: checkAllDelivered},
 	{Name: "every stored transaction mined, none pending", Final: true, Check: checkNothingPending},
 	{Name: "every refund, fiat action and sweep done or waiting for an operator", Final: true, Check: checkWorkDone},
 }
 
-// LedgerInvariant is where the double-entry ledger's reconciliation with the chain, to the
-// wei, plugs in; checked after every step when set. The ledger (branch ledger) was not merged
-// when this package was written, so it is nil. To wire it once merged: build the network's
-// reconciler in World.start beside the other workers,
-//
-//	chainwork.NewReconciler(chainwork.ReconcilerConfig{HotWallets: []common.Address{w.hot}}, p.store, &net, w.rpc, w.log, now)
-//
-// (the chain's client without faults: the invariant reads the truth), and set this to an
-// Invariant whose Check asks it for the block every movement up to is recorded at
-// (SafeBlock), reconciles there (Reconcile) and returns each of the Reconciliation's Drifts
-// with its account, asset and difference. Run it after the sweeper and the executor have
-// settled what they mined: Reconcile skips the accounts with movements not yet recorded.
-var LedgerInvariant *Invariant
+// checkLedger: the double-entry ledger's balance of every account rampway holds the key of
+// (the hot wallet, the deposit addresses) equals the chain's, to the wei, at the newest block
+// where every movement up to it is recorded (the reconciler's SafeBlock): the reconciler of
+// production (chainwork.Reconciler), on the store as the process left it and the chain
+// without faults. Accounts with a movement not recorded yet are left for a later step (the
+// reconciler skips them); at the end, with everything settled, none is left.
+func checkLedger(ctx context.Context, v *View) []string {
+	w := v.w
+	if w.reconciler == nil || w.reconciled != v.Store { // a new one after each restart, on the new store
+		w.reconciler = chainwork.NewReconciler(chainwork.ReconcilerConfig{HotWallets: []common.Address{v.HotWallet}}, v.Store, &w.net, v.Chain,
+			w.log, w.clock.Now)
+		w.reconciled = v.Store
+	}
+	block, ok, err := w.reconciler.SafeBlock(ctx)
+	if err != nil {
+		return []string{"the ledger's safe block: " + err.Error()}
+	}
+	if !ok {
+		return nil
+	}
+	rec, err := w.reconciler.Reconcile(ctx, block)
+	if err != nil {
+		return []string{fmt.Sprintf("reconcile the ledger at block %d: %v", block, err)}
+	}
+	var out []string
+	for _, d := range rec.Drifts() {
+		out = append(out, fmt.Sprintf("%s holds %s of %s on chain at block %d, the ledger says %s (difference %s)",
+			d.Account, d.Chain, d.Asset, d.Block, d.Ledger, d.Diff()))
+	}
+	return out
+}
 
 // chainScan is the invariants' reading of the chain, block by block: what rampway's hot wallet
 // sent and what the NFT minted, counted per order and per recipient.

@@ -67,9 +67,6 @@ func (w *World) view() *View {
 // check runs the invariants (the final ones too when final) and records what they find.
 func (w *World) check(ctx context.Context, final bool) {
 	all := append(slices.Clone(Checks), w.opt.Invariants...)
-	if LedgerInvariant != nil {
-		all = append(all, *LedgerInvariant)
-	}
 	v := w.view()
 	for _, inv := range all {
 		if inv.Final && !final {

@@ -48,6 +48,7 @@ import (
 	"github.com/rampway/rampway/config"
 	"github.com/rampway/rampway/contract"
 	"github.com/rampway/rampway/fiatwork"
+	"github.com/rampway/rampway/internal/sqlstore"
 	"github.com/rampway/rampway/merchant"
 	"github.com/rampway/rampway/pricing"
 	_ "github.com/rampway/rampway/provider/sandbox" // the dev configuration's currencies and methods (testFiat)
@@ -74,8 +75,7 @@ type Options struct {
 	// Bug injects a deliberate bug, to show an invariant catching it: BugDoubleExecution sends
 	// a paid order's call a second time, with a fresh nonce, once it has succeeded.
 	Bug string
-	// Invariants are checked besides the built-in ones (Checks): the ledger's reconciliation
-	// plugs in here.
+	// Invariants are checked besides the built-in ones (Checks).
 	Invariants []Invariant
 	// Dir is where the database lives; "" makes (and removes) a temporary directory.
 	Dir string
@@ -141,6 +141,9 @@ type World struct {
 	crashes int
 	// scan is the invariants' reading of the chain so far.
 	scan chainScan
+	// reconciler compares the ledger with the chain (checkLedger).
+	reconciler *chainwork.Reconciler
+	reconciled *sqlstore.Store // the store reconciler reads
 	// doubled is the order the injected bug executed twice ("" until it has).
 	doubled string
 }
