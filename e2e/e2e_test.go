@@ -167,12 +167,24 @@ func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt
 // are mined.
 func (e *chainEnv) fund(t *testing.T, to map[common.Address]*big.Int) {
 	t.Helper()
+	// One funding at a time (the scenarios run at once), each transaction with its nonce given:
+	// geth --dev's own nonce for eth_sendTransaction is the pool's, which can lag behind a
+	// transaction just sent, and two got one nonce ("replacement transaction underpriced",
+	// seen in CI). The lock is held until they are mined, so the next funding reads past them.
+	fundMu.Lock()
+	defer fundMu.Unlock()
+	nonce, err := e.c.PendingNonceAt(t.Context(), e.node.Dev)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var hashes []common.Hash
 	for a, v := range to {
 		var h common.Hash
-		if err := e.raw.CallContext(t.Context(), &h, "eth_sendTransaction", map[string]any{"from": e.node.Dev, "to": a, "value": hexutil.EncodeBig(v)}); err != nil {
+		if err := e.raw.CallContext(t.Context(), &h, "eth_sendTransaction", map[string]any{"from": e.node.Dev, "to": a, "value": hexutil.EncodeBig(v),
+			"nonce": hexutil.EncodeUint64(nonce)}); err != nil {
 			t.Fatalf("fund %s: %v", a.Hex(), err)
 		}
+		nonce++
 		hashes = append(hashes, h)
 	}
 	for _, h := range hashes {
@@ -186,6 +198,9 @@ func (e *chainEnv) fund(t *testing.T, to map[common.Address]*big.Int) {
 		}
 	}
 }
+
+// fundMu makes the scenarios' fundings one at a time (chainEnv.fund).
+var fundMu sync.Mutex
 
 // run is one scenario's state.
 type run struct {
