@@ -423,6 +423,12 @@ func (p *proc) waitLine(t *testing.T, re *regexp.Regexp, limit time.Duration) []
 		next := p.cond
 		p.mu.Unlock()
 		if p.exited() {
+			// Its last line may have come between the look above and the exit: one more look.
+			for _, l := range p.output() {
+				if m := re.FindStringSubmatch(l); m != nil {
+					return m
+				}
+			}
 			t.Fatalf("%s exited without printing %s:\n%s", p.name, re, strings.Join(p.output(), "\n"))
 		}
 		select {
