@@ -56,7 +56,27 @@ func startDev(t *testing.T, dir string) (devJSON, func() error) {
 		return stopErr
 	}
 	t.Cleanup(func() { _ = stop() })
+	t.Cleanup(func() { logProblems(t, out) }) // runs first: the server is still up
 	return dj, stop
+}
+
+// logProblems logs, for a test that failed, the last warnings and errors the dev server
+// logged: what the API or a worker said went wrong (a page test otherwise sees only a status).
+func logProblems(t *testing.T, out fmt.Stringer) {
+	if !t.Failed() {
+		return
+	}
+	var lines []string
+	for l := range strings.Lines(out.String()) {
+		if strings.Contains(l, "level=ERROR") || strings.Contains(l, "level=WARN") ||
+			strings.Contains(l, `"level":"ERROR"`) || strings.Contains(l, `"level":"WARN"`) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > 40 {
+		lines = lines[len(lines)-40:]
+	}
+	t.Logf("the dev server's last %d warnings and errors:\n%s", len(lines), strings.Join(lines, ""))
 }
 
 func waitDevJSON(t *testing.T, dir string, done <-chan error, out fmt.Stringer) devJSON {

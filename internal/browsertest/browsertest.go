@@ -216,7 +216,8 @@ func WaitFor[T any](tb testing.TB, ctx context.Context, what, expr string, limit
 func whereIsPage(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	at, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " " + document.readyState`))
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " " + document.readyState +
+	  [...document.querySelectorAll("[role=alert]")].map(e => e.textContent.trim()).filter(s => s).map(s => ", alert: " + s).join("")`))
 	if err != nil {
 		return "the page does not answer: " + err.Error()
 	}
