@@ -59,8 +59,12 @@ import (
 // network is the simulated network's name.
 const network = "devnet"
 
-// startHeight is the block a run starts at (see New).
-const startHeight = 200
+// startHeight is the block a run starts at, and baseFeeFloor the base fee of every block up
+// to it (see New): the lowest an EIP-1559 chain's falls to.
+const (
+	startHeight  = 2
+	baseFeeFloor = 7
+)
 
 // mnemonic is the deposit addresses' seed (any would do; the well-known test one).
 const mnemonic = "test test test test test test test test test test test junk"
@@ -237,24 +241,24 @@ func New(ctx context.Context, opt Options) (_ *World, err error) {
 	w.treasury = crypto.PubkeyToAddress(key(opt.Seed, "treasury").PublicKey)
 	w.payout = crypto.PubkeyToAddress(key(opt.Seed, "payout").PublicKey)
 	hundred := new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18))
-	w.chain, err = devchain.Start(ctx, devchain.Config{Deployer: key(opt.Seed, "deployer"), BlockTime: -1,
+	w.chain, err = devchain.Start(ctx, devchain.Config{Deployer: key(opt.Seed, "deployer"), BlockTime: -1, BaseFee: big.NewInt(baseFeeFloor),
 		Fund: []devchain.Funding{{Address: w.hot, Wei: hundred, TokenUnits: big.NewInt(1e12)}, {Address: w.payer, Wei: hundred, TokenUnits: big.NewInt(1e12)}}})
 	if err != nil {
 		return nil, err
 	}
 	w.rpc = ethclient.NewClient(w.chain.RPC())
-	// The deployment takes one block or two, as go-ethereum's miner happens to fill them: the
-	// chain's height and base fee would differ from run to run. Empty blocks up to a fixed
-	// height bring the base fee to its floor (7 wei) and the height to startHeight, the same
-	// at every run of a seed.
+	// A run starts at the same height and base fee every time, so that a seed repeats across
+	// processes and machines: the chain's base fee starts at its floor, where the deployment's
+	// blocks leave it, and the deployment (one block, or two as go-ethereum's miner happens to
+	// fill them) is followed by empty blocks up to startHeight.
 	for {
 		head, err := w.rpc.HeaderByNumber(ctx, nil)
 		if err != nil {
 			return nil, err
 		}
 		if head.Number.Uint64() >= startHeight {
-			if head.Number.Uint64() != startHeight || head.BaseFee.Cmp(big.NewInt(7)) != 0 {
-				return nil, fmt.Errorf("sim: the chain starts at block %d with base fee %s, not at %d with 7", head.Number, head.BaseFee, startHeight)
+			if head.Number.Uint64() != startHeight || head.BaseFee.Cmp(big.NewInt(baseFeeFloor)) != 0 {
+				return nil, fmt.Errorf("sim: the chain starts at block %d with base fee %s, not at %d with %d", head.Number, head.BaseFee, startHeight, baseFeeFloor)
 			}
 			break
 		}

@@ -79,6 +79,11 @@ type Config struct {
 	// (Mine), so a process killed with SIGKILL comes back with all of them. One process at a
 	// time may use a DataDir.
 	DataDir string
+	// BaseFee is the genesis block's base fee; nil is go-ethereum's initial one (1 gwei).
+	// A chain that must start the same every time (the simulation's) gives the floor, 7 wei:
+	// blocks under the gas target leave it there, so the base fee does not depend on how the
+	// miner happened to split the deployment into blocks.
+	BaseFee *big.Int
 }
 
 // Validate reports the first problem with c, or nil.
@@ -232,7 +237,7 @@ func start(ctx context.Context, cfg Config, lay layout) (*Chain, error) {
 		}
 	}
 
-	backend, rpcURL, err := startBackend(alloc, cfg.RPCAddr, cfg.DataDir)
+	backend, rpcURL, err := startBackend(alloc, cfg.BaseFee, cfg.RPCAddr, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -268,9 +273,9 @@ func start(ctx context.Context, cfg Config, lay layout) (*Chain, error) {
 
 // startBackend starts the node, with an HTTP RPC endpoint when rpcAddr is set, and returns
 // it with the endpoint's URL.
-func startBackend(alloc types.GenesisAlloc, rpcAddr, dataDir string) (*devNode, string, error) {
+func startBackend(alloc types.GenesisAlloc, baseFee *big.Int, rpcAddr, dataDir string) (*devNode, string, error) {
 	if rpcAddr == "" {
-		b, err := newNode(alloc, "", 0, dataDir)
+		b, err := newNode(alloc, baseFee, "", 0, dataDir)
 		return b, "", err
 	}
 	host, port, err := splitRPCAddr(rpcAddr)
@@ -293,7 +298,7 @@ func startBackend(alloc types.GenesisAlloc, rpcAddr, dataDir string) (*devNode, 
 			// Fail before building a node: a node that cannot bind leaves goroutines behind.
 			return nil, "", err
 		}
-		b, err := newNode(alloc, host, p, dataDir)
+		b, err := newNode(alloc, baseFee, host, p, dataDir)
 		if err == nil {
 			urlHost := host
 			if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {

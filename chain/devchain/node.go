@@ -1,6 +1,7 @@
 package devchain
 
 import (
+	"math/big"
 	"errors"
 	"fmt"
 	"maps"
@@ -42,7 +43,7 @@ type devNode struct {
 // newNode starts a node with the genesis alloc, serving JSON-RPC over HTTP on host:port
 // when host is set, its database in dataDir ("" for memory). A dataDir that holds a chain
 // of another genesis is refused.
-func newNode(alloc types.GenesisAlloc, host string, port int, dataDir string) (_ *devNode, err error) {
+func newNode(alloc types.GenesisAlloc, baseFee *big.Int, host string, port int, dataDir string) (_ *devNode, err error) {
 	nodeConf := node.DefaultConfig
 	nodeConf.Name = nodeName
 	nodeConf.DataDir = dataDir
@@ -66,7 +67,7 @@ func newNode(alloc types.GenesisAlloc, host string, port int, dataDir string) (_
 	genesisAlloc := core.SystemContractAllocs()
 	maps.Copy(genesisAlloc, alloc)
 	ethConf := ethconfig.Defaults
-	ethConf.Genesis = &core.Genesis{Config: &chainCfg, GasLimit: ethconfig.Defaults.Miner.GasCeil, Alloc: genesisAlloc}
+	ethConf.Genesis = &core.Genesis{Config: &chainCfg, GasLimit: ethconfig.Defaults.Miner.GasCeil, Alloc: genesisAlloc, BaseFee: baseFee}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
 	ethConf.LogNoHistory = true
