@@ -1,10 +1,10 @@
 package devchain
 
 import (
-	"math/big"
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"path/filepath"
 	"time"
 
