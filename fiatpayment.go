@@ -250,6 +250,10 @@ type ProviderPayment struct {
 	FailureReason        string
 	// Received is what a push payment has received in all; nil when the provider does not say.
 	Received *big.Int
+	// Held is what the provider holds of the payment for rampway now: captured or received,
+	// less refunded, in minor units (the ledger's reconciliation compares it with the
+	// payment's transfers); nil when the provider does not say.
+	Held *big.Int
 }
 
 // ProviderPaymentSynced is the type of the event a payment's state read from its provider is

@@ -49,6 +49,41 @@ func CustomersAccount(provider, currency string) string {
 	return "customers/" + provider + "/" + currency
 }
 
+// ProviderPaymentAccount is one payment's part of a provider's account (provider/<provider>/
+// <currency>/<payment id>): what a drift between the ledger and the provider's records of the
+// payment is about.
+func ProviderPaymentAccount(provider, currency, paymentID string) string {
+	return ProviderAccount(provider, currency) + "/" + paymentID
+}
+
+// SplitProviderPaymentAccount is ProviderPaymentAccount's inverse; false for another account.
+func SplitProviderPaymentAccount(account string) (provider, currency, paymentID string, ok bool) {
+	parts := strings.Split(account, "/")
+	if len(parts) != 4 || parts[0] != string(AccountProvider) || parts[1] == "" || parts[2] == "" || parts[3] == "" {
+		return "", "", "", false
+	}
+	return parts[1], parts[2], parts[3], true
+}
+
+// LedgerFiat is the network name of the fiat side's reconciliation (its drifts and rounds):
+// the ledger's fiat payments compared with the providers' records.
+const LedgerFiat = "fiat"
+
+// FiatLedgerPayment is a fiat payment as the ledger has it, for the reconciliation with its
+// provider: the net of its captures, credits and refunds (what the provider should hold of it
+// for rampway, in the currency's minor units).
+type FiatLedgerPayment struct {
+	PaymentID   string
+	OrderID     string
+	Provider    string
+	ProviderRef string
+	Currency    string
+	Ledger      *big.Int
+	// Busy: an action of the payment is under way (pending): the provider may have done it
+	// before rampway recorded it, so the payment waits for a later round.
+	Busy bool
+}
+
 // AccountKind is the kind of an account named by the functions above.
 func AccountKind(account string) LedgerAccountKind {
 	kind, _, _ := strings.Cut(account, "/")
@@ -254,6 +289,12 @@ type LedgerStore interface {
 	LedgerTransfers(ctx context.Context, ref string) ([]LedgerTransfer, error)
 	// LedgerReport returns per day (UTC) and asset the flows of the days in [from, to).
 	LedgerReport(ctx context.Context, from, to time.Time) ([]LedgerDay, error)
+	// FiatLedgerPayments returns the fiat payments to compare with their providers, with the
+	// ledger's net of each: those whose ledger transfers were recorded at or after since,
+	// those with a drift standing, and up to sweep others with a provider reference after the
+	// payment id sweepAfter (a rolling look at the rest); next is where the next sweep starts
+	// ("" from the beginning).
+	FiatLedgerPayments(ctx context.Context, since time.Time, sweepAfter string, sweep int) (payments []FiatLedgerPayment, next string, err error)
 	// Reconciled returns the last block reconciled on network and when (false: never).
 	Reconciled(ctx context.Context, network string) (uint64, time.Time, bool, error)
 }

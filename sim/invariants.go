@@ -16,6 +16,7 @@ import (
 
 	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/chainwork"
+	"github.com/rampway/rampway/fiatwork"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
@@ -53,6 +54,7 @@ var Checks = []Invariant{
 	{Name: "the hot wallet's nonces are gapless, stored and on chain", Check: checkNonces},
 	{Name: "no webhook event delivered again after a 2xx", Check: checkNoRedelivery},
 	{Name: "the ledger agrees with the chain to the wei", Check: checkLedger},
+	{Name: "the ledger's fiat side agrees with the provider's records", Final: true, Check: checkFiatLedger},
 	{Name: "every paid order ends SUCCESS, refunded, or waiting for an operator with a reason", Final: true, Check: checkOrderEnds},
 	{Name: "every webhook event delivered at least once", Final: true, Check: checkAllDelivered},
 	{Name: "every stored transaction mined, none pending", Final: true, Check: checkNothingPending},
@@ -87,6 +89,27 @@ func checkLedger(ctx context.Context, v *View) []string {
 	for _, d := range rec.Drifts() {
 		out = append(out, fmt.Sprintf("%s holds %s of %s on chain at block %d, the ledger says %s (difference %s)",
 			d.Account, d.Chain, d.Asset, d.Block, d.Ledger, d.Diff()))
+	}
+	return out
+}
+
+// checkFiatLedger: each fiat payment's net in the ledger (captures and credits less refunds)
+// equals what the provider holds of it, to the minor unit: the fiat reconciler of production
+// (fiatwork.Reconciler), at the end, with no grace (nothing is on its way) and looking at
+// every payment.
+func checkFiatLedger(ctx context.Context, v *View) []string {
+	r := fiatwork.NewReconciler(v.Store, map[string]rampway.FiatProvider{providerName: v.w.provider},
+		fiatwork.ReconcilerConfig{Grace: -1, Sweep: 1 << 20}, v.w.log, v.w.clock.Now)
+	rec, err := r.Reconcile(ctx)
+	if err != nil {
+		return []string{"reconcile the fiat ledger: " + err.Error()}
+	}
+	var out []string
+	for _, d := range rec.Drifts() {
+		out = append(out, fmt.Sprintf("%s: the provider holds %s of %s, the ledger says %s (difference %s)", d.Account, d.Chain, d.Asset, d.Ledger, d.Diff()))
+	}
+	for _, a := range rec.Skipped {
+		out = append(out, a+": not compared (an action under way, or the provider not answering)")
 	}
 	return out
 }

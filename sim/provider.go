@@ -84,6 +84,8 @@ func (p *provider) view(pay *simPayment) *rampway.ProviderPayment {
 		pp.Reference = "REF-" + pay.Ref
 		pp.Received = new(big.Int).Set(pay.Received)
 	}
+	pp.Held = new(big.Int).Add(pay.Received, pay.Captured)
+	pp.Held.Sub(pp.Held, pay.Refunded)
 	return pp
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -260,6 +261,9 @@ func (w *World) act(ctx context.Context, fs *faultState) error {
 	case "fiatwork":
 		n, err := w.p.fiat.Step(ctx)
 		w.traceErr(fmt.Sprintf("fiat worker step (%d done)", n), err)
+		if w.opt.Bug == BugFiatRefundBehindTheBack {
+			w.injectFiatRefund()
+		}
 	case "dispatcher":
 		n, err := w.stepDispatcher(ctx)
 		w.traceErr(fmt.Sprintf("dispatcher step (%d attempts)", n), err)
@@ -386,6 +390,24 @@ func (w *World) fiatAction(ctx context.Context) error {
 		w.trace("bank transfer for %s %s %s", o.Label, how, amount)
 	}
 	return nil
+}
+
+// injectFiatRefund is Options.Bug BugFiatRefundBehindTheBack: the first payment the provider
+// captured is refunded 1.00 at the provider, whose notification of it never comes (made in its
+// dashboard, say): rampway's ledger does not hear of it.
+func (w *World) injectFiatRefund() {
+	if w.refundedBehind != "" {
+		return
+	}
+	for _, ref := range slices.Sorted(maps.Keys(w.provider.payments)) {
+		pay := w.provider.payments[ref]
+		if pay.Captured.Cmp(big.NewInt(100)) >= 0 && pay.Refunded.Sign() == 0 {
+			pay.Refunded.Add(pay.Refunded, big.NewInt(100))
+			w.refundedBehind = ref
+			w.trace("BUG: the provider refunded 1.00 of %s behind rampway's back", ref)
+			return
+		}
+	}
 }
 
 // injectDoubleExecution is Options.Bug: once an order's call has succeeded, the same call is

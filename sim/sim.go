@@ -77,7 +77,8 @@ type Options struct {
 	// Trace, when set, receives each step as it runs.
 	Trace io.Writer
 	// Bug injects a deliberate bug, to show an invariant catching it: BugDoubleExecution sends
-	// a paid order's call a second time, with a fresh nonce, once it has succeeded.
+	// a paid order's call a second time, with a fresh nonce, once it has succeeded;
+	// BugFiatRefundBehindTheBack refunds a captured payment at the provider, silently.
 	Bug string
 	// Invariants are checked besides the built-in ones (Checks).
 	Invariants []Invariant
@@ -87,8 +88,11 @@ type Options struct {
 	Logs io.Writer
 }
 
-// BugDoubleExecution is Options.Bug's double execution.
-const BugDoubleExecution = "double-execution"
+// Options.Bug's bugs: a double execution; a refund at the provider that rampway never hears of.
+const (
+	BugDoubleExecution         = "double-execution"
+	BugFiatRefundBehindTheBack = "fiat-refund-behind-the-back"
+)
 
 // Result is what a run did and found.
 type Result struct {
@@ -150,6 +154,8 @@ type World struct {
 	reconciled *sqlstore.Store // the store reconciler reads
 	// doubled is the order the injected bug executed twice ("" until it has).
 	doubled string
+	// refundedBehind is the payment the injected bug refunded at the provider ("" until it has).
+	refundedBehind string
 }
 
 // simOrder is an order of the workload, as the simulation knows it.

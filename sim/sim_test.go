@@ -130,3 +130,21 @@ func TestCatchesDoubleExecution(t *testing.T) {
 	}
 	t.Fatal("no seed injected the double execution")
 }
+
+// TestCatchesFiatRefundBehindTheBack: a payment refunded at the provider, of which rampway
+// never hears, must show as the fiat ledger's disagreement with the provider, to the cent.
+func TestCatchesFiatRefundBehindTheBack(t *testing.T) {
+	for _, s := range []uint64{1, 2, 3} {
+		res := run(t, sim.Options{Seed: s, Steps: 150, Bug: sim.BugFiatRefundBehindTheBack})
+		if !slices.ContainsFunc(res.Trace, func(l string) bool { return strings.Contains(l, "BUG:") }) {
+			continue // nothing captured in time on this seed: try the next
+		}
+		inv := "the ledger's fiat side agrees with the provider's records"
+		if !slices.ContainsFunc(res.Violations, func(v string) bool { return strings.Contains(v, inv) && strings.Contains(v, "(difference -100)") }) {
+			t.Fatalf("seed %d: a refund was made behind rampway's back and no violation of %q says so:\n%s", s, inv, strings.Join(res.Violations, "\n"))
+		}
+		t.Logf("seed %d: the refund behind rampway's back was caught:\n%s", s, strings.Join(res.Violations, "\n"))
+		return
+	}
+	t.Fatal("no seed injected the refund")
+}

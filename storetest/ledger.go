@@ -185,3 +185,82 @@ func testLedger(t *testing.T, open Opener) {
 		t.Fatalf("report of yesterday %+v", rep)
 	}
 }
+
+// The fiat side's reconciliation reads: a payment's ledger net (its capture), busy while an
+// action of it is pending; the payments moved since a time, those with a drift standing and a
+// rolling look; a drift of a payment accepted moves the payment's own net.
+func testFiatLedger(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "fiatledger")
+	before := now().Add(-time.Minute)
+	o, pay := fiatOrder(t, s, m.ID, rampway.MethodCard, "sbp_fl")
+	if _, err := s.ApplyProviderEvent(ctx, "sandbox", &rampway.ProviderEvent{ID: "ev_fl_auth", Type: rampway.ProviderPaymentAuthorized, PaymentRef: "sbp_fl",
+		Status: rampway.FiatAuthorized}, now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []rampway.Cause{rampway.ExecutionStarted{}, rampway.ExecutionMined{}} {
+		if _, err := s.Apply(ctx, o.ID, c, now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func(since time.Time, after string, sweep int) (*rampway.FiatLedgerPayment, string) {
+		t.Helper()
+		ps, next, err := s.FiatLedgerPayments(ctx, since, after, sweep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.PaymentID == pay.ID {
+				return &p, next
+			}
+		}
+		return nil, next
+	}
+	// The capture to do: swept (it has a provider reference), busy, nothing in the ledger yet.
+	p, _ := find(now().Add(time.Hour), "", 1000)
+	if p == nil || !p.Busy || p.Ledger.Sign() != 0 || p.Provider != "sandbox" || p.ProviderRef != "sbp_fl" || p.Currency != "EUR" || p.OrderID != o.ID {
+		t.Fatalf("before the capture: %+v", p)
+	}
+	as, _ := s.ClaimFiatActions(ctx, now(), time.Minute, 10)
+	if len(as) != 1 {
+		t.Fatalf("actions %+v", as)
+	}
+	if err := s.FinishFiatAction(ctx, as[0].ID, rampway.ActionDone, "cap_fl", "", now(), now()); err != nil {
+		t.Fatal(err)
+	}
+	// Moved since before: listed, not busy, the capture's 2500 in the ledger; not swept past it.
+	if p, _ := find(before, pay.ID, 1000); p == nil || p.Busy || p.Ledger.Int64() != 2500 {
+		t.Fatalf("after the capture: %+v", p)
+	}
+	if p, _ := find(now().Add(time.Hour), pay.ID, 1000); p != nil {
+		t.Fatalf("neither moved since nor swept, yet listed: %+v", p)
+	}
+	// The rolling look: one a round, the next round after it.
+	if _, next := find(now().Add(time.Hour), "", 1); next == "" {
+		t.Fatal("a full sweep gave no place to go on from")
+	}
+	// A drift: listed while it stands, whatever else.
+	account := rampway.ProviderPaymentAccount("sandbox", "EUR", pay.ID)
+	if err := s.RecordReconciliation(ctx, &rampway.Reconciliation{Network: rampway.LedgerFiat, At: now(), Checked: []rampway.LedgerCheck{{Account: account,
+		Network: rampway.LedgerFiat, Asset: rampway.FiatAsset("EUR"), Ledger: big.NewInt(2500), Chain: big.NewInt(2000)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := find(now().Add(time.Hour), pay.ID, 1000); p == nil || p.Ledger.Int64() != 2500 {
+		t.Fatalf("a payment with a drift standing: %+v", p)
+	}
+	if ds, err := s.LedgerDrifts(ctx, rampway.LedgerFiat); err != nil || len(ds) != 1 || ds[0].Account != account || ds[0].Diff().Int64() != -500 {
+		t.Fatalf("fiat drifts %+v, %v", ds, err)
+	}
+	// Accepted (the provider refunded 5.00 by hand): the payment's net is the provider's.
+	adj, err := s.AcceptLedgerDrift(ctx, account, rampway.FiatAsset("EUR"), "refunded by hand at the provider", now())
+	if err != nil || adj.Ref != pay.ID || adj.Debit != rampway.ProviderAccount("sandbox", "EUR") || adj.Credit != rampway.CustomersAccount("sandbox", "EUR") || adj.Amount.Int64() != 500 {
+		t.Fatalf("accepted: %+v, %v", adj, err)
+	}
+	if p, _ := find(before, pay.ID, 1000); p == nil || p.Ledger.Int64() != 2000 {
+		t.Fatalf("after the adjustment: %+v", p)
+	}
+	if ds, _ := s.LedgerDrifts(ctx, rampway.LedgerFiat); len(ds) != 0 {
+		t.Fatalf("drifts after the accept: %+v", ds)
+	}
+}

@@ -69,6 +69,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"ConcurrentRefunds", testConcurrentRefunds},
 		{"Sweeps", testSweeps},
 		{"Ledger", testLedger},
+		{"FiatLedger", testFiatLedger},
 		{"CreatedOrderDelivery", testCreatedOrderDelivery},
 		{"DeliveryClaims", testDeliveryClaims},
 		{"DeliveryClaimsPerMerchant", testDeliveryClaimsPerMerchant},

@@ -391,7 +391,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	reg := prometheus.NewRegistry()
 	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
-		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, networkNames(a.Networks.List()), log))
+		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, ledgerNetworks(a.Networks.List(), len(a.providers) > 0), log))
 	proxies, err := cfg.HTTP.TrustedProxyPrefixes()
 	if err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
@@ -533,6 +533,12 @@ func (a *App) Serve(ctx context.Context) error {
 		fw := fiatwork.New(a.Store, ps, fiatwork.Config{GiveUpAfter: a.Cfg.Fiat.ActionGiveUpAfter}, a.Log.With("worker", "fiat"), nil)
 		wakes.fiat = fw.Wake
 		workers.Go(func() { fw.Run(wctx, fiatPoll) })
+		// The ledger's fiat side against the providers' records (docs/ledger.md), one
+		// instance at a time.
+		fr := fiatwork.NewReconciler(a.Store, ps, fiatwork.ReconcilerConfig{}, a.Log.With("worker", "fiat-reconciler"), nil)
+		workers.Go(func() {
+			leases.Run(wctx, "reconciler/"+rampway.LedgerFiat, func(ctx context.Context) { fr.Run(rampway.Background(ctx), fiatReconcileEvery) })
+		})
 	}
 	for _, p := range a.providers {
 		if r, ok := p.(provider.Runner); ok { // an in-process provider's own work (its notifications)

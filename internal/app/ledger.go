@@ -9,11 +9,16 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rampway/rampway"
 	"github.com/rampway/rampway/internal/sqlstore"
 )
 
 // reconcilePoll is how often each network's reconciler looks for a new block to compare at.
 const reconcilePoll = time.Second
+
+// fiatReconcileEvery is how often the fiat payments are compared with their providers' records
+// (each round asks a provider about the payments that moved and a rolling 20 others).
+const fiatReconcileEvery = time.Minute
 
 // ledgerCollector exports the ledger's drifts on each scrape: how many accounts' assets differ
 // from the chain per network, each difference (chain - ledger, in base units), and the last
@@ -54,6 +59,9 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 	count := map[string]float64{}
 	for _, n := range c.networks {
 		count[n] = 0
+		if n == rampway.LedgerFiat {
+			continue // compared payment by payment, at no block
+		}
 		if b, _, ok, err := c.store.Reconciled(ctx, n); err == nil && ok {
 			ch <- prometheus.MustNewConstMetric(c.block, prometheus.GaugeValue, float64(b), n)
 		}
@@ -68,6 +76,16 @@ func (c *ledgerCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
+// ledgerNetworks are the reconciliations' networks: the chains', and the fiat side's when a
+// payment provider is configured.
+func ledgerNetworks(ns []*rampway.Network, fiat bool) []string {
+	out := networkNames(ns)
+	if fiat {
+		out = append(out, rampway.LedgerFiat)
+	}
+	return out
+}
+
 // ledgerWarner lists the ledger's drifts on /readyz, which stays ready: the money is not
 // where the ledger says, but serving orders goes on while an operator looks.
 type ledgerWarner struct{ store *sqlstore.Store }
@@ -79,6 +97,11 @@ func (w ledgerWarner) Warnings(ctx context.Context) []string {
 	}
 	var out []string
 	for _, d := range drifts {
+		if provider, _, payment, ok := rampway.SplitProviderPaymentAccount(d.Account); ok && d.Network == rampway.LedgerFiat {
+			out = append(out, fmt.Sprintf("Ledger drift at payment provider %s: payment %s: the provider holds %s of %s, the ledger says %s (difference %s, since %s); see rampway admin ledger drifts",
+				provider, payment, d.Chain, d.Asset, d.Ledger, d.Diff(), d.FirstSeen.UTC().Format(time.RFC3339)))
+			continue
+		}
 		out = append(out, fmt.Sprintf("Ledger drift on %s: %s holds %s of %s on chain at block %d, the ledger says %s (difference %s, since %s); see rampway admin ledger drifts",
 			d.Network, d.Account, d.Chain, d.Asset, d.Block, d.Ledger, d.Diff(), d.FirstSeen.UTC().Format(time.RFC3339)))
 	}

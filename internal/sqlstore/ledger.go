@@ -498,6 +498,14 @@ func (s *Store) AcceptLedgerDrift(ctx context.Context, account, asset, note stri
 		t := rampway.LedgerTransfer{ID: fmt.Sprintf("adjust:%s:%s:%d:%d", account, asset, blk, at.UnixMicro()), Network: network, Asset: asset,
 			Debit: rampway.ExternalAccount(network), Credit: account, Amount: new(big.Int).Abs(d), Block: uint64(blk), Kind: "adjustment", Ref: account,
 			Note: note, CreatedAt: at}
+		if provider, currency, payment, ok := rampway.SplitProviderPaymentAccount(account); ok && network == rampway.LedgerFiat {
+			// A payment's difference with its provider's records: between the provider's
+			// customers and its balance, as the payment's own transfer (its net moves by it).
+			t.Network, t.Debit, t.Credit, t.Ref = "", rampway.CustomersAccount(provider, currency), rampway.ProviderAccount(provider, currency), payment
+			if err := s.ensureLedgerAccount(ctx, tx, "", t.Credit, common.Address{}, true); err != nil {
+				return err
+			}
+		}
 		if d.Sign() < 0 {
 			t.Debit, t.Credit = t.Credit, t.Debit
 		}
@@ -683,4 +691,93 @@ func (s *Store) Reconciled(ctx context.Context, network string) (uint64, time.Ti
 		return 0, time.Time{}, false, fmt.Errorf("reconciled: %w", err)
 	}
 	return uint64(blk), at.T, true, nil
+}
+
+// FiatLedgerPayments implements rampway.LedgerStore. Each part of the set is read by an index
+// (the transfers by their creation time, the drifts by network, the payments by id, a
+// payment's transfers by ref, its pending actions by the due index), in one snapshot.
+func (s *Store) FiatLedgerPayments(ctx context.Context, since time.Time, sweepAfter string, sweep int) (out []rampway.FiatLedgerPayment, next string, err error) {
+	err = s.snapshot(ctx, func(tx *sql.Tx) error {
+		moved, err := collect(ctx, tx, "fiat ledger: moved", s.q(`SELECT ref FROM ledger_transfers
+			WHERE created_at >= $1 AND asset LIKE 'fiat/%'`), scanValue[string], s.t(since))
+		if err != nil {
+			return err
+		}
+		drifted, err := collect(ctx, tx, "fiat ledger: drifts", s.q(`SELECT account FROM ledger_drifts WHERE network = $1 ORDER BY account`),
+			scanValue[string], rampway.LedgerFiat)
+		if err != nil {
+			return err
+		}
+		swept, err := collect(ctx, tx, "fiat ledger: sweep", s.q(`SELECT id FROM fiat_payments WHERE id > $1 AND provider_ref != '' ORDER BY id LIMIT $2`),
+			scanValue[string], sweepAfter, max(sweep, 1))
+		if err != nil {
+			return err
+		}
+		if len(swept) >= sweep && len(swept) > 0 {
+			next = swept[len(swept)-1]
+		}
+		ids := append(moved, swept...)
+		for _, account := range drifted {
+			if _, _, id, ok := rampway.SplitProviderPaymentAccount(account); ok {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		for _, id := range slices.Compact(ids) {
+			p, err := s.fiatLedgerPayment(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if p != nil {
+				out = append(out, *p)
+			}
+		}
+		return nil
+	})
+	return out, next, err
+}
+
+// fiatLedgerPayment reads one payment and its ledger net; nil for an id that is not a payment
+// with a provider reference (a ref of another kind).
+func (s *Store) fiatLedgerPayment(ctx context.Context, tx *sql.Tx, id string) (*rampway.FiatLedgerPayment, error) {
+	p := rampway.FiatLedgerPayment{PaymentID: id, Ledger: new(big.Int)}
+	err := tx.QueryRowContext(ctx, s.q(`SELECT order_id, provider, provider_ref, currency FROM fiat_payments WHERE id = $1`), id).
+		Scan(&p.OrderID, &p.Provider, &p.ProviderRef, &p.Currency)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && p.ProviderRef == "" {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fiat ledger: payment %s: %w", id, err)
+	}
+	held := rampway.ProviderAccount(p.Provider, p.Currency)
+	type move struct {
+		debit, credit, amount string
+	}
+	moves, err := collect(ctx, tx, "fiat ledger: transfers", s.q(`SELECT debit, credit, amount FROM ledger_transfers WHERE ref = $1 AND asset = $2`),
+		func(r interface{ Scan(...any) error }) (move, error) {
+			var m move
+			return m, r.Scan(&m.debit, &m.credit, &m.amount)
+		}, id, rampway.FiatAsset(p.Currency))
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		v, err := parseBig(m.amount, "amount")
+		if err != nil {
+			return nil, err
+		}
+		if m.credit == held {
+			p.Ledger.Add(p.Ledger, v)
+		}
+		if m.debit == held {
+			p.Ledger.Sub(p.Ledger, v)
+		}
+	}
+	var busy int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM fiat_actions WHERE status = 'pending' AND payment_id = $1`), id).Scan(&busy)
+	if err != nil {
+		return nil, fmt.Errorf("fiat ledger: actions of %s: %w", id, err)
+	}
+	p.Busy = busy > 0
+	return &p, nil
 }

@@ -226,6 +226,8 @@ func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPa
 	}
 	pp := &rampway.ProviderPayment{Ref: pay.ID, Status: pay.Status, Reference: pay.Reference, CardBrand: pay.CardBrand, CardLast4: pay.CardLast4,
 		FailureReason: pay.FailureReason, Received: new(big.Int).Set(pay.Received)}
+	pp.Held = new(big.Int).Add(pay.Received, pay.Captured)
+	pp.Held.Sub(pp.Held, pay.Refunded)
 	switch pay.Status {
 	case rampway.FiatPending:
 		pp.Next = p.next(pay)

@@ -146,7 +146,9 @@ func (p *Provider) Start(ctx context.Context, s rampway.StartFiatPayment) (*ramp
 
 // Payment implements rampway.FiatProvider.
 func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPayment, error) {
-	pi, err := p.client.V1PaymentIntents.Retrieve(ctx, ref, &stripego.PaymentIntentRetrieveParams{})
+	params := &stripego.PaymentIntentRetrieveParams{}
+	params.AddExpand("latest_charge") // its refunds: the payment's state and what Stripe holds
+	pi, err := p.client.V1PaymentIntents.Retrieve(ctx, ref, params)
 	if err != nil {
 		return nil, fmt.Errorf("stripe: read the payment intent %s: %w", ref, err)
 	}
@@ -155,7 +157,7 @@ func (p *Provider) Payment(ctx context.Context, ref string) (*rampway.ProviderPa
 
 // payment is an intent as rampway states a payment.
 func (p *Provider) payment(pi *stripego.PaymentIntent) *rampway.ProviderPayment {
-	pp := &rampway.ProviderPayment{Ref: pi.ID, Status: Status(pi)}
+	pp := &rampway.ProviderPayment{Ref: pi.ID, Status: Status(pi), Held: Held(pi)}
 	if pp.Status == rampway.FiatPending || pp.Status == rampway.FiatProcessing {
 		pp.Next = &rampway.NextAction{Kind: NextKind, Meta: map[string]string{"client_secret": pi.ClientSecret, "publishable_key": p.cfg.PublishableKey}}
 	}
@@ -166,6 +168,19 @@ func (p *Provider) payment(pi *stripego.PaymentIntent) *rampway.ProviderPayment 
 		pp.CardBrand, pp.CardLast4 = string(pm.Card.Brand), pm.Card.Last4
 	}
 	return pp
+}
+
+// Held is what Stripe holds of an intent for rampway: what it received less what its charge
+// refunded, in minor units; nil when the intent received money and its latest charge was not
+// expanded (its refunds are not known).
+func Held(pi *stripego.PaymentIntent) *big.Int {
+	if pi.AmountReceived == 0 {
+		return new(big.Int)
+	}
+	if c := pi.LatestCharge; c != nil && c.Object == "charge" {
+		return big.NewInt(pi.AmountReceived - c.AmountRefunded)
+	}
+	return nil
 }
 
 // Status is an intent's state as a payment's: waiting for the user's card (pending, or failed

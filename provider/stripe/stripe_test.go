@@ -3,6 +3,7 @@ package stripe_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	stripego "github.com/stripe/stripe-go/v85"
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/rampway/rampway"
@@ -52,8 +54,10 @@ func TestProviderCallsStripeMock(t *testing.T) {
 	if pp.Status != rampway.FiatPending || pp.Next == nil || pp.Next.Kind != stripe.NextKind || pp.Next.Meta["publishable_key"] != "pk_test_123" || pp.Next.Meta["client_secret"] == "" {
 		t.Fatalf("next action %+v", pp.Next)
 	}
-	if _, err := p.Payment(ctx, pp.Ref); err != nil {
-		t.Fatal(err)
+	// Read with its latest charge expanded (stripe-mock refuses an unknown expansion): what
+	// Stripe holds of it is known.
+	if read, err := p.Payment(ctx, pp.Ref); err != nil || read.Held == nil {
+		t.Fatalf("payment: %+v %v", read, err)
 	}
 	if err := p.Capture(ctx, pp.Ref, big.NewInt(2988), "fac_capture"); err != nil {
 		t.Fatal(err)
@@ -193,6 +197,25 @@ func TestRefundRefusedForGood(t *testing.T) {
 		srv.Close()
 		if refused := errors.Is(err, rampway.ErrProviderRefused); refused != c.refused || (c.status == 200 && !c.refused && (err != nil || ref != "re_2")) {
 			t.Errorf("%d %s: ref %q, err %v; refused %v, want %v", c.status, c.body, ref, err, refused, c.refused)
+		}
+	}
+}
+
+// What Stripe holds of an intent: received less its charge's refunds; unknown (nil) when the
+// charge is not expanded; nothing when nothing was received.
+func TestHeld(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pi   stripego.PaymentIntent
+		want string
+	}{
+		{"captured, partly refunded", stripego.PaymentIntent{AmountReceived: 2988, LatestCharge: &stripego.Charge{Object: "charge", AmountRefunded: 500}}, "2488"},
+		{"captured", stripego.PaymentIntent{AmountReceived: 2988, LatestCharge: &stripego.Charge{Object: "charge"}}, "2988"},
+		{"charge not expanded", stripego.PaymentIntent{AmountReceived: 2988, LatestCharge: &stripego.Charge{ID: "ch_1"}}, "<nil>"},
+		{"nothing received", stripego.PaymentIntent{}, "0"},
+	} {
+		if got := stripe.Held(&c.pi); fmt.Sprint(got) != c.want {
+			t.Errorf("%s: held %v, want %s", c.name, got, c.want)
 		}
 	}
 }
