@@ -42,7 +42,13 @@
   // Live status: the page reloads when the order moves on (the server renders each step). At
   // a final status nothing more comes: no stream is opened, and one is closed.
   const live = document.getElementById("live");
-  const changed = (st) => { if (st && st.status && st.status !== initial) { moving = true; location.reload(); } };
+  // Not while a form the user sent is on its way (Cancel, a step): its answer is the page to
+  // show, and a reload would abort it (a Cancel's status arriving first left the user on the
+  // checkout page instead of back at the shop).
+  let sending = false;
+  // (Last to hear of a submit: a widget that sends its form itself, Stripe's, prevents it.)
+  document.addEventListener("submit", (e) => { if (!e.defaultPrevented) sending = true; });
+  const changed = (st) => { if (!sending && st && st.status && st.status !== initial) { moving = true; location.reload(); } };
   if (window.EventSource) {
     const es = new EventSource("/checkout/events?" + q);
     const on = (e) => {
