@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"encoding/json"
-	"io"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -23,19 +22,6 @@ import (
 func TestFiatLedgerDriftThroughTheService(t *testing.T) {
 	e := apptest.Start(t, nil)
 	ctx := t.Context()
-	call := func(method, path, body string) (int, string) {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(ctx, method, e.Base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+e.App.Cfg.Admin.Token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
-	}
 	created := e.CardMint(t)
 	devtest.PayCard(t, created.GatewayURL, "4242424242424242")
 	var pay *rampway.FiatPayment
@@ -70,22 +56,22 @@ func TestFiatLedgerDriftThroughTheService(t *testing.T) {
 	var drifts struct {
 		Drifts []struct{ Account, Asset, Difference, Network string }
 	}
-	code, body := call(http.MethodGet, "/admin/ledger/drifts", "")
+	code, body := e.Admin(t, http.MethodGet, "/admin/ledger/drifts", "")
 	if err := json.Unmarshal([]byte(body), &drifts); err != nil || code != http.StatusOK {
 		t.Fatalf("drifts: %d %s %v", code, body, err)
 	}
 	if d := drifts.Drifts; len(d) != 1 || d[0].Account != account || d[0].Asset != "fiat/EUR" || d[0].Difference != "-100" || d[0].Network != "fiat" {
 		t.Fatalf("drifts %+v; want %s short by 100", d, account)
 	}
-	if code, body := call(http.MethodGet, "/readyz", ""); code != http.StatusOK || !strings.Contains(body, "Ledger drift at payment provider "+pay.Provider+": payment "+pay.ID) {
+	if code, body := e.Admin(t, http.MethodGet, "/readyz", ""); code != http.StatusOK || !strings.Contains(body, "Ledger drift at payment provider "+pay.Provider+": payment "+pay.ID) {
 		t.Fatalf("readyz with a drift: %d %s", code, body)
 	}
-	if _, body := call(http.MethodGet, "/metrics", ""); !strings.Contains(body, `rampway_ledger_drifts{network="fiat"} 1`) {
+	if _, body := e.Admin(t, http.MethodGet, "/metrics", ""); !strings.Contains(body, `rampway_ledger_drifts{network="fiat"} 1`) {
 		t.Fatalf("metrics without the fiat drift:\n%s", body)
 	}
 
 	// Accepted by an operator: the payment's own adjustment; the next round agrees.
-	code, body = call(http.MethodPost, "/admin/ledger/drifts/accept", `{"account": "`+account+`", "asset": "fiat/EUR", "note": "refunded from the provider's dashboard"}`)
+	code, body = e.Admin(t, http.MethodPost, "/admin/ledger/drifts/accept", `{"account": "`+account+`", "asset": "fiat/EUR", "note": "refunded from the provider's dashboard"}`)
 	var adj struct{ Debit, Credit, Amount, Ref string }
 	if err := json.Unmarshal([]byte(body), &adj); err != nil || code != http.StatusOK || adj.Ref != pay.ID || adj.Amount != "100" ||
 		adj.Debit != rampway.ProviderAccount(pay.Provider, "EUR") || adj.Credit != rampway.CustomersAccount(pay.Provider, "EUR") {
@@ -95,7 +81,7 @@ func TestFiatLedgerDriftThroughTheService(t *testing.T) {
 	if err != nil || len(rec.Checked) != 1 || len(rec.Drifts()) != 0 {
 		t.Fatalf("after the acceptance: %+v %v", rec, err)
 	}
-	if _, body := call(http.MethodGet, "/admin/ledger/drifts", ""); strings.Contains(body, account) {
+	if _, body := e.Admin(t, http.MethodGet, "/admin/ledger/drifts", ""); strings.Contains(body, account) {
 		t.Fatalf("drifts after the acceptance: %s", body)
 	}
 }

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"encoding/json"
-	"io"
 	"math/big"
 	"net/http"
 	"strings"
@@ -25,18 +24,7 @@ func TestLedgerDriftThroughTheService(t *testing.T) {
 	e := apptest.Start(t, nil)
 	ctx := t.Context()
 	cfg := e.App.Cfg
-	get := func(path string) (int, string) {
-		t.Helper()
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.Base+path, nil)
-		req.Header.Set("Authorization", "Bearer "+cfg.Admin.Token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
-	}
+	get := func(path string) (int, string) { t.Helper(); return e.Admin(t, http.MethodGet, path, "") }
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
 		for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(50 * time.Millisecond) { // a hang guard only
@@ -130,19 +118,10 @@ func TestLedgerDriftThroughTheService(t *testing.T) {
 	}
 
 	// Accepted by an operator: the adjustment is what left, and the next round agrees.
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.Base+"/admin/ledger/drifts/accept",
-		strings.NewReader(`{"account": "`+account+`", "asset": "devnet/native", "note": "sent by hand to a user"}`))
-	req.Header.Set("Authorization", "Bearer "+cfg.Admin.Token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code, body := e.Admin(t, http.MethodPost, "/admin/ledger/drifts/accept", `{"account": "`+account+`", "asset": "devnet/native", "note": "sent by hand to a user"}`)
 	var adj struct{ Debit, Amount, Kind, Note string }
-	err = json.NewDecoder(res.Body).Decode(&adj)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusOK || adj.Debit != account || adj.Amount != gone.String() || adj.Kind != "adjustment" || adj.Note != "sent by hand to a user" {
-		t.Fatalf("accept: %d %+v %v", res.StatusCode, adj, err)
+	if err := json.Unmarshal([]byte(body), &adj); err != nil || code != http.StatusOK || adj.Debit != account || adj.Amount != gone.String() || adj.Kind != "adjustment" || adj.Note != "sent by hand to a user" {
+		t.Fatalf("accept: %d %s", code, body)
 	}
 	before := reconciled()
 	send(false, big.NewInt(1)) // a new block (to the hot wallet: a positive drift of 1 wei)

@@ -7,10 +7,13 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"math/big"
 	"net"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -118,4 +121,23 @@ func (e *Env) CardMintFor(t testing.TB, m *rampway.Merchant) *checkout.Created {
 		t.Fatal(err)
 	}
 	return created
+}
+
+// Admin calls the service at path (the admin API, /readyz, /metrics) with the admin token and
+// a JSON body ("" for none): its status and body.
+func (e *Env) Admin(t testing.TB, method, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, e.Base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+e.App.Cfg.Admin.Token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
 }
