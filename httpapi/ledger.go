@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/rampway/rampway"
 )
 
@@ -15,8 +17,9 @@ type Warner interface {
 }
 
 // LedgerDriftView is a difference between the ledger's balance of an account rampway holds
-// and the chain's, at a block: amounts in the asset's base units (wei, token units), as
-// integer strings; difference is chain - ledger.
+// and the chain's, at a block (or, on network "fiat", of a payment and what its provider
+// holds of it: no address, block 0): amounts in the asset's base units (wei, token units,
+// minor units), as integer strings; difference is chain (provider) - ledger.
 type LedgerDriftView struct {
 	Network    string `json:"network"`
 	Account    string `json:"account"`
@@ -39,7 +42,11 @@ type LedgerDriftsView struct {
 func NewLedgerDriftsView(ds []rampway.LedgerDrift) LedgerDriftsView {
 	out := LedgerDriftsView{Drifts: []LedgerDriftView{}}
 	for _, d := range ds {
-		out.Drifts = append(out.Drifts, LedgerDriftView{Network: d.Network, Account: d.Account, Address: d.Address.Hex(), Asset: d.Asset, Block: d.Block,
+		addr := "" // a payment's drift with its provider (network fiat) is at no address
+		if d.Address != (common.Address{}) {
+			addr = d.Address.Hex()
+		}
+		out.Drifts = append(out.Drifts, LedgerDriftView{Network: d.Network, Account: d.Account, Address: addr, Asset: d.Asset, Block: d.Block,
 			Ledger: d.Ledger.String(), Chain: d.Chain.String(), Difference: d.Diff().String(), FirstSeen: d.FirstSeen.UTC().Format(TimeFormat),
 			LastSeen: d.LastSeen.UTC().Format(TimeFormat)})
 	}
@@ -203,6 +210,12 @@ func (s *Server) handleLedgerAccept(w http.ResponseWriter, r *http.Request) erro
 	var body ledgerAcceptBody
 	if err := decodeJSON(r, &body, decodeOptions{strict: true}); err != nil {
 		return err
+	}
+	if deref(body.Account) == "" {
+		return rampway.FieldErrorf("account", "account is required: the drift's account, as GET /admin/ledger/drifts lists it")
+	}
+	if deref(body.Asset) == "" {
+		return rampway.FieldErrorf("asset", "asset is required: the drift's asset, as GET /admin/ledger/drifts lists it")
 	}
 	t, err := l.AcceptLedgerDrift(r.Context(), deref(body.Account), deref(body.Asset), deref(body.Note), time.Now().UTC().Truncate(time.Microsecond))
 	if err != nil {

@@ -70,6 +70,25 @@ func TestFiatLedgerDriftThroughTheService(t *testing.T) {
 		t.Fatalf("metrics without the fiat drift:\n%s", body)
 	}
 
+	// Bad requests are refused, in the error envelope, and change nothing.
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"asset": "fiat/EUR", "note": "n"}`, http.StatusBadRequest, `account is required`},
+		{`{"account": "` + account + `", "note": "n"}`, http.StatusBadRequest, `asset is required`},
+		{`{"account": "` + account + `", "asset": "fiat/EUR"}`, http.StatusBadRequest, `note is required`},
+		{`{"account": "` + account + `", "asset": "fiat/EUR", "note": "n", "extra": 1}`, http.StatusBadRequest, `extra`},
+		{`{"account": 1}`, http.StatusBadRequest, `account`},
+		{`{"account": "`, http.StatusBadRequest, `JSON`},
+		{`{"account": "provider/sandbox/EUR/fpy_nope", "asset": "fiat/EUR", "note": "n"}`, http.StatusNotFound, `no drift`},
+	} {
+		if code, body := e.Admin(t, http.MethodPost, "/admin/ledger/drifts/accept", c.body); code != c.code || !strings.Contains(body, c.says) || !strings.Contains(body, `"statusCode"`) {
+			t.Fatalf("accept %s: %d %s; want %d saying %s", c.body, code, body, c.code, c.says)
+		}
+	}
+
 	// Accepted by an operator: the payment's own adjustment; the next round agrees.
 	code, body = e.Admin(t, http.MethodPost, "/admin/ledger/drifts/accept", `{"account": "`+account+`", "asset": "fiat/EUR", "note": "refunded from the provider's dashboard"}`)
 	var adj struct{ Debit, Credit, Amount, Ref string }
