@@ -2,6 +2,7 @@ package rampway
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -72,11 +73,26 @@ type Execution struct {
 	UpdatedAt time.Time
 }
 
+// ErrNonceAhead is the store's refusal to assign a wallet's nonces while its nonce on chain is
+// past every one the store assigned: transactions were sent that the database has no record
+// of (the wallet used outside rampway, or the database restored from an older backup, when an
+// order it holds as paid may have been executed already). An operator checks and adopts the
+// chain's nonce (rampway admin nonces adopt).
+var ErrNonceAhead = errors.New("the hot wallet's nonce on chain is past every nonce this database assigned")
+
+// WalletNonce is a wallet's next nonce on a network, as the store assigns them.
+type WalletNonce struct {
+	Network string
+	Wallet  common.Address
+	Next    uint64
+}
+
 // ExecutionStore keeps executions and the transactions rampway signs. Nonces are assigned
 // here, per (network, wallet), so that several instances never hand out the same one.
 type ExecutionStore interface {
 	// StartExecution has sign build the transactions with consecutive nonces of (network,
-	// wallet) from the first one it is given (the wallet's next, never below chainNonce; the
+	// wallet) from the first one it is given (the wallet's next: ErrNonceAhead, signing nothing,
+	// when chainNonce is past it, the wallet used outside this database's knowledge; the
 	// call last), outside any database transaction (a remote signer holds no lock), then in one
 	// transaction claims those nonces, stores the transactions and applies the execution's
 	// start to the order (DEPOSIT_SUCCESS to SMARTCONTRACT_PROCESSING with the call's hash). A
@@ -96,6 +112,11 @@ type ExecutionStore interface {
 	// PendingTxs returns a network's transactions waiting to be mined deep enough, by wallet,
 	// nonce and age.
 	PendingTxs(ctx context.Context, network string) ([]*ChainTx, error)
+	// Nonces returns each wallet's next nonce, by network; AdoptNonce makes next the wallet's
+	// next nonce (an operator's, after ErrNonceAhead) and returns the one before: EINVALID
+	// below it, ENOTFOUND for a wallet never used.
+	Nonces(ctx context.Context) ([]WalletNonce, error)
+	AdoptNonce(ctx context.Context, network string, wallet common.Address, next uint64) (uint64, error)
 	// AddTx stores a replacement of a pending transaction (same network, wallet and nonce).
 	AddTx(ctx context.Context, tx *ChainTx) error
 	// SettleTx marks the transaction mined as m mined and the others of its nonce replaced,

@@ -3,6 +3,8 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"math/big"
 	"sync"
 	"testing"
@@ -246,5 +248,46 @@ func testRefunds(t *testing.T, open Opener) {
 	refunds, _ = s.Refunds(ctx, o.ID)
 	if len(refunds) != 3 || refunds[2].Amount.Int64() != 1000 || refunds[2].Reason != "cannot execute" || refunds[2].To != payer {
 		t.Fatalf("refunds after failing = %+v", refunds)
+	}
+}
+
+// A wallet whose nonce on chain is past every nonce the store assigned (used outside rampway,
+// or the database restored from an older backup) is not signed with: no signature, nothing
+// stored, the order as it was; an operator adopts the chain's nonce (never one below the
+// store's), and signing goes on from it.
+func testNonceAhead(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "ahead")
+	wallet := common.HexToAddress("0x00000000000000000000000000000000000000bb")
+	a := paid(t, s, m.ID, big.NewInt(100))
+	if ea, err := s.StartExecution(ctx, a.ID, "devnet", wallet, 3, fakeSign(wallet, 1, 1), now()); err != nil || ea.Nonce != 3 {
+		t.Fatalf("first execution: %+v, %v", ea, err)
+	}
+	b := paid(t, s, m.ID, big.NewInt(100))
+	signed := false
+	_, err := s.StartExecution(ctx, b.ID, "devnet", wallet, 6, func(uint64) ([]*rampway.ChainTx, error) { signed = true; return nil, nil }, now())
+	if !errors.Is(err, rampway.ErrNonceAhead) || signed || !strings.Contains(err.Error(), "rampway admin nonces adopt --network devnet --wallet "+wallet.Hex()+" --next 6") {
+		t.Fatalf("the chain at nonce 6, the store at 4: signed %v, %v", signed, err)
+	}
+	if got, _ := s.Order(ctx, b.ID); got.Status != rampway.StatusDepositSuccess {
+		t.Fatalf("the order after the refusal: %s", got.Status)
+	}
+	if _, err := s.AdoptNonce(ctx, "devnet", wallet, 2); rampway.ErrorCode(err) != rampway.EINVALID {
+		t.Fatalf("adopting a nonce below the store's: %v", err)
+	}
+	if _, err := s.AdoptNonce(ctx, "devnet", common.HexToAddress("0x01"), 6); rampway.ErrorCode(err) != rampway.ENOTFOUND {
+		t.Fatalf("adopting for a wallet never used: %v", err)
+	}
+	before, err := s.AdoptNonce(ctx, "devnet", wallet, 6)
+	if err != nil || before != 4 {
+		t.Fatalf("adopt: %d, %v", before, err)
+	}
+	ns, err := s.Nonces(ctx)
+	if err != nil || !slices.ContainsFunc(ns, func(n rampway.WalletNonce) bool { return n.Wallet == wallet && n.Network == "devnet" && n.Next == 6 }) {
+		t.Fatalf("nonces %+v, %v", ns, err)
+	}
+	if eb, err := s.StartExecution(ctx, b.ID, "devnet", wallet, 6, fakeSign(wallet, 1, 2), now()); err != nil || eb.Nonce != 6 {
+		t.Fatalf("after the adoption: %+v, %v", eb, err)
 	}
 }

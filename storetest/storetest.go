@@ -62,6 +62,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"CreditWithoutTransition", testCreditWithoutTransition},
 		{"NativeArrivals", testNativeArrivals},
 		{"Executions", testExecutions},
+		{"NonceAhead", testNonceAhead},
 		{"ConcurrentNonces", testConcurrentNonces},
 		{"Refunds", testRefunds},
 		{"RefundPayouts", testRefundPayouts},

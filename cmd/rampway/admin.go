@@ -144,6 +144,13 @@ Commands:
                                         run it (N above the orders made since the backup)
                                         before serving, or their deposit addresses are
                                         given again to new orders
+  nonces show                           each hot wallet's next nonce, by network
+  nonces adopt --network NAME --wallet ADDRESS --next N
+                                        after the executor refused to sign (the wallet's
+                                        nonce on chain past the database's: used outside
+                                        rampway, or a restore from an older backup) and the
+                                        wallet's transactions were checked against the
+                                        orders: N, the chain's nonce, becomes the next
   PROVIDER OPERATION --FIELD VALUE ...  a payment provider's own operation, PROVIDER its
                                         name in fiat.providers (docs/providers.md lists
                                         them: a test provider's bank transfer arriving, say);
@@ -247,6 +254,8 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 		out, err = usersCommand(ctx, dashboard.NewAccounts(store, dashboard.Config{}, nil), rest)
 	case rest[0] == "deposit-index":
 		out, err = depositIndexCommand(ctx, store, rest)
+	case rest[0] == "nonces":
+		out, err = noncesCommand(ctx, store, rest)
 	case rest[0] == "ledger":
 		out, err = ledgerCommand(ctx, store, rest)
 	default:

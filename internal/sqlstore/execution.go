@@ -112,7 +112,59 @@ func (s *Store) nextNonce(ctx context.Context, network string, wallet common.Add
 	case err != nil:
 		return 0, fmt.Errorf("nonce: %w", err)
 	}
-	return max(uint64(next), chainNonce), nil // below chainNonce: the wallet was used outside rampway
+	if uint64(next) < chainNonce {
+		return 0, nonceAhead(network, wallet, uint64(next), chainNonce)
+	}
+	return uint64(next), nil
+}
+
+// nonceAhead is the refusal to sign while a wallet's nonce on chain is past every nonce this
+// database assigned: transactions were sent that it has no record of. Either the wallet was
+// used outside rampway, or the database was restored from a backup older than the chain, and
+// then orders it holds as paid and not executed may have been executed already: signing their
+// calls again would execute them twice. An operator checks, then adopts the chain's nonce.
+func nonceAhead(network string, wallet common.Address, next, chainNonce uint64) error {
+	return fmt.Errorf("%w: the hot wallet %s on %s is at nonce %d on chain, past the %d this database assigned: "+
+		"it was used outside rampway, or the database was restored from a backup older than the chain. Nothing is signed with it "+
+		"until an operator has checked the wallet's transactions from nonce %d against the orders and refunds this database holds "+
+		"(an order executed meanwhile would be executed again) and runs: rampway admin nonces adopt --network %s --wallet %s --next %d",
+		rampway.ErrNonceAhead, wallet.Hex(), network, chainNonce, next, next, network, wallet.Hex(), chainNonce)
+}
+
+// AdoptNonce makes next the wallet's next nonce (an operator's, after nonceAhead's check) and
+// returns the one before; next must not be below it (nonces are never given twice).
+func (s *Store) AdoptNonce(ctx context.Context, network string, wallet common.Address, next uint64) (uint64, error) {
+	var before int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, s.q(`SELECT next FROM wallet_nonces WHERE network = $1 AND wallet = $2`+s.d.ForUpdate), network, wallet.Hex()).Scan(&before)
+		if errors.Is(err, sql.ErrNoRows) {
+			return rampway.Errorf(rampway.ENOTFOUND, "no nonce is recorded for %s on %s: its first transaction takes the chain's", wallet.Hex(), network)
+		}
+		if err != nil {
+			return fmt.Errorf("adopt nonce: %w", err)
+		}
+		if next < uint64(before) {
+			return rampway.FieldErrorf("next", "next %d is below the %d this database assigned: nonces are never given twice", next, before)
+		}
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE wallet_nonces SET next = $1 WHERE network = $2 AND wallet = $3`), int64(next), network, wallet.Hex())
+		return err
+	})
+	return uint64(before), err
+}
+
+// Nonces returns each wallet's next nonce, by network.
+func (s *Store) Nonces(ctx context.Context) ([]rampway.WalletNonce, error) {
+	return collect(ctx, s.db, "nonces", s.q(`SELECT network, wallet, next FROM wallet_nonces ORDER BY network, wallet`),
+		func(r interface{ Scan(...any) error }) (rampway.WalletNonce, error) {
+			var (
+				n      rampway.WalletNonce
+				wallet string
+				next   int64
+			)
+			err := r.Scan(&n.Network, &wallet, &next)
+			n.Wallet, n.Next = common.HexToAddress(wallet), uint64(next)
+			return n, err
+		})
 }
 
 // claimNonces moves the counter of (network, wallet) past first+n-1, inside tx, if first is
