@@ -3,9 +3,9 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
-	"math/big"
 	"sync"
 	"testing"
 
