@@ -160,7 +160,7 @@ func (j *journey) mined(t *testing.T, tx *types.Transaction) {
 		rc, err := j.c.TransactionReceipt(t.Context(), tx.Hash())
 		if err == nil {
 			if rc.Status != types.ReceiptStatusSuccessful {
-				t.Fatalf("transaction %s reverted in block %d", tx.Hash().Hex(), rc.BlockNumber)
+				t.Fatalf("transaction %s reverted in block %d (gas used %d of its %d)", tx.Hash().Hex(), rc.BlockNumber, rc.GasUsed, tx.Gas())
 			}
 			return
 		}
