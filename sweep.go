@@ -44,7 +44,9 @@ type Sweep struct {
 // SweepStore keeps sweeps. A confirmed inbound transfer is claimed by exactly one sweep.
 type SweepStore interface {
 	// SweepCandidates returns up to limit (deposit address, asset) pairs of a network with
-	// confirmed transfers that no sweep has claimed, as Sweeps to start (no ID yet).
+	// confirmed transfers that no sweep has claimed, as Sweeps to start (no ID yet): not while
+	// another sweep of the address is in flight, nor while its order waits for the rest of its
+	// payment (UNDERPAID).
 	SweepCandidates(ctx context.Context, network string, limit int) ([]*Sweep, error)
 	// StartSweep stores sw, claims the unclaimed confirmed transfers of its address and asset,
 	// and stores its first transaction (from wallet: the hot wallet's gas for a token sweep,

@@ -222,7 +222,9 @@ func TestNativeSweepRepriced(t *testing.T) {
 
 // A second deposit to an address whose sweep is still in flight waits for that sweep: priced
 // on the balance that still holds what the first sends, its transfer could never be mined.
-// Found by the simulation (package sim, seed 1160: an order paid short, then the rest).
+// Found by the simulation (package sim, seed 1160: an order paid short, then the rest; an
+// underpaid order's address is no longer swept before the rest comes, so here the second
+// payment is one more after the full one).
 func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
 	t.Parallel()
 	e := newExecEnv(t)
@@ -236,7 +238,7 @@ func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
 	if err := w.Step(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	e.send(eth, a.DepositAddress, half)
+	e.send(eth, a.DepositAddress, new(big.Int).Mul(half, big.NewInt(2))) // paid in full
 	e.mine()
 	if err := w.Step(t.Context()); err != nil {
 		t.Fatal(err)
@@ -248,7 +250,7 @@ func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
 	if err := sw.Step(t.Context()); err != nil { // the first sweep: sent, not mined
 		t.Fatal(err)
 	}
-	e.send(eth, a.DepositAddress, half) // the rest, mined while the first sweep waits
+	e.send(eth, a.DepositAddress, half) // more (a second payment), mined while the first sweep waits
 	e.mine()
 	if err := w.Step(t.Context()); err != nil {
 		t.Fatal(err)

@@ -69,6 +69,7 @@ func Run(t *testing.T, fresh Fresh) {
 		{"MerchantRefunds", testMerchantRefunds},
 		{"ConcurrentRefunds", testConcurrentRefunds},
 		{"Sweeps", testSweeps},
+		{"NoSweepWhileUnderpaid", testNoSweepWhileUnderpaid},
 		{"Ledger", testLedger},
 		{"FiatLedger", testFiatLedger},
 		{"CreatedOrderDelivery", testCreatedOrderDelivery},

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -89,5 +90,49 @@ func testSweeps(t *testing.T, open Opener) {
 func fakeOne(wallet common.Address, tag byte) func(uint64) (*rampway.ChainTx, error) {
 	return func(n uint64) (*rampway.ChainTx, error) {
 		return &rampway.ChainTx{Hash: common.BytesToHash([]byte{tag, byte(n)}), Network: "devnet", Wallet: wallet, Nonce: n, Raw: []byte{tag}, SentBlock: 1}, nil
+	}
+}
+
+// The address of an order paid short is not swept while the order waits for the rest: the
+// payer's wallet estimates the rest's transfer on the balance there.
+func testNoSweepWhileUnderpaid(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	m := mustMerchant(t, s, "short")
+	idx, err := s.NextDepositIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := orderAt(m.ID, now(), idx)
+	o.CryptoAmount = big.NewInt(100)
+	if err := s.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	pay := func(tx string, amount int64) {
+		t.Helper()
+		tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash(tx), OrderID: o.ID, Token: o.Asset.Contract,
+			To: o.DepositAddress, Amount: big.NewInt(amount), BlockNumber: 10, BlockHash: common.HexToHash("0xb")}
+		if _, err := s.RecordTransfer(ctx, tr, now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ConfirmTransfer(ctx, "devnet", tr.TxHash, tr.LogIndex, now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	candidate := func() bool {
+		t.Helper()
+		cands, err := s.SweepCandidates(ctx, "devnet", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(cands, func(c *rampway.Sweep) bool { return c.Address == o.DepositAddress })
+	}
+	pay("0x0a", 40)
+	if got, _ := s.Order(ctx, o.ID); got.Status != rampway.StatusUnderpaid || candidate() {
+		t.Fatalf("paid 40 of 100: %s, a sweep candidate: %v", got.Status, candidate())
+	}
+	pay("0x0b", 60)
+	if got, _ := s.Order(ctx, o.ID); got.Status == rampway.StatusUnderpaid || !candidate() {
+		t.Fatalf("paid in full: %s, a sweep candidate: %v", got.Status, candidate())
 	}
 }
