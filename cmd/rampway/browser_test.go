@@ -500,13 +500,6 @@ func (w *wallet) request(ctx context.Context, req walletRequest) (walletReply, e
 	return walletReply{Error: &walletError{4200, "Unsupported method " + req.Method}}, nil
 }
 
-// sweptMargin is gas the test wallet adds to its estimate beyond 20 %: a token transfer
-// estimated while the deposit address held a partial payment, mined after rampway swept it,
-// writes a zero balance slot again (+17,100 gas), and reverted out of gas at 1.2x the estimate
-// (TestBrowserUnderpaid under load). Real wallets meet the same race: see the notes on not
-// sweeping an order still waiting for the rest of its payment.
-const sweptMargin = 20_000
-
 // send signs tx (EIP-1193 fields: from, to, value, data, all hex) with the payer key and
 // sends it to the chain, as a wallet would once the user confirms.
 func (w *wallet) send(ctx context.Context, p map[string]any) (string, error) {
@@ -542,8 +535,11 @@ func (w *wallet) send(ctx context.Context, p map[string]any) (string, error) {
 	w.j.mu.Lock() // the payer's nonce, shared with journey.pay
 	defer w.j.mu.Unlock()
 	tx, err := types.SignNewTx(w.j.payer, types.LatestSignerForChainID(w.chainID), &types.DynamicFeeTx{ChainID: w.chainID,
+		// 1.2x the estimate, as wallets do: a sweep of the deposit address between the estimate
+		// and the mining made the rest of an underpaid order run out of gas (rampway no longer
+		// sweeps an UNDERPAID order's address; TestBrowserUnderpaid would see it again).
 		Nonce: w.j.nonce, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
-		Gas: gas*12/10 + sweptMargin, To: &to, Value: value, Data: data})
+		Gas: gas * 12 / 10, To: &to, Value: value, Data: data})
 	if err != nil {
 		return "", err
 	}
