@@ -17,15 +17,7 @@ func testLedger(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	ctx := t.Context()
 	m := mustMerchant(t, s, "acme")
-	idx, err := s.NextDepositIndex(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := orderAt(m.ID, now(), idx)
-	o.CryptoAmount = big.NewInt(100) // paid in full by the transfer below: an underpaid order's address is not swept
-	if err := s.CreateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
+	o := mustOrderOf(t, s, m.ID, 100) // paid in full by the transfer below: an underpaid order's address is not swept
 	tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash("0x01"), LogIndex: 3, OrderID: o.ID, Token: o.Asset.Contract,
 		To: o.DepositAddress, Amount: big.NewInt(100), BlockNumber: 10, BlockHash: common.HexToHash("0xb")}
 	if _, err := s.RecordTransfer(ctx, tr, now()); err != nil {

@@ -30,6 +30,21 @@ func mustOrder(t *testing.T, s rampway.Store, merchantID string, at time.Time) *
 	return o
 }
 
+// mustOrderOf stores a new order of the merchant for amount (its crypto_amount), created now.
+func mustOrderOf(t *testing.T, s rampway.Store, merchantID string, amount int64) *rampway.Order {
+	t.Helper()
+	idx, err := s.NextDepositIndex(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := orderAt(merchantID, now(), idx)
+	o.CryptoAmount = big.NewInt(amount)
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatalf("CreateOrder: %v", err)
+	}
+	return o
+}
+
 // mustOrderValues is a valid new order of the merchant, not stored.
 func mustOrderValues(merchantID string) *rampway.Order { return orderAt(merchantID, now(), 1<<30) }
 

@@ -99,15 +99,7 @@ func testNoSweepWhileUnderpaid(t *testing.T, open Opener) {
 	s := mustOpen(t, open)
 	ctx := t.Context()
 	m := mustMerchant(t, s, "short")
-	idx, err := s.NextDepositIndex(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := orderAt(m.ID, now(), idx)
-	o.CryptoAmount = big.NewInt(100)
-	if err := s.CreateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
+	o := mustOrderOf(t, s, m.ID, 100)
 	pay := func(tx string, amount int64) {
 		t.Helper()
 		tr := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash(tx), OrderID: o.ID, Token: o.Asset.Contract,
