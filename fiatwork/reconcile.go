@@ -53,6 +53,10 @@ type ReconcilerConfig struct {
 	Sweep int
 }
 
+// sinceOverlap is how far before a round's start the next round looks for payments whose
+// ledger moved: longer than a store transaction takes between its time and its commit.
+const sinceOverlap = 2 * time.Minute
+
 // DefaultGrace is how long a payment's difference with its provider stands before it is an
 // alarm: longer than a provider's notification takes to arrive and be applied.
 const DefaultGrace = 10 * time.Minute
@@ -141,7 +145,9 @@ func (r *Reconciler) Reconcile(ctx context.Context) (*rampway.Reconciliation, er
 	if err := r.store.RecordReconciliation(ctx, round); err != nil {
 		return nil, err
 	}
-	r.since, r.after = start, next
+	// The next round looks again at what was recorded a little before this one started: a
+	// transfer is stamped when its transaction began, and may commit after this round read.
+	r.since, r.after = start.Add(-sinceOverlap), next
 	return round, nil
 }
 
