@@ -13,7 +13,7 @@ type SweepStatus string
 
 // Sweep statuses.
 const (
-	SweepFunding SweepStatus = "funding" // a token sweep waits for the gas sent to the deposit address
+	SweepFunding SweepStatus = "funding" // a token sweep waits for the gas sent to the deposit address (again when fees outran it)
 	SweepFunded  SweepStatus = "funded"  // the gas arrived: the token transfer is next
 	SweepSent    SweepStatus = "sent"    // the transfer to the treasury is signed, stored, broadcast
 	SweepDone    SweepStatus = "done"    // mined at the confirmation depth
@@ -62,6 +62,11 @@ type SweepStore interface {
 	// nonce (outside any database transaction, as StartSweep's), with its amount, and marks it
 	// sent.
 	SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(nonce uint64) (*ChainTx, error), at time.Time) error
+	// RefuelSweep stores more gas for a funded sweep whose address no longer holds enough for
+	// its transfer (fees rose since its gas was sent): a transaction of wallet (the hot wallet),
+	// signed by sign as StartSweep's, and the sweep back to funding. ECONFLICT when the sweep is
+	// not funded.
+	RefuelSweep(ctx context.Context, id string, wallet common.Address, chainNonce uint64, sign func(nonce uint64) (*ChainTx, error), at time.Time) error
 	// FinishSweepTx settles a sweep's transaction mined deep enough (as SettleTx): the gas
 	// (funding -> funded) or the transfer (sent -> done), or failed when it reverted.
 	FinishSweepTx(ctx context.Context, network string, m MinedTx, at time.Time) error

@@ -225,15 +225,10 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
 					Value: new(big.Int), Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, sw.Amount)})
 			}
-		default:
-			// Gas for the transfer, from the hot wallet, with room for fees to double.
+		default: // gas for the transfer first, from the hot wallet
 			kind, wallet = rampway.TxGas, w.hot.Address()
-			if nonce, err = w.client.PendingNonceAt(ctx, wallet); err != nil {
-				return fmt.Errorf("nonce: %w", err)
-			}
-			topUp := new(big.Int).Sub(new(big.Int).Mul(need, big.NewInt(2)), native)
-			sign = func(n uint64) (*rampway.ChainTx, error) {
-				return w.signed(ctx, w.hot, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &sw.Address, Value: topUp})
+			if nonce, sign, err = w.gas(ctx, head, sw.Address, native, tip, feeCap); err != nil {
+				return err
 			}
 		}
 	}
@@ -267,13 +262,23 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 	if err != nil {
 		return fmt.Errorf("balance: %w", err)
 	}
-	// Fees rose since the gas was sent: pay what the address holds, if that still covers the tip.
-	if limit := new(big.Int).Div(native, big.NewInt(tokenSweepGas)); limit.Cmp(feeCap) < 0 {
-		feeCap = limit
-	}
-	if feeCap.Cmp(tip) < 0 {
-		w.log.Warn("deposit address short of gas for its sweep; waiting", "address", sw.Address.Hex(), "sweep_id", sw.ID)
-		return nil
+	// Fees more than doubled since the gas was sent: send the address more (the sweep is funding
+	// again) rather than a transfer it cannot pay for or one priced below the market.
+	if native.Cmp(new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))) < 0 {
+		nonce, sign, err := w.gas(ctx, head, sw.Address, native, tip, feeCap)
+		if err != nil {
+			return err
+		}
+		err = w.store.RefuelSweep(ctx, sw.ID, w.hot.Address(), nonce, sign, w.at())
+		if rampway.ErrorCode(err) == rampway.ECONFLICT {
+			return nil // another instance got it
+		}
+		if err != nil {
+			return fmt.Errorf("refuel sweep %s: %w", sw.ID, err)
+		}
+		w.log.Info("deposit address short of gas for its sweep: more sent", "address", sw.Address.Hex(), "sweep_id", sw.ID,
+			"balance", native.String(), "fee_cap", feeCap.String())
+		return w.broadcastRef(ctx, sw.ID)
 	}
 	nonce, err := w.client.PendingNonceAt(ctx, sw.Address)
 	if err != nil {
@@ -290,6 +295,19 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 		return fmt.Errorf("send sweep %s: %w", sw.ID, err)
 	}
 	return w.broadcastRef(ctx, sw.ID)
+}
+
+// gas returns the hot wallet's next nonce and the signer of its transfer of gas for a token
+// sweep to addr, which holds native: enough for the transfer at twice today's fee cap.
+func (w *Sweeper) gas(ctx context.Context, head uint64, addr common.Address, native, tip, feeCap *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), error) {
+	nonce, err := w.client.PendingNonceAt(ctx, w.hot.Address())
+	if err != nil {
+		return 0, nil, fmt.Errorf("nonce: %w", err)
+	}
+	topUp := new(big.Int).Sub(new(big.Int).Mul(feeCap, big.NewInt(2*tokenSweepGas)), native)
+	return nonce, func(n uint64) (*rampway.ChainTx, error) {
+		return w.signed(ctx, w.hot, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &addr, Value: topUp})
+	}, nil
 }
 
 // broadcastRef sends the pending transactions stored for a sweep.

@@ -279,3 +279,86 @@ func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
 		t.Fatalf("treasury got %s wei, the sweeps record %s", got, want)
 	}
 }
+
+// pricierNode suggests tips times ×, once × is set (a fee market that rose).
+type pricierNode struct {
+	*ethclient.Client
+	x int64
+}
+
+func (n *pricierNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+	tip, err := n.Client.SuggestGasTipCap(ctx)
+	if err != nil || n.x == 0 {
+		return tip, err
+	}
+	return tip.Mul(tip, big.NewInt(n.x)), nil
+}
+
+// A token sweep whose gas arrived but whose fees more than doubled before its transfer gets
+// more gas from the hot wallet and is then swept: it neither waits for ever for fees to fall
+// nor sends a transfer priced below the market. Found by the simulation (package sim, seed
+// 100014: a fee spike between the gas and the transfer, the sweep left funded to the end).
+func TestTokenSweepRefuelledWhenFeesRise(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
+	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	node := &pricierNode{Client: e.client}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, node, e.hot, keys, log, nil)
+	status := func() rampway.SweepStatus {
+		sweeps, err := e.store.Sweeps(t.Context(), "devnet", b.DepositAddress)
+		if err != nil || len(sweeps) > 1 {
+			t.Fatalf("sweeps: %+v, %v", sweeps, err)
+		}
+		if len(sweeps) == 0 {
+			return ""
+		}
+		return sweeps[0].Status
+	}
+	hotNonce := func() uint64 {
+		n, err := e.client.NonceAt(t.Context(), e.hot.Address(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := hotNonce()
+	if err := sw.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); s != rampway.SweepFunding {
+		t.Fatalf("sweep %s after a step, want funding", s)
+	}
+	node.x = 10_000 // a tip of 10 gwei where it was 0.001: the gas on its way covered twice the fees of its day
+	for i := 0; status() != rampway.SweepDone; i++ {
+		if i == 10 {
+			t.Fatalf("sweep %s after 10 steps, want done", status())
+		}
+		e.mine()
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sent := hotNonce() - before; sent != 2 {
+		t.Fatalf("the hot wallet sent %d transactions, want 2 (the gas, then more when the fees rose)", sent)
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+	if pending, _ := e.store.PendingTxs(t.Context(), "devnet"); len(pending) != 0 {
+		t.Fatalf("transactions still pending: %+v", pending)
+	}
+}

@@ -114,6 +114,10 @@ func (s *faultStore) SendSweep(ctx context.Context, id string, amount *big.Int, 
 	return s.write("SendSweep", func() error { return s.Store.SendSweep(ctx, id, amount, chainNonce, sign, at) })
 }
 
+func (s *faultStore) RefuelSweep(ctx context.Context, id string, wallet common.Address, chainNonce uint64, sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	return s.write("RefuelSweep", func() error { return s.Store.RefuelSweep(ctx, id, wallet, chainNonce, sign, at) })
+}
+
 func (s *faultStore) ApplyProviderEvent(ctx context.Context, provider string, ev *rampway.ProviderEvent, at time.Time) (ok bool, err error) {
 	err = s.write("ApplyProviderEvent", func() (err error) { ok, err = s.Store.ApplyProviderEvent(ctx, provider, ev, at); return err })
 	return ok, err

@@ -57,6 +57,25 @@ func testSweeps(t *testing.T, open Opener) {
 	if err != nil || len(funded) != 1 || funded[0].ID != sw.ID {
 		t.Fatalf("funded = %+v, %v", funded, err)
 	}
+	// The fees rose past its gas: more gas, funding again, funded when it is mined.
+	if err := s.RefuelSweep(ctx, sw.ID, hot, 5, fakeOne(hot, 0xa5), now()); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, s.RefuelSweep(ctx, sw.ID, hot, 6, fakeOne(hot, 0xa6), now()), rampway.ECONFLICT)
+	wantCode(t, s.SendSweep(ctx, sw.ID, big.NewInt(12), 0, fakeOne(sw.Address, 0xa7), now()), rampway.ECONFLICT)
+	if funded, _ := s.FundedSweeps(ctx, "devnet"); len(funded) != 0 {
+		t.Fatalf("funded while more gas is on its way = %+v", funded)
+	}
+	pending, _ = s.PendingTxs(ctx, "devnet")
+	if len(pending) != 1 || pending[0].Kind != rampway.TxGas || pending[0].Ref != sw.ID || pending[0].Wallet != hot || pending[0].Nonce != 5 {
+		t.Fatalf("pending after the refuel = %+v", pending)
+	}
+	if err := s.FinishSweepTx(ctx, "devnet", rampway.MinedTx{Hash: pending[0].Hash, OK: true}, now()); err != nil {
+		t.Fatal(err)
+	}
+	if funded, err = s.FundedSweeps(ctx, "devnet"); err != nil || len(funded) != 1 || funded[0].ID != sw.ID {
+		t.Fatalf("funded after the refuel = %+v, %v", funded, err)
+	}
 	if err := s.SendSweep(ctx, sw.ID, big.NewInt(12), 0, fakeOne(sw.Address, 0xa3), now()); err != nil {
 		t.Fatal(err)
 	}

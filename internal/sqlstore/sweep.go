@@ -159,14 +159,34 @@ func (s *Store) setSweep(ctx context.Context, tx *sql.Tx, w *rampway.Sweep, stat
 // SendSweep implements rampway.SweepStore: the sweep's transaction is signed outside any
 // database transaction (signOne).
 func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chainNonce uint64, sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	return s.signFunded(ctx, id, common.Address{}, chainNonce, rampway.TxSweep, sign, func(w *rampway.Sweep) rampway.SweepStatus {
+		w.Amount = amount
+		return rampway.SweepSent
+	}, at)
+}
+
+// RefuelSweep implements rampway.SweepStore: the gas is signed outside any database transaction
+// (signOne).
+func (s *Store) RefuelSweep(ctx context.Context, id string, wallet common.Address, chainNonce uint64, sign func(uint64) (*rampway.ChainTx, error), at time.Time) error {
+	return s.signFunded(ctx, id, wallet, chainNonce, rampway.TxGas, sign, func(*rampway.Sweep) rampway.SweepStatus { return rampway.SweepFunding }, at)
+}
+
+// signFunded stores a funded sweep's next transaction, of wallet (the zero address: the deposit
+// address), signed outside any database transaction (signOne), and moves the sweep to the
+// status next gives; ECONFLICT when the sweep is not funded (looked at again under its lock).
+func (s *Store) signFunded(ctx context.Context, id string, wallet common.Address, chainNonce uint64, kind rampway.TxKind,
+	sign func(uint64) (*rampway.ChainTx, error), next func(*rampway.Sweep) rampway.SweepStatus, at time.Time) error {
 	w, err := scanSweep(s.db.QueryRowContext(ctx, s.q(`SELECT `+sweepColumns+` FROM sweeps WHERE id = $1`), id))
 	if err != nil {
 		return notFound(err, "sweep")
 	}
-	if w.Status != rampway.SweepFunded { // nothing signed for it (looked at again under its lock)
+	if w.Status != rampway.SweepFunded { // nothing signed for it
 		return rampway.Errorf(rampway.ECONFLICT, "sweep %s is %s, not funded", id, w.Status)
 	}
-	return s.signOne(ctx, w.Network, w.Address, chainNonce, rampway.TxSweep, w.ID, sign, func(tx *sql.Tx) error {
+	if wallet == (common.Address{}) {
+		wallet = w.Address
+	}
+	return s.signOne(ctx, w.Network, wallet, chainNonce, kind, w.ID, sign, func(tx *sql.Tx) error {
 		w, err := s.lockSweep(ctx, tx, id)
 		if err != nil {
 			return err
@@ -174,8 +194,7 @@ func (s *Store) SendSweep(ctx context.Context, id string, amount *big.Int, chain
 		if w.Status != rampway.SweepFunded {
 			return rampway.Errorf(rampway.ECONFLICT, "sweep %s is %s, not funded", id, w.Status)
 		}
-		w.Amount = amount
-		return s.setSweep(ctx, tx, w, rampway.SweepSent, at)
+		return s.setSweep(ctx, tx, w, next(w), at)
 	}, at)
 }
 
