@@ -362,3 +362,92 @@ func TestTokenSweepRefuelledWhenFeesRise(t *testing.T) {
 		t.Fatalf("transactions still pending: %+v", pending)
 	}
 }
+
+// spikyNode forgets the first transaction sent to forget (a node dropping it from its pool)
+// and suggests tips times x once x is set (a fee spike).
+type spikyNode struct {
+	*ethclient.Client
+	forget common.Address
+	forgot int
+	x      int64
+}
+
+func (n *spikyNode) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	if n.forgot == 0 && tx.To() != nil && *tx.To() == n.forget {
+		n.forgot++
+		return nil
+	}
+	return n.Client.SendTransaction(ctx, tx)
+}
+
+func (n *spikyNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
+	tip, err := n.Client.SuggestGasTipCap(ctx)
+	if err != nil || n.x == 0 {
+		return tip, err
+	}
+	return tip.Mul(tip, big.NewInt(n.x)), nil
+}
+
+// A token sweep's transfer that the node forgot, re-priced during a fee spike its address
+// cannot pay for, is still mined: the replacement is priced at what the address can pay (a
+// refused replacement would be sent again at every step, never re-priced, the forgotten
+// transfer never sent again: the sweep's nonce pending for ever).
+func TestTokenSweepRepricedWithinItsGas(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
+	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	node := &spikyNode{Client: e.client, forget: dusd.Contract}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury, RepriceAfter: 2}, e.store, e.net, node, e.hot, keys, log, nil)
+	status := func() rampway.SweepStatus {
+		sweeps, err := e.store.Sweeps(t.Context(), "devnet", b.DepositAddress)
+		if err != nil || len(sweeps) > 1 {
+			t.Fatalf("sweeps: %+v, %v", sweeps, err)
+		}
+		if len(sweeps) == 0 {
+			return ""
+		}
+		return sweeps[0].Status
+	}
+	for i := 0; status() != rampway.SweepSent; i++ {
+		if i == 10 {
+			t.Fatalf("sweep %s after 10 steps, want sent", status())
+		}
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	if node.forgot != 1 {
+		t.Fatal("the node forgot no transfer")
+	}
+	node.x = 10_000 // a tip of 10 gwei where it was 0.001, above what the address holds gas for
+	for i := 0; status() != rampway.SweepDone; i++ {
+		if i == 6 {
+			node.x = 0 // the spike passes
+		}
+		if i == 16 {
+			t.Fatalf("sweep %s after 16 steps, want done", status())
+		}
+		if err := sw.Step(t.Context()); err != nil {
+			t.Logf("step: %v", err)
+		}
+		e.mine()
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+}

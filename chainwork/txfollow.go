@@ -288,7 +288,9 @@ func (x *txFollower) reprice(ctx context.Context, head uint64, stuck []*rampway.
 }
 
 // replacement signs and stores the replacement of stuck transaction t at fees 12.5% above its
-// own, at least tip and feeCap; nil when its wallet's key is not here.
+// own, at least tip and feeCap, and returns it to broadcast; or t itself, to send again, when
+// its wallet cannot pay a higher fee (a node that dropped it gets it again); nil when its
+// wallet's key is not here.
 func (x *txFollower) replacement(ctx context.Context, head uint64, t *rampway.ChainTx, tip, feeCap *big.Int) (*rampway.ChainTx, error) {
 	var old types.Transaction
 	if err := old.UnmarshalBinary(t.Raw); err != nil {
@@ -311,8 +313,29 @@ func (x *txFollower) replacement(ctx context.Context, head uint64, t *rampway.Ch
 		// holds, the node refuses it, and the sweep waits for ever (found by package sim).
 		extra := new(big.Int).Mul(new(big.Int).Sub(feeCap, old.GasFeeCap()), new(big.Int).SetUint64(old.Gas()))
 		if value = new(big.Int).Sub(value, extra); value.Sign() <= 0 {
-			x.log.Warn("native sweep stuck, and worth less than the fee of its replacement", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce)
-			return nil, nil
+			x.log.Warn("native sweep stuck, and worth less than the fee of its replacement: sent again", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce)
+			return t, nil
+		}
+	}
+	if t.Kind == rampway.TxSweep && len(old.Data()) > 0 {
+		// A token sweep pays its gas from what the hot wallet sent the address: a replacement
+		// costing more is refused by the node, sent again at every step and never re-priced,
+		// and the transfer it replaces, if the node dropped it, never sent again. Priced at
+		// what the address holds, if that still replaces it; else the transfer is sent again.
+		balance, err := x.client.BalanceAt(ctx, t.Wallet, nil)
+		if err != nil {
+			return nil, fmt.Errorf("balance of %s: %w", t.Wallet.Hex(), err)
+		}
+		if afford := new(big.Int).Div(balance, new(big.Int).SetUint64(old.Gas())); afford.Cmp(feeCap) < 0 {
+			feeCap = afford
+			if tip.Cmp(feeCap) > 0 {
+				tip = new(big.Int).Set(feeCap)
+			}
+			if feeCap.Cmp(bump(old.GasFeeCap())) < 0 || tip.Cmp(bump(old.GasTipCap())) < 0 {
+				x.log.Warn("token sweep stuck, and its address holds too little gas to re-price it: sent again", "ref", t.Ref, "tx", t.Hash.Hex(),
+					"nonce", t.Nonce, "balance", balance.String())
+				return t, nil
+			}
 		}
 	}
 	signed, err := signer.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{ChainID: x.net.ChainID, Nonce: old.Nonce(), GasTipCap: tip, GasFeeCap: feeCap,
