@@ -160,14 +160,14 @@ func (x *Executor) step(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("head: %w", err)
 	}
 	// New orders first: following what is in flight can wait a moment, a paid user should not.
-	started, err := x.start(ctx, head)
-	if err != nil {
-		return started, err
-	}
+	// An order that cannot start (the hot wallet short of funds, a node failing) stops no
+	// other work: the refunds are paid and what was sent is followed all the same (settled,
+	// re-priced), or an empty wallet would freeze the calls already on their way.
+	started, startErr := x.start(ctx, head)
 	if _, err := x.payRefunds(ctx, head); err != nil {
-		x.log.Error("refunds", "error", err) // the orders' transactions are followed all the same
+		x.log.Error("refunds", "error", err)
 	}
-	return started, x.txs.follow(ctx, head)
+	return started, errors.Join(startErr, x.txs.follow(ctx, head))
 }
 
 // settle records a transaction mined deep enough.

@@ -528,3 +528,25 @@ func TestExecutorApproveReset(t *testing.T) {
 		t.Fatalf("allowance after the call: %s, want 0", got)
 	}
 }
+
+// An order the hot wallet cannot pay for does not stop the executor following what it sent:
+// a call already on its way is settled while the new order waits for funds (a step that
+// stopped at the first order it could not start left it SMARTCONTRACT_PROCESSING, mined,
+// until the wallet was funded).
+func TestExecutorFollowsWhileWaitingForLiquidity(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	a := e.paidOrder(e.native, newRecipient(), 1)
+	x := e.executor(nil)
+	e.step(x)
+	e.wantStatus(a, rampway.StatusSmartContractProcessing)
+	large := e.paidOrder(e.token, newRecipient(), 1e12/devchain.NFTTokenPrice+1) // more DUSD than the wallet holds
+	for range 3 {
+		e.mine()
+		if err := x.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balance too low") {
+			t.Fatalf("step: %v, want the hot wallet's balance reported", err)
+		}
+	}
+	e.wantStatus(a, rampway.StatusSuccess)
+	e.wantStatus(large, rampway.StatusDepositSuccess)
+}

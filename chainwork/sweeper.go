@@ -3,6 +3,7 @@ package chainwork
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -149,21 +150,32 @@ func (w *Sweeper) Step(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A sweep that fails stops no other: the candidates come in the same order every step, and
+	// one that always fails (a token answering balanceOf oddly) would otherwise hold up the rest.
+	var failed []error
 	for _, sw := range funded {
 		if err := w.sendTokens(ctx, head, sw, tip, feeCap); err != nil {
-			return err
+			failed = append(failed, fmt.Errorf("sweep %s: %w", sw.ID, err))
 		}
 	}
 	candidates, err := w.store.SweepCandidates(ctx, w.net.Name, w.cfg.Batch)
 	if err != nil {
-		return err
+		return errors.Join(append(failed, err)...)
 	}
 	for _, sw := range candidates {
 		if err := w.start(ctx, head, sw, tip, feeCap); err != nil {
-			return err
+			failed = append(failed, fmt.Errorf("sweep of %s at %s: %w", tokenName(sw.Token), sw.Address.Hex(), err))
 		}
 	}
-	return nil
+	return errors.Join(failed...)
+}
+
+// tokenName is a token's address, or "the native coin".
+func tokenName(token common.Address) string {
+	if token == (common.Address{}) {
+		return "the native coin"
+	}
+	return token.Hex()
 }
 
 // signed signs a transaction of from and returns it as the store keeps it.
@@ -274,7 +286,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 			return nil // another instance got it
 		}
 		if err != nil {
-			return fmt.Errorf("refuel sweep %s: %w", sw.ID, err)
+			return fmt.Errorf("refuel: %w", err)
 		}
 		w.log.Info("deposit address short of gas for its sweep: more sent", "address", sw.Address.Hex(), "sweep_id", sw.ID,
 			"balance", native.String(), "fee_cap", feeCap.String())
@@ -292,7 +304,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("send sweep %s: %w", sw.ID, err)
+		return fmt.Errorf("send: %w", err)
 	}
 	return w.broadcastRef(ctx, sw.ID)
 }

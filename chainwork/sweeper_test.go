@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -444,6 +445,57 @@ func TestTokenSweepRepricedWithinItsGas(t *testing.T) {
 		}
 		if err := sw.Step(t.Context()); err != nil {
 			t.Logf("step: %v", err)
+		}
+		e.mine()
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+}
+
+// A sweep that fails at every step holds up no other: here a "token" whose balanceOf answers
+// nothing (a transfer recorded of a contract that is no token) at an address that comes first
+// among the candidates, and another address's DUSD is swept all the same.
+func TestSweepFailingHoldsUpNoOther(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
+	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var c *rampway.Order // an address the store lists before b's
+	for i := uint32(5); c == nil || c.DepositAddress.Hex() > b.DepositAddress.Hex(); i++ {
+		k, _ := keys.Key(i)
+		if crypto.PubkeyToAddress(k.PublicKey).Hex() < b.DepositAddress.Hex() {
+			c = e.depositOrder(keys, i, dusd, big.NewInt(1)) // paid in full by the odd transfer: not UNDERPAID, swept
+		}
+	}
+	odd := &rampway.InboundTransfer{Network: "devnet", TxHash: common.HexToHash("0x0dd"), OrderID: c.ID, Token: common.HexToAddress("0x01"),
+		To: c.DepositAddress, Amount: big.NewInt(1), BlockNumber: 1, BlockHash: common.HexToHash("0x0b")}
+	if _, err := e.store.RecordTransfer(t.Context(), odd, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.ConfirmTransfer(t.Context(), "devnet", odd.TxHash, odd.LogIndex, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if cands, _ := e.store.SweepCandidates(t.Context(), "devnet", 10); len(cands) != 2 || cands[0].Token != odd.Token {
+		t.Fatalf("candidates %+v, want the odd token's first", cands)
+	}
+	treasury := newRecipient()
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, e.client, e.hot, keys, log, nil)
+	for range 5 {
+		if err := sw.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balanceOf answered 0 bytes") {
+			t.Fatalf("step: %v, want the odd token's failure", err)
 		}
 		e.mine()
 	}
