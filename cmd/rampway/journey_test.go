@@ -314,9 +314,11 @@ func TestJourneyAreaA(t *testing.T) {
 				j.hooks.wantEvents(t, o["order_id"].(string), tc.events)
 			}
 			// The lookup shows every payment, credited, and they add up to what was received. An
-			// overpayment's second transfer may still be confirming when the first has made the
-			// order SUCCESS: the lookup is read again until none is (its own deadline, not a
-			// margin on the first).
+			// overpayment's second transfer may not even be recorded when the first has made the
+			// order SUCCESS (a loaded machine's watcher a block behind): the lookup is read again
+			// now that everything is swept (a sweep takes only confirmed transfers), and again
+			// until no transfer is still confirming (its own deadline, not a margin on the first).
+			done = j.get(t, o["order_id"].(string))
 			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 				seen := false
 				for _, d := range done["deposits"].([]any) {
