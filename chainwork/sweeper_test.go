@@ -281,18 +281,43 @@ func TestNoSecondSweepWhileOneIsInFlight(t *testing.T) {
 	}
 }
 
-// pricierNode suggests tips times ×, once × is set (a fee market that rose).
-type pricierNode struct {
-	*ethclient.Client
-	x int64
+// tokenDeposit is an order of 25 DUSD at deposit index 4, paid and confirmed, for a sweeper.
+type tokenDeposit struct {
+	e     *execEnv
+	keys  *hd.Signer
+	dusd  rampway.Asset
+	order *rampway.Order
+	log   *slog.Logger
 }
 
-func (n *pricierNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
-	tip, err := n.Client.SuggestGasTipCap(ctx)
-	if err != nil || n.x == 0 {
-		return tip, err
+func newTokenDeposit(t *testing.T) *tokenDeposit {
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	d := &tokenDeposit{e: e, keys: keys, dusd: dusd, order: e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000)), log: slog.New(slog.DiscardHandler)}
+	e.send(dusd, d.order.DepositAddress, big.NewInt(25_000_000))
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, d.log, nil)
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
 	}
-	return tip.Mul(tip, big.NewInt(n.x)), nil
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// status is the status of the order's one sweep; "" before it starts.
+func (d *tokenDeposit) status(t *testing.T) rampway.SweepStatus {
+	sweeps, err := d.e.store.Sweeps(t.Context(), "devnet", d.order.DepositAddress)
+	if err != nil || len(sweeps) > 1 {
+		t.Fatalf("sweeps: %+v, %v", sweeps, err)
+	}
+	if len(sweeps) == 0 {
+		return ""
+	}
+	return sweeps[0].Status
 }
 
 // A token sweep whose gas arrived but whose fees more than doubled before its transfer gets
@@ -301,34 +326,12 @@ func (n *pricierNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 // 100014: a fee spike between the gas and the transfer, the sweep left funded to the end).
 func TestTokenSweepRefuelledWhenFeesRise(t *testing.T) {
 	t.Parallel()
-	e := newExecEnv(t)
-	mnemonic, _ := hd.NewMnemonic()
-	keys, _ := hd.FromMnemonic(mnemonic, "")
-	dusd, _ := e.net.Asset(devchain.TokenSymbol)
-	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
-	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
-	log := slog.New(slog.DiscardHandler)
-	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	e.mine()
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	d := newTokenDeposit(t)
+	e, keys, log := d.e, d.keys, d.log
 	treasury := newRecipient()
-	node := &pricierNode{Client: e.client}
+	node := &spikyNode{Client: e.client}
 	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, node, e.hot, keys, log, nil)
-	status := func() rampway.SweepStatus {
-		sweeps, err := e.store.Sweeps(t.Context(), "devnet", b.DepositAddress)
-		if err != nil || len(sweeps) > 1 {
-			t.Fatalf("sweeps: %+v, %v", sweeps, err)
-		}
-		if len(sweeps) == 0 {
-			return ""
-		}
-		return sweeps[0].Status
-	}
+	status := func() rampway.SweepStatus { return d.status(t) }
 	hotNonce := func() uint64 {
 		n, err := e.client.NonceAt(t.Context(), e.hot.Address(), nil)
 		if err != nil {
@@ -395,34 +398,12 @@ func (n *spikyNode) SuggestGasTipCap(ctx context.Context) (*big.Int, error) {
 // transfer never sent again: the sweep's nonce pending for ever).
 func TestTokenSweepRepricedWithinItsGas(t *testing.T) {
 	t.Parallel()
-	e := newExecEnv(t)
-	mnemonic, _ := hd.NewMnemonic()
-	keys, _ := hd.FromMnemonic(mnemonic, "")
-	dusd, _ := e.net.Asset(devchain.TokenSymbol)
-	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
-	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
-	log := slog.New(slog.DiscardHandler)
-	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	e.mine()
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	d := newTokenDeposit(t)
+	e, keys, dusd, log := d.e, d.keys, d.dusd, d.log
 	treasury := newRecipient()
 	node := &spikyNode{Client: e.client, forget: dusd.Contract}
 	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury, RepriceAfter: 2}, e.store, e.net, node, e.hot, keys, log, nil)
-	status := func() rampway.SweepStatus {
-		sweeps, err := e.store.Sweeps(t.Context(), "devnet", b.DepositAddress)
-		if err != nil || len(sweeps) > 1 {
-			t.Fatalf("sweeps: %+v, %v", sweeps, err)
-		}
-		if len(sweeps) == 0 {
-			return ""
-		}
-		return sweeps[0].Status
-	}
+	status := func() rampway.SweepStatus { return d.status(t) }
 	for i := 0; status() != rampway.SweepSent; i++ {
 		if i == 10 {
 			t.Fatalf("sweep %s after 10 steps, want sent", status())
@@ -458,21 +439,8 @@ func TestTokenSweepRepricedWithinItsGas(t *testing.T) {
 // among the candidates, and another address's DUSD is swept all the same.
 func TestSweepFailingHoldsUpNoOther(t *testing.T) {
 	t.Parallel()
-	e := newExecEnv(t)
-	mnemonic, _ := hd.NewMnemonic()
-	keys, _ := hd.FromMnemonic(mnemonic, "")
-	dusd, _ := e.net.Asset(devchain.TokenSymbol)
-	b := e.depositOrder(keys, 4, dusd, big.NewInt(25_000_000))
-	e.send(dusd, b.DepositAddress, big.NewInt(25_000_000))
-	log := slog.New(slog.DiscardHandler)
-	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	e.mine()
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	d := newTokenDeposit(t)
+	e, keys, dusd, b, log := d.e, d.keys, d.dusd, d.order, d.log
 	var c *rampway.Order // an address the store lists before b's
 	for i := uint32(5); c == nil || c.DepositAddress.Hex() > b.DepositAddress.Hex(); i++ {
 		k, _ := keys.Key(i)
