@@ -19,3 +19,21 @@ func NonceUsed(err error) bool {
 	}
 	return false
 }
+
+// Underpriced reports whether a node refused a transaction for its fees, which a re-pricing
+// can mend: its pool wants a higher tip (go-ethereum's "transaction underpriced", "gas tip cap
+// …, minimum needed …"), or its fee cap is under the base fee ("max fee per gas less than block
+// base fee"; others' "fee cap less than block base fee", "fee too low"). A replacement's
+// "replacement transaction underpriced" is NonceUsed's, not this.
+func Underpriced(err error) bool {
+	if err == nil || NonceUsed(err) {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	for _, s := range []string{"underpriced", "minimum needed", "less than block base fee", "fee too low", "tip too low"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -549,4 +551,47 @@ func TestExecutorFollowsWhileWaitingForLiquidity(t *testing.T) {
 	}
 	e.wantStatus(a, rampway.StatusSuccess)
 	e.wantStatus(large, rampway.StatusDepositSuccess)
+}
+
+// pickyClient refuses, as a node whose pool wants a higher tip does, every transaction tipping
+// less than minTip.
+type pickyClient struct {
+	*ethclient.Client
+	minTip  *big.Int
+	refused atomic.Int64
+}
+
+func (c *pickyClient) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	if tx.GasTipCap().Cmp(c.minTip) < 0 {
+		c.refused.Add(1)
+		return fmt.Errorf("transaction underpriced: gas tip cap %s, minimum needed %s", tx.GasTipCap(), c.minTip)
+	}
+	return c.Client.SendTransaction(ctx, tx)
+}
+
+// A call the node refuses as underpriced is re-priced when it is due, as one stuck in the pool
+// would be, until the node takes it (it was sent again as it was at every step, never re-priced:
+// the order, and every later nonce of the wallet, waited for ever).
+func TestExecutorRepricesWhatTheNodeRefusedAsUnderpriced(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	tip, err := e.client.SuggestGasTipCap(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &pickyClient{Client: e.client, minTip: new(big.Int).Div(new(big.Int).Mul(tip, big.NewInt(12)), big.NewInt(10))} // two re-pricings away
+	o := e.paidOrder(e.native, newRecipient(), 1)
+	x := e.executor(c)
+	for i := 0; e.order(o).Status != rampway.StatusSuccess; i++ {
+		if i == 12 {
+			t.Fatalf("order %s after 12 steps (%d refusals), want SUCCESS", e.order(o).Status, c.refused.Load())
+		}
+		if err := x.Step(t.Context()); err != nil {
+			t.Logf("step: %v", err)
+		}
+		e.mine()
+	}
+	if c.refused.Load() == 0 {
+		t.Fatal("the node refused nothing")
+	}
 }

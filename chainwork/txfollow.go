@@ -45,9 +45,10 @@ type txFollower struct {
 	repriceAfter uint64
 	log          *slog.Logger
 	now          func() time.Time
-	mu           sync.Mutex // guards sent
-	// sent holds the hashes this process broadcast.
-	sent map[common.Hash]bool
+	mu           sync.Mutex // guards sent and underpriced
+	// sent holds the hashes this process broadcast; underpriced those a node refused for their
+	// fees (chain.Underpriced).
+	sent, underpriced map[common.Hash]bool
 	// followed is the head the pending transactions were last looked at.
 	followed uint64
 }
@@ -104,7 +105,10 @@ func (x *txFollower) follow(ctx context.Context, head uint64) error {
 	var stuck []*rampway.ChainTx
 	for _, g := range look {
 		n := len(g.txs)
-		reprice, err := x.followNonce(ctx, head, g.txs, recs[:n], errs[:n], !g.resent)
+		// A transaction sent again is not re-priced in the same step (another process may have
+		// just stored it), unless the node refused it for its fees: it is then re-priced when
+		// due, as one waiting in the pool is (sent again as it was, it would be refused for ever).
+		reprice, err := x.followNonce(ctx, head, g.txs, recs[:n], errs[:n], !g.resent || x.wasUnderpriced(g.txs[n-1].Hash))
 		recs, errs = recs[n:], errs[n:]
 		if err != nil {
 			failed = append(failed, err)
@@ -179,6 +183,12 @@ func (x *txFollower) wasSent(h common.Hash) bool {
 	return x.sent[h]
 }
 
+func (x *txFollower) wasUnderpriced(h common.Hash) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.underpriced[h]
+}
+
 // broadcast sends stored transactions, in the order given (one wallet's nonces ascending): in
 // JSON-RPC batches through a BatchClient, else one by one. A node that knows one already, or
 // has mined its nonce, is fine: receipts tell the rest. One that fails is logged and sent again
@@ -211,6 +221,12 @@ func (x *txFollower) broadcast(ctx context.Context, ts ...*rampway.ChainTx) {
 	for i, t := range stored {
 		if err := errs[i]; err != nil && !chain.NonceUsed(err) {
 			x.log.Warn("broadcast failed; will retry", "ref", t.Ref, "tx", t.Hash.Hex(), "nonce", t.Nonce, "error", err)
+			if chain.Underpriced(err) {
+				if x.underpriced == nil {
+					x.underpriced = map[common.Hash]bool{}
+				}
+				x.underpriced[t.Hash] = true
+			}
 			continue
 		}
 		x.sent[t.Hash] = true
