@@ -8,16 +8,7 @@ import "strings"
 // transaction underpriced"; other clients' "known transaction", "already imported"). Over
 // JSON-RPC only the message is left of the node's error.
 func NonceUsed(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"already known", "known transaction", "nonce too low", "already imported", "replacement transaction underpriced"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
+	return says(err, "already known", "known transaction", "nonce too low", "already imported", "replacement transaction underpriced")
 }
 
 // Underpriced reports whether a node refused a transaction for its fees, which a re-pricing
@@ -26,12 +17,17 @@ func NonceUsed(err error) bool {
 // base fee"; others' "fee cap less than block base fee", "fee too low"). A replacement's
 // "replacement transaction underpriced" is NonceUsed's, not this.
 func Underpriced(err error) bool {
-	if err == nil || NonceUsed(err) {
+	return !NonceUsed(err) && says(err, "underpriced", "minimum needed", "less than block base fee", "fee too low", "tip too low")
+}
+
+// says reports whether err's message holds one of phrases, in any case.
+func says(err error, phrases ...string) bool {
+	if err == nil {
 		return false
 	}
 	msg := strings.ToLower(err.Error())
-	for _, s := range []string{"underpriced", "minimum needed", "less than block base fee", "fee too low", "tip too low"} {
-		if strings.Contains(msg, s) {
+	for _, p := range phrases {
+		if strings.Contains(msg, p) {
 			return true
 		}
 	}
