@@ -154,6 +154,24 @@ func (e *entryError) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
+// mineSent sends txs (the payer's, in nonce order), mines them in one block and waits until
+// their receipts are found.
+func (s *simChain) mineSent(t *testing.T, txs []*types.Transaction) {
+	t.Helper()
+	for _, tx := range txs {
+		if err := s.ec.SendTransaction(t.Context(), tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The pool moves sent transactions to its pending ones in the background: a block mined
+	// before it holds them all leaves the rest unmined (seen when the machine was busy).
+	waitPendingNonce(t, s.ec, s.addr, txs[len(txs)-1].Nonce()+1)
+	if _, err := s.chain.Mine(); err != nil {
+		t.Fatal(err)
+	}
+	waitIndexed(t, s.ec, txs)
+}
+
 // waitIndexed waits until the node finds the receipt of every tx. It indexes a block's
 // transactions after the block is mined: until then a lookup says "not found" (FIELD-NOTES;
 // TestBatchingClientTransactionReceipts met it once under load).
@@ -202,15 +220,7 @@ func TestBatchingClientTransactionReceipts(t *testing.T) {
 	t.Parallel()
 	s := mustSimChain(t)
 	txs := s.transfers(t, 0, 40)
-	for _, tx := range txs {
-		if err := s.ec.SendTransaction(t.Context(), tx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.chain.Mine(); err != nil {
-		t.Fatal(err)
-	}
-	waitIndexed(t, s.ec, txs)
+	s.mineSent(t, txs)
 	unknown := common.HexToHash("0x1234")
 	broken := txs[7].Hash()
 
@@ -353,15 +363,7 @@ func TestBatchingClientBatchTooLarge(t *testing.T) {
 	t.Parallel()
 	s := mustSimChain(t)
 	txs := s.transfers(t, 0, 10)
-	for _, tx := range txs {
-		if err := s.ec.SendTransaction(t.Context(), tx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.chain.Mine(); err != nil {
-		t.Fatal(err)
-	}
-	waitIndexed(t, s.ec, txs)
+	s.mineSent(t, txs)
 	proxy := &rpcProxy{batchLimit: 4}
 	ec, _, _ := throughProxy(t, s, proxy)
 	c := NewBatchingClient(ec, BatchesInFlightRemote)

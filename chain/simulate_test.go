@@ -245,12 +245,7 @@ func TestSimulateOnLatestBlock(t *testing.T) {
 	}
 	approve := s.approve(simTokens(1))
 	tx := devchaintest.SignTx(t, s.ec, s.chain.ChainID(), s.payer, 0, approve.To, nil, approve.Data, 100_000)
-	if err := s.ec.SendTransaction(t.Context(), tx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.chain.Mine(); err != nil {
-		t.Fatal(err)
-	}
+	s.mineSent(t, []*types.Transaction{tx})
 	simWaitReceipt(t, s.ec, tx.Hash())
 	if reason, failed, err := Simulate(t.Context(), s.ec, s.addr, mint); err != nil || reason != "" || failed != -1 {
 		t.Fatalf("after approve: Simulate = %q, %d, %v; want \"\", -1, nil", reason, failed, err)

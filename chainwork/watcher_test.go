@@ -321,8 +321,17 @@ func (e *watchEnv) replaceLast() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := e.client.SendTransaction(ctx, tx); err != nil {
-		e.t.Fatal(err)
+	// The pending nonce above is the same before the pool has moved to the new head (the last
+	// transaction mined in the old one) as after (the transaction back in the pool): until
+	// the pool has moved, the replacement is refused as "nonce too low" (seen under load).
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		err := e.client.SendTransaction(ctx, tx)
+		if err == nil {
+			return
+		}
+		if !strings.Contains(err.Error(), "nonce too low") || time.Now().After(deadline) {
+			e.t.Fatal(err)
+		}
 	}
 }
 
