@@ -27,6 +27,7 @@ type ExecClient interface {
 	HeaderByNumber(ctx context.Context, number *big.Int) (*types.Header, error)
 	SuggestGasTipCap(ctx context.Context) (*big.Int, error)
 	PendingNonceAt(ctx context.Context, account common.Address) (uint64, error)
+	NonceAt(ctx context.Context, account common.Address, block *big.Int) (uint64, error)
 	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
 	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
@@ -221,12 +222,6 @@ func (x *Executor) revertReason(ctx context.Context, t *rampway.ChainTx, rec *ty
 	return "the smart-contract call reverted"
 }
 
-// liquidity is what the hot wallet can still spend in this step.
-type liquidity struct {
-	native *big.Int
-	tokens map[common.Address]*big.Int
-}
-
 // start executes the orders paid in full, oldest first.
 // It returns how many it sent.
 //
@@ -239,7 +234,7 @@ func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	if err != nil || len(orders) == 0 {
 		return 0, err
 	}
-	w, err := x.wallet(ctx)
+	w, err := x.wallet(ctx, head)
 	if err != nil {
 		return 0, err
 	}
@@ -267,29 +262,30 @@ type walletState struct {
 	liq         *liquidity
 }
 
-// wallet reads the fees and the hot wallet's nonce and balance for a step that sends, all at
-// once.
-func (x *Executor) wallet(ctx context.Context) (*walletState, error) {
+// wallet reads the fees, the hot wallet's next nonce and what it can spend at head (spendable)
+// for a step that sends, all at once.
+func (x *Executor) wallet(ctx context.Context, head uint64) (*walletState, error) {
 	w := x.signer.Address()
 	var (
-		tip, feeCap, bal   *big.Int
+		tip, feeCap        *big.Int
 		chainNonce         uint64
-		feeErr, nErr, bErr error
+		liq                *liquidity
+		feeErr, nErr, lErr error
 		wg                 sync.WaitGroup
 	)
 	wg.Go(func() { tip, feeCap, feeErr = fees(ctx, x.client) })
 	wg.Go(func() { chainNonce, nErr = x.client.PendingNonceAt(ctx, w) })
-	wg.Go(func() { bal, bErr = x.client.BalanceAt(ctx, w, nil) })
+	wg.Go(func() { liq, lErr = spendable(ctx, x.client, x.store, x.net.Name, w, head) })
 	wg.Wait()
 	switch {
 	case feeErr != nil:
 		return nil, feeErr
 	case nErr != nil:
 		return nil, fmt.Errorf("nonce: %w", nErr)
-	case bErr != nil:
-		return nil, fmt.Errorf("hot wallet balance: %w", bErr)
+	case lErr != nil:
+		return nil, fmt.Errorf("hot wallet: %w", lErr)
 	}
-	return &walletState{tip: tip, feeCap: feeCap, chainNonce: chainNonce, liq: &liquidity{native: bal, tokens: map[common.Address]*big.Int{}}}, nil
+	return &walletState{tip: tip, feeCap: feeCap, chainNonce: chainNonce, liq: liq}, nil
 }
 
 // errNoLiquidity stops a step: the hot wallet cannot pay for the next call.
@@ -575,15 +571,19 @@ func (x *Executor) preflight(ctx context.Context, p *execPlan) (string, error) {
 	return reason, err
 }
 
-// tokenBalance is the hot wallet's balance of token, read once per step.
+// tokenBalance is what the hot wallet can spend of token: its balance at the step's block,
+// read once per step, less what its unmined transactions may still move.
 func (x *Executor) tokenBalance(ctx context.Context, token common.Address, liq *liquidity) (*big.Int, error) {
 	if b, ok := liq.tokens[token]; ok {
 		return b, nil
 	}
-	b, err := erc20Balance(ctx, x.client, token, x.signer.Address())
+	b, err := erc20Balance(ctx, x.client, token, x.signer.Address(), liq.at)
 	if err != nil {
 		return nil, err
 	}
+	if c := liq.committed[token]; c != nil {
+		b = floorSub(b, c)
+	}
 	liq.tokens[token] = b
-	return liq.tokens[token], nil
+	return b, nil
 }

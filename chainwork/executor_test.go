@@ -595,3 +595,41 @@ func TestExecutorRepricesWhatTheNodeRefusedAsUnderpriced(t *testing.T) {
 		t.Fatal("the node refused nothing")
 	}
 }
+
+// What the hot wallet's transactions signed and not yet mined will spend is counted against
+// what it holds: a step starts no order that the calls on their way leave the wallet unable to
+// pay for. Counted from the node's balance alone (which knows nothing of a transaction in the
+// pool), the second order was sent too, its call reverted on chain for want of tokens and the
+// order failed.
+func TestExecutorCountsWhatIsOnItsWay(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	key, _ := crypto.GenerateKey()
+	hot := chain.NewKeySigner(key)
+	dusd, _ := e.net.Asset("DUSD")
+	e.send(e.net.Native, hot.Address(), big.NewInt(1e18))
+	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice*3/2)) // one mint and a half
+	e.mineSent()
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, e.store, e.reg, e.net, e.client, hot, slog.New(slog.DiscardHandler), nil)
+	a := e.paidOrder(e.token, newRecipient(), 1)
+	e.step(x)
+	e.wantStatus(a, rampway.StatusSmartContractProcessing)
+	b := e.paidOrder(e.token, newRecipient(), 1)
+	for i := range 4 { // a's approve and call not yet mined, then mined and settled
+		if err := x.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balance too low") {
+			t.Fatalf("step %d: %v, want the hot wallet's balance reported", i, err)
+		}
+		e.wantStatus(b, rampway.StatusDepositSuccess)
+		e.mine()
+	}
+	e.wantStatus(a, rampway.StatusSuccess)
+	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice)) // funded: b goes
+	e.mineSent()
+	for i := 0; e.order(b).Status != rampway.StatusSuccess; i++ {
+		if i == 6 {
+			t.Fatalf("order b is %s after 6 steps, want SUCCESS", e.order(b).Status)
+		}
+		e.step(x)
+		e.mine()
+	}
+}

@@ -22,6 +22,9 @@ import (
 // tokenSweepGas is the gas limit of an ERC-20 transfer out of a deposit address.
 const tokenSweepGas = 100_000
 
+// gasTopUpGas is the gas limit of the hot wallet's transfer of gas to a deposit address.
+const gasTopUpGas = 21_000
+
 // SweeperStore is what a sweeper keeps its work in.
 type SweeperStore interface {
 	rampway.ExecutionStore
@@ -153,8 +156,9 @@ func (w *Sweeper) Step(ctx context.Context) error {
 	// A sweep that fails stops no other: the candidates come in the same order every step, and
 	// one that always fails (a token answering balanceOf oddly) would otherwise hold up the rest.
 	var failed []error
+	st := &sweepStep{head: head, tip: tip, feeCap: feeCap}
 	for _, sw := range funded {
-		if err := w.sendTokens(ctx, head, sw, tip, feeCap); err != nil {
+		if err := w.sendTokens(ctx, st, sw); err != nil && !errors.Is(err, errNoLiquidity) {
 			failed = append(failed, fmt.Errorf("sweep %s: %w", sw.ID, err))
 		}
 	}
@@ -163,11 +167,26 @@ func (w *Sweeper) Step(ctx context.Context) error {
 		return errors.Join(append(failed, err)...)
 	}
 	for _, sw := range candidates {
-		if err := w.start(ctx, head, sw, tip, feeCap); err != nil {
+		if err := w.start(ctx, st, sw); err != nil && !errors.Is(err, errNoLiquidity) {
 			failed = append(failed, fmt.Errorf("sweep of %s at %s: %w", tokenName(sw.Token), sw.Address.Hex(), err))
 		}
 	}
+	if st.short > 0 {
+		w.log.Error("hot wallet cannot pay the gas of token sweeps: waiting for funds", "wallet", w.hot.Address().Hex(),
+			"sweeps_waiting", st.short, "balance_wei", st.hot.native.String(), "needed_wei", st.needed.String())
+	}
 	return errors.Join(failed...)
+}
+
+// sweepStep is what a step reads once: the head, the fees, and what the hot wallet can spend
+// on gas for token sweeps (read when one needs it first).
+type sweepStep struct {
+	head        uint64
+	tip, feeCap *big.Int
+	hot         *liquidity
+	// short counts the sweeps the hot wallet could not give gas to; needed is the first one's.
+	short  int
+	needed *big.Int
 }
 
 // tokenName is a token's address, or "the native coin".
@@ -193,7 +212,8 @@ func (w *Sweeper) signed(ctx context.Context, s rampway.Signer, head uint64, tx 
 }
 
 // start begins the sweep of a deposit address's asset.
-func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip, feeCap *big.Int) error {
+func (w *Sweeper) start(ctx context.Context, st *sweepStep, sw *rampway.Sweep) error {
+	head, tip, feeCap := st.head, st.tip, st.feeCap
 	log := w.log.With("address", sw.Address.Hex(), "token", sw.Token.Hex())
 	from, err := w.depositSigner(sw.Address, sw.Index)
 	if err != nil {
@@ -226,7 +246,7 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 			}
 		}
 	} else {
-		if sw.Amount, err = erc20Balance(ctx, w.client, sw.Token, sw.Address); err != nil {
+		if sw.Amount, err = erc20Balance(ctx, w.client, sw.Token, sw.Address, nil); err != nil {
 			return err
 		}
 		need := new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))
@@ -239,7 +259,7 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 			}
 		default: // gas for the transfer first, from the hot wallet
 			kind, wallet = rampway.TxGas, w.hot.Address()
-			if nonce, sign, err = w.gas(ctx, head, sw.Address, native, tip, feeCap); err != nil {
+			if nonce, sign, err = w.gas(ctx, st, sw.Address, native); err != nil {
 				return err
 			}
 		}
@@ -260,13 +280,14 @@ func (w *Sweeper) start(ctx context.Context, head uint64, sw *rampway.Sweep, tip
 }
 
 // sendTokens transfers a funded sweep's tokens to the treasury.
-func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep, tip, feeCap *big.Int) error {
+func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Sweep) error {
+	head, tip, feeCap := st.head, st.tip, st.feeCap
 	from, err := w.depositSigner(sw.Address, sw.Index)
 	if err != nil {
 		w.log.Error("cannot sweep", "address", sw.Address.Hex(), "error", err)
 		return nil
 	}
-	amount, err := erc20Balance(ctx, w.client, sw.Token, sw.Address)
+	amount, err := erc20Balance(ctx, w.client, sw.Token, sw.Address, nil)
 	if err != nil {
 		return err
 	}
@@ -277,7 +298,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 	// Fees more than doubled since the gas was sent: send the address more (the sweep is funding
 	// again) rather than a transfer it cannot pay for or one priced below the market.
 	if native.Cmp(new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))) < 0 {
-		nonce, sign, err := w.gas(ctx, head, sw.Address, native, tip, feeCap)
+		nonce, sign, err := w.gas(ctx, st, sw.Address, native)
 		if err != nil {
 			return err
 		}
@@ -310,15 +331,35 @@ func (w *Sweeper) sendTokens(ctx context.Context, head uint64, sw *rampway.Sweep
 }
 
 // gas returns the hot wallet's next nonce and the signer of its transfer of gas for a token
-// sweep to addr, which holds native: enough for the transfer at twice today's fee cap.
-func (w *Sweeper) gas(ctx context.Context, head uint64, addr common.Address, native, tip, feeCap *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), error) {
+// sweep to addr, which holds native: enough for the transfer at twice today's fee cap. When
+// the hot wallet cannot pay for it (what it holds less what its transactions in flight may
+// take, and the gas given this step), it is errNoLiquidity: the sweep waits.
+func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, native *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), error) {
+	if st.hot == nil {
+		hot, err := spendable(ctx, w.client, w.store, w.net.Name, w.hot.Address(), st.head)
+		if err != nil {
+			return 0, nil, fmt.Errorf("hot wallet: %w", err)
+		}
+		st.hot = hot
+	}
+	topUp := new(big.Int).Sub(new(big.Int).Mul(st.feeCap, big.NewInt(2*tokenSweepGas)), native)
+	cost := new(big.Int).Add(topUp, new(big.Int).Mul(st.feeCap, big.NewInt(gasTopUpGas)))
+	if st.hot.native.Cmp(cost) < 0 {
+		if st.short++; st.short == 1 {
+			st.needed = cost
+		}
+		return 0, nil, errNoLiquidity
+	}
 	nonce, err := w.client.PendingNonceAt(ctx, w.hot.Address())
 	if err != nil {
 		return 0, nil, fmt.Errorf("nonce: %w", err)
 	}
-	topUp := new(big.Int).Sub(new(big.Int).Mul(feeCap, big.NewInt(2*tokenSweepGas)), native)
 	return nonce, func(n uint64) (*rampway.ChainTx, error) {
-		return w.signed(ctx, w.hot, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &addr, Value: topUp})
+		t, err := w.signed(ctx, w.hot, st.head, &types.DynamicFeeTx{Nonce: n, GasTipCap: st.tip, GasFeeCap: st.feeCap, Gas: gasTopUpGas, To: &addr, Value: topUp})
+		if err == nil {
+			st.hot.native.Sub(st.hot.native, cost)
+		}
+		return t, err
 	}, nil
 }
 
@@ -336,9 +377,9 @@ func (w *Sweeper) broadcastRef(ctx context.Context, ref string) error {
 	return nil
 }
 
-// erc20Balance is who's balance of token.
-func erc20Balance(ctx context.Context, c ExecClient, token, who common.Address) (*big.Int, error) {
-	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(rampway.SelBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, nil)
+// erc20Balance is who's balance of token at block (nil: the latest).
+func erc20Balance(ctx context.Context, c ExecClient, token, who common.Address, block *big.Int) (*big.Int, error) {
+	out, err := c.CallContract(ctx, ethereum.CallMsg{To: &token, Data: append(rampway.SelBalanceOf[:], common.LeftPadBytes(who.Bytes(), 32)...)}, block)
 	if err != nil {
 		return nil, fmt.Errorf("token balance: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
+	"github.com/rampway/rampway/chain"
 	"github.com/rampway/rampway/chain/devchain"
 	"github.com/rampway/rampway/chain/devchain/devchaintest"
 	"github.com/rampway/rampway/chain/hd"
@@ -464,6 +465,48 @@ func TestSweepFailingHoldsUpNoOther(t *testing.T) {
 	for range 5 {
 		if err := sw.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balanceOf answered 0 bytes") {
 			t.Fatalf("step: %v, want the odd token's failure", err)
+		}
+		e.mine()
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+}
+
+// A token sweep whose gas the hot wallet cannot pay waits, without an error and without
+// sending anything, until the wallet is funded; then it is swept. The gas used to be signed
+// and stored whatever the wallet held: the node refused it ("insufficient funds"), and every
+// later transaction of the hot wallet (executions, refunds) queued behind its nonce.
+func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
+	t.Parallel()
+	d := newTokenDeposit(t)
+	e, keys, log := d.e, d.keys, d.log
+	key, _ := crypto.GenerateKey()
+	hot := chain.NewKeySigner(key)
+	e.send(e.net.Native, hot.Address(), big.NewInt(1e9)) // far below the gas of a token transfer
+	e.mineSent()
+	treasury := newRecipient()
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, e.client, hot, keys, log, nil)
+	for i := range 3 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if s := d.status(t); s != "" {
+			t.Fatalf("sweep %s with the hot wallet empty, want none started", s)
+		}
+		e.mine()
+	}
+	if n, err := e.client.PendingNonceAt(t.Context(), hot.Address()); err != nil || n != 0 {
+		t.Fatalf("the hot wallet sent %d transactions (%v), want none", n, err)
+	}
+	e.send(e.net.Native, hot.Address(), big.NewInt(1e17))
+	e.mineSent()
+	for i := 0; d.status(t) != rampway.SweepDone; i++ {
+		if i == 10 {
+			t.Fatalf("sweep %s after 10 steps, want done", d.status(t))
+		}
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
 		}
 		e.mine()
 	}
