@@ -377,17 +377,19 @@ func TestExecutorSendsWhatACrashedProcessStored(t *testing.T) {
 	}
 }
 
-// A transaction the node lost is re-priced after RepriceAfter blocks: the replacement, with
-// both fee caps at least 10% higher, is mined; both hashes stay recorded.
+// A transaction the node lost, priced below the market once it has waited RepriceAfter blocks
+// (the tip rose threefold), is re-priced: the replacement, with both fee caps at least 10%
+// higher, is mined; both hashes stay recorded.
 func TestExecutorRepricesStuckTransaction(t *testing.T) {
 	t.Parallel()
 	e := newExecEnv(t)
 	r := newRecipient()
 	o := e.paidOrder(e.native, r, 1)
-	first := true
-	x := e.executor(&lossyClient{Client: e.client, lose: func(*types.Transaction) bool { lose := first; first = false; return lose }})
+	node := &spikyNode{Client: e.client, forget: e.chain.Contracts().NFT}
+	x := e.executor(node)
 	e.step(x)
 	stuck := e.order(o).ExecutionTxHash
+	node.x = 3
 	for range 3 {
 		e.mine()
 		e.step(x)
@@ -414,6 +416,43 @@ func TestExecutorRepricesStuckTransaction(t *testing.T) {
 	}
 	if e.balance(r) != 1 {
 		t.Fatalf("recipient owns %d", e.balance(r))
+	}
+}
+
+// A transaction priced at today's fees is not re-priced however long it waits. Here a token
+// call waits behind its approval, which the node keeps losing: both are sent again, neither
+// re-priced (their fees grew 12.5% every RepriceAfter blocks for as long as the gap lasted,
+// to be paid in full once mined), and both are mined once the node takes the approval.
+func TestExecutorDoesNotRepriceAtTheMarket(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	o := e.paidOrder(e.token, newRecipient(), 1)
+	dusd := e.chain.Contracts().Token
+	var losing atomic.Bool
+	losing.Store(true)
+	node := &lossyClient{Client: e.client, lose: func(tx *types.Transaction) bool { return losing.Load() && *tx.To() == dusd }}
+	x := e.executor(node)
+	for range 10 {
+		e.step(x)
+		e.mine()
+	}
+	e.wantStatus(o, rampway.StatusSmartContractProcessing)
+	if txs := e.txs(o); len(txs) != 2 {
+		t.Fatalf("%d transactions for the approval and the call, want 2 (none re-priced)", len(txs))
+	}
+	if lost := len(node.lost); lost < 3 {
+		t.Fatalf("the approval was sent %d times, want it sent again while it waited", lost)
+	}
+	losing.Store(false)
+	for i := 0; e.order(o).Status != rampway.StatusSuccess; i++ {
+		if i == 6 {
+			t.Fatalf("order %s after 6 steps, want SUCCESS", e.order(o).Status)
+		}
+		e.step(x)
+		e.mine()
+	}
+	if txs := e.txs(o); len(txs) != 2 {
+		t.Fatalf("%d transactions, want 2", len(txs))
 	}
 }
 

@@ -172,7 +172,7 @@ func (n *forgetfulNode) SendTransaction(ctx context.Context, tx *types.Transacti
 	return n.Client.SendTransaction(ctx, tx)
 }
 
-// A native sweep that the node forgot is re-priced, its higher fee taken off what it sends
+// A native sweep that the node forgot, below the market by then, is re-priced, its higher fee taken off what it sends
 // (it sends the address's whole balance: at the same value the replacement would cost more
 // than the address holds, and the node would refuse it for ever), and the sweep records what
 // was sent. Found by the simulation (package sim, seed 1071).
@@ -195,11 +195,20 @@ func TestNativeSweepRepriced(t *testing.T) {
 		t.Fatal(err)
 	}
 	treasury := newRecipient()
-	node := &forgetfulNode{Client: e.client}
+	node := &spikyNode{Client: e.client, forget: treasury}
 	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury, RepriceAfter: 2}, e.store, e.net, node, e.hot, keys, log, nil)
-	for range 8 {
+	var first *big.Int
+	for i := range 8 {
 		if err := sw.Step(t.Context()); err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 {
+			sweeps, _ := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress)
+			if len(sweeps) != 1 {
+				t.Fatalf("sweeps after a step: %+v", sweeps)
+			}
+			first = sweeps[0].Amount
+			node.x = 3 // the tip rises threefold: the forgotten sweep is below the market
 		}
 		e.mine()
 	}
@@ -209,6 +218,9 @@ func TestNativeSweepRepriced(t *testing.T) {
 	sweeps, err := e.store.Sweeps(t.Context(), "devnet", a.DepositAddress)
 	if err != nil || len(sweeps) != 1 || sweeps[0].Status != rampway.SweepDone {
 		t.Fatalf("sweeps: %+v, %v; want one done", sweeps, err)
+	}
+	if sweeps[0].Amount.Cmp(first) >= 0 {
+		t.Fatalf("the sweep sent %s, its first transfer %s: want the replacement's higher fee taken off", sweeps[0].Amount, first)
 	}
 	got, err := e.client.BalanceAt(t.Context(), treasury, nil)
 	if err != nil {

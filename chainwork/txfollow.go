@@ -304,13 +304,21 @@ func (x *txFollower) reprice(ctx context.Context, head uint64, stuck []*rampway.
 }
 
 // replacement signs and stores the replacement of stuck transaction t at fees 12.5% above its
-// own, at least tip and feeCap, and returns it to broadcast; or t itself, to send again, when
-// its wallet cannot pay a higher fee (a node that dropped it gets it again); nil when its
-// wallet's key is not here.
+// own, at least tip and feeCap (today's), and returns it to broadcast; or t itself, to send
+// again, when it is priced at today's fees already or its wallet cannot pay a higher fee (a
+// node that dropped it gets it again); nil when its wallet's key is not here.
 func (x *txFollower) replacement(ctx context.Context, head uint64, t *rampway.ChainTx, tip, feeCap *big.Int) (*rampway.ChainTx, error) {
 	var old types.Transaction
 	if err := old.UnmarshalBinary(t.Raw); err != nil {
 		return nil, fmt.Errorf("stored transaction %s: %w", t.Hash.Hex(), err)
+	}
+	// One priced at today's fees or above waits for something else (a lower nonce of its
+	// wallet held up, a node that lost it, blocks full a while): it is sent again as it is.
+	// Re-priced all the same, its fees grew 12.5% every few blocks for as long as it waited,
+	// without bound, to be paid in full once it was mined. One the node refused for its fees
+	// is re-priced whatever the estimate says: the node wants more.
+	if !x.wasUnderpriced(t.Hash) && old.GasTipCap().Cmp(tip) >= 0 && old.GasFeeCap().Cmp(feeCap) >= 0 {
+		return t, nil
 	}
 	tip = maxBig(tip, bump(old.GasTipCap()))
 	feeCap = maxBig(feeCap, bump(old.GasFeeCap()))
