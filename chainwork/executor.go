@@ -234,7 +234,7 @@ func (x *Executor) start(ctx context.Context, head uint64) (int, error) {
 	if err != nil || len(orders) == 0 {
 		return 0, err
 	}
-	w, err := x.wallet(ctx, head)
+	w, err := x.wallet(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -262,9 +262,9 @@ type walletState struct {
 	liq         *liquidity
 }
 
-// wallet reads the fees, the hot wallet's next nonce and what it can spend at head (spendable)
-// for a step that sends, all at once.
-func (x *Executor) wallet(ctx context.Context, head uint64) (*walletState, error) {
+// wallet reads the fees, the hot wallet's next nonce and what it can spend (spendable) for a
+// step that sends, all at once.
+func (x *Executor) wallet(ctx context.Context) (*walletState, error) {
 	w := x.signer.Address()
 	var (
 		tip, feeCap        *big.Int
@@ -275,7 +275,7 @@ func (x *Executor) wallet(ctx context.Context, head uint64) (*walletState, error
 	)
 	wg.Go(func() { tip, feeCap, feeErr = fees(ctx, x.client) })
 	wg.Go(func() { chainNonce, nErr = x.client.PendingNonceAt(ctx, w) })
-	wg.Go(func() { liq, lErr = spendable(ctx, x.client, x.store, x.net.Name, w, head) })
+	wg.Go(func() { liq, lErr = spendable(ctx, x.client, x.store, x.net.Name, w) })
 	wg.Wait()
 	switch {
 	case feeErr != nil:

@@ -390,7 +390,10 @@ func TestExecutorRepricesStuckTransaction(t *testing.T) {
 	e.step(x)
 	stuck := e.order(o).ExecutionTxHash
 	node.x = 3
-	for range 3 {
+	for i := 0; e.order(o).Status != rampway.StatusSuccess; i++ {
+		if i == 8 {
+			t.Fatalf("order %s after 8 blocks, want SUCCESS", e.order(o).Status)
+		}
 		e.mine()
 		e.step(x)
 	}
@@ -671,4 +674,59 @@ func TestExecutorCountsWhatIsOnItsWay(t *testing.T) {
 		e.step(x)
 		e.mine()
 	}
+}
+
+// An approval mined and settled while its call is not mined yet still holds the tokens it
+// approved: the call takes them once it is mined. Counted from the transactions not yet
+// settled alone, the second order was sent on those tokens, and failed once the first call
+// took them.
+func TestExecutorCountsAnApprovalSettledBeforeItsCall(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	key, _ := crypto.GenerateKey()
+	hot := chain.NewKeySigner(key)
+	dusd, _ := e.net.Asset("DUSD")
+	e.send(e.net.Native, hot.Address(), big.NewInt(1e18))
+	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice*3/2)) // one mint and a half
+	e.mineSent()
+	nft := e.chain.Contracts().NFT
+	var losing atomic.Bool
+	losing.Store(true)
+	node := &lossyClient{Client: e.client, lose: func(tx *types.Transaction) bool { return losing.Load() && *tx.To() == nft }}
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, e.store, e.reg, e.net, node, hot, slog.New(slog.DiscardHandler), nil)
+	a := e.paidOrder(e.token, newRecipient(), 1)
+	e.step(x) // the approval is sent, the call lost
+	for i := 0; ; i++ {
+		pending, err := e.store.PendingTxs(t.Context(), "devnet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pending) == 1 && pending[0].Kind == rampway.TxCall {
+			break // the approval settled, the call not mined
+		}
+		if i == 6 {
+			t.Fatalf("pending after 6 blocks: %+v, want the call alone", pending)
+		}
+		e.mine()
+		e.step(x)
+	}
+	b := e.paidOrder(e.token, newRecipient(), 1)
+	for i := range 3 {
+		if err := x.Step(t.Context()); err == nil || !strings.Contains(err.Error(), "balance too low") {
+			t.Fatalf("step %d: %v, want the hot wallet's balance reported", i, err)
+		}
+		e.wantStatus(b, rampway.StatusDepositSuccess)
+		e.mine()
+	}
+	losing.Store(false)
+	for i := 0; e.order(a).Status != rampway.StatusSuccess; i++ {
+		if i == 6 {
+			t.Fatalf("order a is %s after 6 steps, want SUCCESS", e.order(a).Status)
+		}
+		if err := x.Step(t.Context()); err != nil && !strings.Contains(err.Error(), "balance too low") {
+			t.Fatal(err)
+		}
+		e.mine()
+	}
+	e.wantStatus(b, rampway.StatusDepositSuccess) // half a mint left: b waits for funds
 }

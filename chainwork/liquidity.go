@@ -12,8 +12,8 @@ import (
 	"github.com/rampway/rampway"
 )
 
-// liquidity is what the hot wallet can still spend in a step: its balances at the step's
-// head less what its transactions signed and not yet mined there may still take, less what the
+// liquidity is what the hot wallet can still spend in a step: its balances at the head
+// less what its transactions signed and not yet mined there may still take, less what the
 // step has signed since.
 type liquidity struct {
 	native *big.Int
@@ -25,36 +25,66 @@ type liquidity struct {
 	at *big.Int
 }
 
-// pendingTxs is what reads the transactions a store holds signed and not yet settled.
-type pendingTxs interface {
+// walletTxs is what reads the transactions a store holds signed: those not yet settled, and
+// an execution's whatever their state.
+type walletTxs interface {
 	PendingTxs(ctx context.Context, network string) ([]*rampway.ChainTx, error)
+	Execution(ctx context.Context, orderID string) (*rampway.Execution, []*rampway.ChainTx, error)
 }
 
-// spendable reads what wallet can still spend at block head: its balance there less what its
-// stored transactions not yet mined there may still cost (committed). The node's balance
-// knows nothing of a transaction still in the pool, or not yet broadcast: without this, steps
-// one after another sign more than the wallet holds, the node refuses the one that overdraws
+// headReader reads the chain's head.
+type headReader interface {
+	BlockNumber(ctx context.Context) (uint64, error)
+}
+
+// spendable reads what wallet can still spend: its balance at the head less what its stored
+// transactions not yet mined there may still cost (committed). The node's balance knows
+// nothing of a transaction still in the pool, or not yet broadcast: without this, steps one
+// after another sign more than the wallet holds, the node refuses the one that overdraws
 // ("insufficient funds") and every later nonce of the wallet waits behind it.
-func spendable(ctx context.Context, client ExecClient, store pendingTxs, network string, wallet common.Address, head uint64) (*liquidity, error) {
+//
+// The stored transactions are read first, the head then: one settled (and so gone from the
+// list) in between was mined at that head or below, and the balance there has paid for it.
+// It is a reading, not a reservation: two steps reading at once (the executor's and the
+// sweeper's, or two instances') can still promise the same funds; the node then refuses the
+// one that overdraws until the wallet is funded.
+func spendable(ctx context.Context, client ExecClient, store walletTxs, network string, wallet common.Address) (*liquidity, error) {
+	pending, err := store.PendingTxs(ctx, network)
+	if err != nil {
+		return nil, err
+	}
+	head, err := client.BlockNumber(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("head: %w", err)
+	}
 	at := new(big.Int).SetUint64(head)
 	var (
-		bal              *big.Int
-		mined            uint64
-		pending          []*rampway.ChainTx
-		bErr, nErr, pErr error
-		wg               sync.WaitGroup
+		bal        *big.Int
+		mined      uint64
+		bErr, nErr error
+		wg         sync.WaitGroup
 	)
 	wg.Go(func() { bal, bErr = client.BalanceAt(ctx, wallet, at) })
 	wg.Go(func() { mined, nErr = client.NonceAt(ctx, wallet, at) })
-	wg.Go(func() { pending, pErr = store.PendingTxs(ctx, network) })
 	wg.Wait()
 	switch {
 	case bErr != nil:
 		return nil, fmt.Errorf("balance of %s: %w", wallet.Hex(), bErr)
 	case nErr != nil:
 		return nil, fmt.Errorf("mined nonce of %s: %w", wallet.Hex(), nErr)
-	case pErr != nil:
-		return nil, pErr
+	}
+	// The call next to be mined may have its approval mined and settled already (out of the
+	// list): the tokens it approved are still the call's to take. Only that one can be so: a
+	// later approval is mined after this call.
+	for _, t := range pending {
+		if t.Wallet == wallet && t.Nonce == mined && t.Kind == rampway.TxCall {
+			_, txs, err := store.Execution(ctx, t.Ref)
+			if err != nil {
+				return nil, fmt.Errorf("execution of %s: %w", t.Ref, err)
+			}
+			pending = append(pending, txs...)
+			break
+		}
 	}
 	native, tokens, err := committed(pending, wallet, mined)
 	if err != nil {
@@ -67,7 +97,8 @@ func spendable(ctx context.Context, client ExecClient, store pendingTxs, network
 // may still spend once they are: the native coin at each nonce's dearest version (its gas at
 // its fee cap, and its value: a re-priced nonce is mined at one of its versions), and the
 // tokens they move: a transfer's amount while it is not mined, an approval's while a
-// transaction of what it serves is not (its call spends what it approved).
+// transaction of what it serves is not (its call spends what it approved). A transaction
+// listed twice counts once.
 func committed(pending []*rampway.ChainTx, wallet common.Address, mined uint64) (*big.Int, map[common.Address]*big.Int, error) {
 	open := map[string]bool{} // what has a transaction not yet mined
 	for _, t := range pending {

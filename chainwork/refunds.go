@@ -39,7 +39,7 @@ func (x *Executor) payRefunds(ctx context.Context, head uint64) (int, error) {
 	if err != nil || len(refunds) == 0 {
 		return 0, err
 	}
-	w, err := x.wallet(ctx, head)
+	w, err := x.wallet(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -232,6 +232,7 @@ func (w *Sweeper) start(ctx context.Context, st *sweepStep, sw *rampway.Sweep) e
 		kind   = rampway.TxSweep
 		wallet = sw.Address
 		sign   func(uint64) (*rampway.ChainTx, error)
+		gasFee *big.Int // what the hot wallet's gas may cost it
 	)
 	if sw.Token == (common.Address{}) {
 		gas, err := w.client.EstimateGas(ctx, ethereum.CallMsg{From: sw.Address, To: &w.cfg.Treasury, Value: big.NewInt(1)})
@@ -259,7 +260,7 @@ func (w *Sweeper) start(ctx context.Context, st *sweepStep, sw *rampway.Sweep) e
 			}
 		default: // gas for the transfer first, from the hot wallet
 			kind, wallet = rampway.TxGas, w.hot.Address()
-			if nonce, sign, err = w.gas(ctx, st, sw.Address, native); err != nil {
+			if nonce, sign, gasFee, err = w.gas(ctx, st, sw.Address, native); err != nil {
 				return err
 			}
 		}
@@ -270,6 +271,9 @@ func (w *Sweeper) start(ctx context.Context, st *sweepStep, sw *rampway.Sweep) e
 	}
 	if err != nil {
 		return fmt.Errorf("start sweep of %s: %w", sw.Address.Hex(), err)
+	}
+	if gasFee != nil {
+		st.hot.native.Sub(st.hot.native, gasFee)
 	}
 	if sign == nil {
 		log.Info("deposit too small to sweep", "sweep_id", sw.ID, "amount", sw.Amount.String())
@@ -298,7 +302,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 	// Fees more than doubled since the gas was sent: send the address more (the sweep is funding
 	// again) rather than a transfer it cannot pay for or one priced below the market.
 	if native.Cmp(new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))) < 0 {
-		nonce, sign, err := w.gas(ctx, st, sw.Address, native)
+		nonce, sign, gasFee, err := w.gas(ctx, st, sw.Address, native)
 		if err != nil {
 			return err
 		}
@@ -309,6 +313,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 		if err != nil {
 			return fmt.Errorf("refuel: %w", err)
 		}
+		st.hot.native.Sub(st.hot.native, gasFee)
 		w.log.Info("deposit address short of gas for its sweep: more sent", "address", sw.Address.Hex(), "sweep_id", sw.ID,
 			"balance", native.String(), "fee_cap", feeCap.String())
 		return w.broadcastRef(ctx, sw.ID)
@@ -330,15 +335,16 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 	return w.broadcastRef(ctx, sw.ID)
 }
 
-// gas returns the hot wallet's next nonce and the signer of its transfer of gas for a token
-// sweep to addr, which holds native: enough for the transfer at twice today's fee cap. When
-// the hot wallet cannot pay for it (what it holds less what its transactions in flight may
-// take, and the gas given this step), it is errNoLiquidity: the sweep waits.
-func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, native *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), error) {
+// gas returns the hot wallet's next nonce, the signer of its transfer of gas for a token
+// sweep to addr, which holds native (enough for the transfer at twice today's fee cap), and
+// what that transfer may cost the hot wallet (take it off st.hot once it is stored). When the
+// hot wallet cannot pay for it (what it holds less what its transactions in flight may take,
+// and the gas given this step), it is errNoLiquidity: the sweep waits.
+func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, native *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), *big.Int, error) {
 	if st.hot == nil {
-		hot, err := spendable(ctx, w.client, w.store, w.net.Name, w.hot.Address(), st.head)
+		hot, err := spendable(ctx, w.client, w.store, w.net.Name, w.hot.Address())
 		if err != nil {
-			return 0, nil, fmt.Errorf("hot wallet: %w", err)
+			return 0, nil, nil, fmt.Errorf("hot wallet: %w", err)
 		}
 		st.hot = hot
 	}
@@ -348,19 +354,15 @@ func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, n
 		if st.short++; st.short == 1 {
 			st.needed = cost
 		}
-		return 0, nil, errNoLiquidity
+		return 0, nil, nil, errNoLiquidity
 	}
 	nonce, err := w.client.PendingNonceAt(ctx, w.hot.Address())
 	if err != nil {
-		return 0, nil, fmt.Errorf("nonce: %w", err)
+		return 0, nil, nil, fmt.Errorf("nonce: %w", err)
 	}
 	return nonce, func(n uint64) (*rampway.ChainTx, error) {
-		t, err := w.signed(ctx, w.hot, st.head, &types.DynamicFeeTx{Nonce: n, GasTipCap: st.tip, GasFeeCap: st.feeCap, Gas: gasTopUpGas, To: &addr, Value: topUp})
-		if err == nil {
-			st.hot.native.Sub(st.hot.native, cost)
-		}
-		return t, err
-	}, nil
+		return w.signed(ctx, w.hot, st.head, &types.DynamicFeeTx{Nonce: n, GasTipCap: st.tip, GasFeeCap: st.feeCap, Gas: gasTopUpGas, To: &addr, Value: topUp})
+	}, cost, nil
 }
 
 // broadcastRef sends the pending transactions stored for a sweep.
