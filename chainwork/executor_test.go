@@ -638,6 +638,18 @@ func TestExecutorRepricesWhatTheNodeRefusedAsUnderpriced(t *testing.T) {
 	}
 }
 
+// mintAndAHalf is a new hot wallet holding 1 ETH and DUSD for one token-paid mint and a half.
+func (e *execEnv) mintAndAHalf() (*chain.KeySigner, rampway.Asset) {
+	e.t.Helper()
+	key, _ := crypto.GenerateKey()
+	hot := chain.NewKeySigner(key)
+	dusd, _ := e.net.Asset("DUSD")
+	e.send(e.net.Native, hot.Address(), big.NewInt(1e18))
+	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice*3/2))
+	e.mineSent()
+	return hot, dusd
+}
+
 // What the hot wallet's transactions signed and not yet mined will spend is counted against
 // what it holds: a step starts no order that the calls on their way leave the wallet unable to
 // pay for. Counted from the node's balance alone (which knows nothing of a transaction in the
@@ -646,12 +658,7 @@ func TestExecutorRepricesWhatTheNodeRefusedAsUnderpriced(t *testing.T) {
 func TestExecutorCountsWhatIsOnItsWay(t *testing.T) {
 	t.Parallel()
 	e := newExecEnv(t)
-	key, _ := crypto.GenerateKey()
-	hot := chain.NewKeySigner(key)
-	dusd, _ := e.net.Asset("DUSD")
-	e.send(e.net.Native, hot.Address(), big.NewInt(1e18))
-	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice*3/2)) // one mint and a half
-	e.mineSent()
+	hot, dusd := e.mintAndAHalf()
 	x := chainwork.NewExecutor(chainwork.ExecutorConfig{}, e.store, e.reg, e.net, e.client, hot, slog.New(slog.DiscardHandler), nil)
 	a := e.paidOrder(e.token, newRecipient(), 1)
 	e.step(x)
@@ -683,12 +690,7 @@ func TestExecutorCountsWhatIsOnItsWay(t *testing.T) {
 func TestExecutorCountsAnApprovalSettledBeforeItsCall(t *testing.T) {
 	t.Parallel()
 	e := newExecEnv(t)
-	key, _ := crypto.GenerateKey()
-	hot := chain.NewKeySigner(key)
-	dusd, _ := e.net.Asset("DUSD")
-	e.send(e.net.Native, hot.Address(), big.NewInt(1e18))
-	e.send(dusd, hot.Address(), big.NewInt(devchain.NFTTokenPrice*3/2)) // one mint and a half
-	e.mineSent()
+	hot, _ := e.mintAndAHalf()
 	nft := e.chain.Contracts().NFT
 	var losing atomic.Bool
 	losing.Store(true)
