@@ -6,8 +6,10 @@ package devtest
 
 import (
 	"context"
+	"fmt"
 	stdhtml "html"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -134,16 +137,64 @@ func PayCard(t testing.TB, gatewayURL, number string) string {
 	return out
 }
 
-// FreePort returns a loopback TCP port that was free a moment ago, for a server that takes a
-// port number rather than a listener.
+// FreePort returns a port free a moment ago on every address, in TCP and UDP (Caddy's HTTP/3
+// listens on UDP), for a server that takes a port number rather than a listener. It is picked
+// below the system's ephemeral range (ip_local_port_range), never twice in a process: a port
+// from that range, the kernel's usual pick for ":0", is what it hands out to outgoing
+// connections and DNS lookups, and one of them can take it between this and the server's
+// start (TestCaddy met it under load: "bind: address already in use").
 func FreePort(tb testing.TB) int {
 	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				low = n
+			}
+		}
+	}
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for range 1000 {
+		p := portsFloor + rand.IntN(max(low-portsFloor, 1))
+		if low <= portsFloor {
+			p = 0 // no room below the ephemeral range: the kernel's pick
+		}
+		if portsGiven[p] {
+			continue
+		}
+		if p, ok := bindable(p); ok {
+			portsGiven[p] = true
+			return p
+		}
+	}
+	tb.Fatalf("no free port below %d", low)
+	return 0
+}
+
+// portsFloor is the lowest port FreePort gives.
+const portsFloor = 10000
+
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{}
+)
+
+// bindable reports whether port (0: one the kernel picks) can be listened on, TCP and UDP, on
+// every address, and which it was.
+func bindable(port int) (int, bool) {
+	ln, err := net.Listen("tcp", fmt.Sprintf(":%d", port))
 	if err != nil {
-		tb.Fatalf("pick a free port: %v", err)
+		return 0, false
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	port = ln.Addr().(*net.TCPAddr).Port
+	pc, err := net.ListenPacket("udp", fmt.Sprintf(":%d", port))
+	if err != nil {
+		return 0, false
+	}
+	pc.Close()
+	return port, true
 }
 
 // LockedBuffer collects what a running process or a logger writes, safe for concurrent
