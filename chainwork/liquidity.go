@@ -32,11 +32,6 @@ type walletTxs interface {
 	Execution(ctx context.Context, orderID string) (*rampway.Execution, []*rampway.ChainTx, error)
 }
 
-// headReader reads the chain's head.
-type headReader interface {
-	BlockNumber(ctx context.Context) (uint64, error)
-}
-
 // spendable reads what wallet can still spend: its balance at the head less what its stored
 // transactions not yet mined there may still cost (committed). The node's balance knows
 // nothing of a transaction still in the pool, or not yet broadcast: without this, steps one
