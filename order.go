@@ -96,6 +96,10 @@ type Order struct {
 	MerchantRedirectURL string
 	// MerchantWebhookURL overrides the merchant's default for this order's events.
 	MerchantWebhookURL string
+	// WebhooksOff is set at creation for an order created with a MerchantWebhookURL while its
+	// merchant had no webhook secret of its mode: its creation answer said that no webhook
+	// events will be sent for it (the spec's info), and none are, even once a secret is set.
+	WebhooksOff bool
 	// User holds the optional user fields of the request (user_email_id, ...), by API name.
 	User map[string]string
 

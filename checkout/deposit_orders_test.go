@@ -155,8 +155,8 @@ func TestCreateDepositOrderInfo(t *testing.T) {
 		return c.Order
 	}
 	noSecret := checkout.NoWebhookSecretInfo(false)
-	if o, err := w.store.Order(ctx, create(hooked, noSecret).ID); err != nil || o.MerchantWebhookURL != "http://127.0.0.1:9/hooks" {
-		t.Fatalf("stored %+v, %v", o, err)
+	if o, err := w.store.Order(ctx, create(hooked, noSecret).ID); err != nil || o.MerchantWebhookURL != "http://127.0.0.1:9/hooks" || !o.WebhooksOff {
+		t.Fatalf("stored %+v, %v; want its webhooks off, as the info says", o, err)
 	}
 	create(nil, "")
 	create(func(p *checkout.DepositOrderParams) { hooked(p); p.Quote.Method = "" }, noSecret)

@@ -134,8 +134,8 @@ func TestCreateFiatOrderInfo(t *testing.T) {
 	if err != nil || c.Info != checkout.NoWebhookSecretInfo(false) {
 		t.Fatalf("created %+v, %v", c, err)
 	}
-	if o, err := w.store.Order(ctx, c.Order.ID); err != nil || o.MerchantWebhookURL != "http://127.0.0.1:9/hooks" {
-		t.Fatalf("stored %+v, %v", o, err)
+	if o, err := w.store.Order(ctx, c.Order.ID); err != nil || o.MerchantWebhookURL != "http://127.0.0.1:9/hooks" || !o.WebhooksOff {
+		t.Fatalf("stored %+v, %v; want its webhooks off, as the info says", o, err)
 	}
 	// Without merchant_webhook_url: no info.
 	if c, err := w.svc.CreateFiatOrder(ctx, w.merchant, w.fiatParams(nil)); err != nil || c.Info != "" {

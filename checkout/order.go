@@ -92,6 +92,7 @@ func (s *Service) storeNew(ctx context.Context, m *rampway.Merchant, o *rampway.
 	c := &Created{Order: o, Hash: s.Hash(o.ID), GatewayURL: s.GatewayURL(o.ID)}
 	if o.MerchantWebhookURL != "" && !m.HasWebhookSecret(o.Livemode) {
 		c.Info = NoWebhookSecretInfo(o.Livemode)
+		o.WebhooksOff = true // as the answer says, for good: a secret set later sends none
 	}
 	var reply *rampway.IdempotentReply
 	if replyFn != nil {

@@ -415,6 +415,13 @@ func TestOrderPage(t *testing.T) {
 			t.Errorf("%s sees refund form, resend buttons: %v, want %v", role, got, want)
 		}
 	}
+	// An order whose events are off says why it has no deliveries.
+	off := s.storeOrder(t, s.Merchant.ID, time.Now().UTC().Truncate(time.Microsecond), func(o *rampway.Order) {
+		o.MerchantWebhookURL, o.WebhooksOff = "https://shop.example/hooks", true
+	})
+	if _, page := s.as(t, "viewer").get("/dashboard/orders/" + off.ID); !strings.Contains(page, "No webhook events are sent for this order") {
+		t.Errorf("the page of an order whose events are off does not say so:\n%s", page)
+	}
 	// Not found: another merchant's order, the other mode's, one that does not exist.
 	theirs := s.storeOrder(t, s.Other.ID, time.Now().UTC().Truncate(time.Microsecond), nil)
 	live := s.storeOrder(t, s.Merchant.ID, time.Now().UTC().Truncate(time.Microsecond), func(o *rampway.Order) { o.Livemode = true })

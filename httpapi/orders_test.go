@@ -457,15 +457,27 @@ func TestCreateMintOrderFields(t *testing.T) {
 	e := newMintEnv(t)
 	// A webhook URL while the merchant has no webhook secret: created, with info.
 	r := e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
-	if o := decode[MintOrderView](t, r, 201); o.Info == "" || !strings.Contains(o.Info, "no webhook events will be sent") {
+	silent := decode[MintOrderView](t, r, 201)
+	if silent.Info == "" || !strings.Contains(silent.Info, "no webhook events will be sent") {
 		t.Fatalf("info missing: %s", r.body)
 	}
 	if _, err := e.svc.SetWebhookSecret(t.Context(), e.merchant.ID, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	r = e.merchantAPI(http.MethodPost, mintOrderPath, e.body(func(b map[string]any) { b["merchant_webhook_url"] = "http://127.0.0.1:9/hooks" }))
-	if o := decode[MintOrderView](t, r, 201); o.Info != "" {
+	signed := decode[MintOrderView](t, r, 201)
+	if signed.Info != "" {
 		t.Fatalf("info with a secret configured: %s", r.body)
+	}
+	// The info's promise holds once a secret is set: the order's later events are not sent
+	// either; the order created with the secret has its events sent.
+	for id, want := range map[string]int{silent.OrderID: 0, signed.OrderID: 2} {
+		if _, err := e.store.Apply(t.Context(), id, rampway.Cancelled{}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if ds, err := e.store.Deliveries(t.Context(), id); err != nil || len(ds) != want {
+			t.Fatalf("order %s: %d deliveries, %v; want %d", id, len(ds), err, want)
+		}
 	}
 	for _, tc := range []struct {
 		name string

@@ -109,3 +109,63 @@ func testModes(t *testing.T, open Opener) {
 		t.Fatalf("cancelled live order's deliveries: %+v, %v", ds, err)
 	}
 }
+
+// testWebhooksOff: an order created with its events off (its creation answer said none will be
+// sent: a merchant_webhook_url and no secret of its mode) keeps them off for good: no delivery
+// of its order.created even where its merchant has a secret, none of a later event after a
+// secret is set, none of the page's events; an order of the same merchant with them on gets
+// its deliveries.
+func testWebhooksOff(t *testing.T, open Opener) {
+	s := mustOpen(t, open)
+	ctx := t.Context()
+	quiet := mustMerchant(t, s, "off") // no secret yet
+	signed := hookedMerchant(t, s, "off-signed")
+	base := now()
+	create := func(m *rampway.Merchant, off bool, at time.Time) *rampway.Order {
+		t.Helper()
+		idx, err := s.NextDepositIndex(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := orderAt(m.ID, at, idx)
+		o.WebhooksOff = off
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Order(ctx, o.ID); err != nil || got.WebhooksOff != off {
+			t.Fatalf("order %s read back: WebhooksOff %v, %v; want %v", o.ID, got.WebhooksOff, err, off)
+		}
+		return o
+	}
+	deliveries := func(o *rampway.Order, want int) {
+		t.Helper()
+		ds, err := s.Deliveries(ctx, o.ID)
+		if err != nil || len(ds) != want {
+			t.Fatalf("order %s (WebhooksOff %v): deliveries %v, %v; want %d", o.ID, o.WebhooksOff, eventIDs(ds), err, want)
+		}
+	}
+	offSigned := create(signed, true, base)
+	onSigned := create(signed, false, base.Add(time.Millisecond))
+	off := create(quiet, true, base.Add(2*time.Millisecond))
+	deliveries(offSigned, 0)
+	deliveries(onSigned, 1)
+	deliveries(off, 0)
+
+	if err := s.SetWebhookSecret(ctx, quiet.ID, false, "whsec_off", 0, base); err != nil {
+		t.Fatal(err)
+	}
+	on := create(quiet, false, base.Add(3*time.Millisecond))
+	for i, o := range []*rampway.Order{offSigned, onSigned, off, on} {
+		at := base.Add(time.Second + time.Duration(i)*time.Millisecond)
+		if _, err := s.RecordOrderEvent(ctx, o.ID, rampway.EventWidgetOpen, true, at); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply(ctx, o.ID, rampway.Cancelled{}, at.Add(time.Microsecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deliveries(offSigned, 0)
+	deliveries(onSigned, 3)
+	deliveries(off, 0)
+	deliveries(on, 3)
+}

@@ -33,6 +33,7 @@ func Run(t *testing.T, fresh Fresh) {
 	}{
 		{"MerchantRoundTrip", testMerchantRoundTrip},
 		{"Modes", testModes},
+		{"WebhooksOff", testWebhooksOff},
 		{"FiatActionsNeedingOperator", testFiatActionsNeedingOperator},
 		{"MerchantNotFound", testMerchantNotFound},
 		{"MerchantDuplicate", testMerchantDuplicate},

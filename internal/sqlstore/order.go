@@ -21,7 +21,7 @@ const orderColumns = `id, merchant_id, area, status, merchant_user_id, merchant_
 	merchant_webhook_url, user_info, network, asset_symbol, asset_contract, asset_decimals, crypto_amount, crypto_received,
 	function_id, function_args, payment_value, gas_limit, network_fee, service_fee, deposit_address, deposit_index,
 	execution_tx_hash, failure_reason, expires_at, created_at, updated_at, fiat_symbol, fiat_method, fiat_amount, fiat_decimals,
-	fiat_payment_id, payout_address, method_quotes, fiat_pricing, livemode`
+	fiat_payment_id, payout_address, method_quotes, fiat_pricing, livemode, webhooks_off`
 
 // bigText stores a non-negative big integer as decimal text.
 func bigText(v *big.Int) string {
@@ -86,7 +86,7 @@ func (s *Store) orderArgs(o *rampway.Order) ([]any, error) {
 		o.MerchantWebhookURL, string(user), o.Network, o.Asset.Symbol, contract, int64(o.Asset.Decimals), bigText(o.CryptoAmount),
 		bigText(o.CryptoReceived), o.FunctionID, string(args), bigText(o.PaymentValue), int64(o.GasLimit), bigText(o.NetworkFee),
 		bigText(o.ServiceFee), depAddr, depIndex, o.ExecutionTxHash, o.FailureReason, s.t(o.ExpiresAt), s.t(o.CreatedAt), s.t(o.UpdatedAt),
-		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes, pricing, o.Livemode}, nil
+		o.FiatSymbol, o.FiatMethod, bigText(o.FiatAmount), int64(o.FiatDecimals), o.FiatPaymentID, payout, quotes, pricing, o.Livemode, o.WebhooksOff}, nil
 }
 
 func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, error) {
@@ -104,7 +104,7 @@ func (s *Store) scanOrder(row interface{ Scan(...any) error }) (*rampway.Order, 
 		&o.MerchantWebhookURL, &user, &o.Network, &o.Asset.Symbol, &contract, &decimals, &amount, &received,
 		&o.FunctionID, &args, &payment, &gas, &netFee, &svcFee, &depAddr, &depIndex,
 		&o.ExecutionTxHash, &o.FailureReason, &expires, &created, &updated, &o.FiatSymbol, &o.FiatMethod, &fiatAmount, &fiatDecimals,
-		&o.FiatPaymentID, &payout, &quotes, &pricing, &o.Livemode); err != nil {
+		&o.FiatPaymentID, &payout, &quotes, &pricing, &o.Livemode, &o.WebhooksOff); err != nil {
 		return nil, err
 	}
 	o.Area, o.Status = rampway.Area(area), rampway.OrderStatus(status)
@@ -460,7 +460,7 @@ func (s *Store) createOrdersStatement(ctx context.Context, orders []*newOrder) e
 	return nil
 }
 
-// orderColumnCount is the number of orderColumns ($1-$28 of an order's row).
+// orderColumnCount is the number of orderColumns, c below ($1 to $c an order's row).
 var orderColumnCount = strings.Count(orderColumns, ",") + 1
 
 // forRows is a statement for n rows (1 to maxBatch), built once for each n.
@@ -475,7 +475,7 @@ func (f *forRows) get(n int) string {
 	return f.query[n]
 }
 
-// insertOrders inserts n orders' columns: $1 to $28 the first's, $29 to $56 the second's...
+// insertOrders inserts n orders' columns: $1 to $c the first's, $c+1 to $2c the second's...
 var insertOrders = &forRows{build: func(n int) string {
 	return `INSERT INTO orders (` + orderColumns + `) VALUES ` + rows(n, orderColumnCount, 1)
 }}
@@ -499,11 +499,12 @@ var insertDeliveries = &forRows{build: func(n int) string {
 }}
 
 // createOrdersCTE writes n orders in one statement: the orders (insertOrders), their events
-// ($28n+2k+1 the event id of the order k, from 0) and, for each order that has a webhook URL,
-// or else whose merchant has one, and whose merchant has a secret, the event's delivery
-// ($28n+2k+2 its body). The foreign keys are checked at the end of the statement, when all
-// the rows exist. Orders with an Idempotency-Key reply are not written this way
-// (runBatch): theirs must be stored only under a claim still theirs, or the order not at all.
+// ($cn+2k+1 the event id of the order k, from 0) and, for each order that has a webhook URL,
+// or else whose merchant has one, whose merchant has a secret of its mode and whose events
+// are not off (Order.WebhooksOff), the event's delivery ($cn+2k+2 its body). The foreign keys
+// are checked at the end of the statement, when all the rows exist. Orders with an
+// Idempotency-Key reply are not written this way (runBatch): theirs must be stored only under
+// a claim still theirs, or the order not at all.
 var createOrdersCTE = &forRows{build: func(n int) string {
 	var ev, del strings.Builder
 	for k := range n {
@@ -511,12 +512,11 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 			ev.WriteString(", ")
 			del.WriteString(", ")
 		}
-		// The order's columns: id $o+1, merchant $o+2, status $o+4, webhook URL $o+8, created
-		// $o+27, livemode the last.
 		o := orderColumnCount * k
 		x := orderColumnCount*n + 2*k
-		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+1, o+2, rampway.EventCreated, o+4, o+27)
-		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea, $%d::boolean)", x+1, o+8, x+2, o+orderColumnCount)
+		col := func(name string) int { return o + orderColumn(name) }
+		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, col("id"), col("merchant_id"), rampway.EventCreated, col("status"), col("created_at"))
+		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea, $%d::boolean, $%d::boolean)", x+1, col("merchant_webhook_url"), x+2, col("livemode"), col("webhooks_off"))
 	}
 	return `WITH o AS (` + insertOrders.get(n) + `),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
@@ -525,11 +525,23 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 		next_attempt_at, created_at, updated_at, livemode)
 	SELECT e.id, e.seq, e.name, e.order_id, e.merchant_id, COALESCE(NULLIF(d.url, ''), m.webhook_url), d.body, 'pending',
 		e.created_at, e.created_at, e.created_at, d.livemode
-	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body, livemode) ON d.event_id = e.id
+	FROM e JOIN (VALUES ` + del.String() + `) AS d (event_id, url, body, livemode, off) ON d.event_id = e.id
 		JOIN merchants m ON m.id = e.merchant_id
-	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != ''
+	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != '' AND NOT d.off
 		AND CASE WHEN d.livemode THEN m.live_webhook_secret ELSE m.webhook_secret END != ''`
 }}
+
+// orderColumn is the position of the column name in orderColumns, from 1.
+func orderColumn(name string) int {
+	i := slices.Index(orderColumnNames, name)
+	if i < 0 {
+		panic("orderColumns has no column " + name)
+	}
+	return i + 1
+}
+
+// orderColumnNames are orderColumns, one name each.
+var orderColumnNames = strings.Split(strings.Join(strings.Fields(orderColumns), ""), ",")
 
 // createdEvent is a new order's order.created event.
 func createdEvent(o *rampway.Order) *rampway.OrderEvent {
@@ -623,10 +635,9 @@ func (s *Store) updateOrder(ctx context.Context, tx *sql.Tx, o *rampway.Order, a
 	if err != nil {
 		return err
 	}
-	cols := strings.Split(strings.Join(strings.Fields(orderColumns), ""), ",")
 	var set []string
 	var vals []any
-	for i, c := range cols {
+	for i, c := range orderColumnNames {
 		switch c {
 		case "id", "merchant_id", "area", "created_at":
 			continue

@@ -132,8 +132,8 @@ func (s *Store) holdDeliveries(ctx context.Context, tx *sql.Tx, merchantID strin
 
 // deliveryTargets returns where the events of orders go, by order id: the order's webhook
 // URL, or else its merchant's, when the merchant has a secret to sign with. Orders without
-// one are not in it. Only where to and whether it is signed: the secret itself is read (and
-// decrypted) when a delivery is sent.
+// one are not in it, nor are those whose events are off (Order.WebhooksOff). Only where to
+// and whether it is signed: the secret itself is read (and decrypted) when a delivery is sent.
 func (s *Store) deliveryTargets(ctx context.Context, tx *sql.Tx, orders []*rampway.Order) (map[string]string, error) {
 	targets, _, err := s.deliveryTargetsOf(ctx, tx, orders)
 	return targets, err
@@ -177,6 +177,9 @@ func (s *Store) deliveryTargetsOf(ctx context.Context, tx *sql.Tx, orders []*ram
 	}
 	targets := make(map[string]string)
 	for _, o := range orders {
+		if o.WebhooksOff {
+			continue
+		}
 		m := merchants[o.MerchantID]
 		url := m.url
 		if o.MerchantWebhookURL != "" {
