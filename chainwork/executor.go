@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -81,6 +82,100 @@ type Executor struct {
 	now       func() time.Time
 	txs       *txFollower
 	wake      chan struct{}
+	// lack is the payment the hot wallet could not make at the last step that got to one
+	// (Shortfall): nil while it can pay for all. stepLack is the step's own (its goroutine's).
+	lack     atomic.Pointer[Shortfall]
+	stepLack *Shortfall
+	// refusal is the store's refusal to assign the hot wallet's nonces (rampway.ErrNonceAhead)
+	// that the last step to get to a nonce met: nil once one signs, or finds nothing to sign.
+	refusal atomic.Pointer[error]
+}
+
+// NonceRefusal is the store's refusal to assign the hot wallet's nonces that the executor's
+// last steps met (rampway.ErrNonceAhead: the wallet used outside rampway, or the database
+// restored from an older backup): nothing is signed until an operator adopts the chain's
+// nonce. Its text says what to check and the command to run. nil when no refusal stands.
+func (x *Executor) NonceRefusal() error {
+	if p := x.refusal.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// publishRefusal records the nonce refusal a step met, or clears the one recorded when the
+// step met no error at all (it signed, or had nothing to sign). A step stopped before it got
+// to a nonce (a node failing, the wallet short) leaves the record as it is.
+func (x *Executor) publishRefusal(stepErrs ...error) {
+	for _, err := range stepErrs {
+		if errors.Is(err, rampway.ErrNonceAhead) {
+			for e := err; e != nil; e = errors.Unwrap(e) {
+				if errors.Unwrap(e) == rampway.ErrNonceAhead {
+					err = e // the store's own words, without the step's prefixes
+					break
+				}
+			}
+			x.refusal.Store(&err)
+			return
+		}
+	}
+	if errors.Join(stepErrs...) == nil {
+		x.refusal.Store(nil)
+	}
+}
+
+// A Shortfall is a payment the hot wallet cannot make: an order's call or transfer, or a
+// refund, waits for funds (the executor tries again at every step). It is what an operator is
+// shown (a /readyz warning, a metric): the wallet needs Need of Asset and holds Have.
+type Shortfall struct {
+	Network string
+	Wallet  common.Address
+	Asset   rampway.Asset
+	// Have is what the wallet can spend (its balance less what its transactions in flight may
+	// still cost); Need is what the payment costs (for the native coin: value and gas).
+	Have, Need *big.Int
+	// For is the order (ord_...) or refund (rfd_...) whose payment waits, the first of the step.
+	For string
+	// Since is when the executor found the wallet short, at the first of the steps since
+	// that each found it short.
+	Since time.Time
+}
+
+// Network is the name of the executor's network.
+func (x *Executor) Network() string { return x.net.Name }
+
+// Wallet is the executor's hot wallet.
+func (x *Executor) Wallet() common.Address { return x.signer.Address() }
+
+// Shortfall is the payment the hot wallet could not make at the executor's last step, or nil
+// when it could pay for all it had to (or no step got to a payment).
+func (x *Executor) Shortfall() *Shortfall { return x.lack.Load() }
+
+// lacking records, for the step, that the hot wallet cannot pay id's need of asset (it holds
+// have), and returns errNoLiquidity. The step's first shortfall is kept.
+func (x *Executor) lacking(id string, asset rampway.Asset, have, need *big.Int) error {
+	if x.stepLack == nil {
+		x.stepLack = &Shortfall{Network: x.net.Name, Wallet: x.signer.Address(), Asset: asset, Have: new(big.Int).Set(have),
+			Need: new(big.Int).Set(need), For: id, Since: x.now()}
+	}
+	return errNoLiquidity
+}
+
+// publishLack makes the step's shortfall the executor's (keeping the time the wallet was first
+// found short), or clears it when the step paid for all it got to: its orders and refunds
+// were read, and met no shortfall and no other error.
+func (x *Executor) publishLack(stepErrs ...error) {
+	l := x.stepLack
+	x.stepLack = nil
+	if l == nil {
+		if errors.Join(stepErrs...) == nil {
+			x.lack.Store(nil)
+		}
+		return
+	}
+	if prev := x.lack.Load(); prev != nil {
+		l.Since = prev.Since
+	}
+	x.lack.Store(l)
 }
 
 // NewExecutor returns an executor of net that signs with signer. A plain *ethclient.Client is
@@ -164,10 +259,18 @@ func (x *Executor) step(ctx context.Context) (int, error) {
 	// An order that cannot start (the hot wallet short of funds, a node failing) stops no
 	// other work: the refunds are paid and what was sent is followed all the same (settled,
 	// re-priced), or an empty wallet would freeze the calls already on their way.
+	x.stepLack = nil
 	started, startErr := x.start(ctx, head)
-	if _, err := x.payRefunds(ctx, head); err != nil {
-		x.log.Error("refunds", "error", err)
+	_, refundErr := x.payRefunds(ctx, head)
+	if refundErr != nil {
+		x.log.Error("refunds", "error", refundErr)
 	}
+	if errors.Is(startErr, errNoLiquidity) {
+		x.publishLack(refundErr) // the shortfall is recorded
+	} else {
+		x.publishLack(startErr, refundErr)
+	}
+	x.publishRefusal(startErr, refundErr)
 	return started, errors.Join(startErr, x.txs.follow(ctx, head))
 }
 
@@ -404,7 +507,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),
 			"balance_wei", liq.native.String(), "needed_wei", cost.String())
-		return false, errNoLiquidity
+		return false, x.lacking(o.ID, x.net.Native, liq.native, cost)
 	}
 	if p.token != nil {
 		have, err := x.tokenBalance(ctx, p.token.Contract, liq)
@@ -414,7 +517,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		if have.Cmp(p.tokenNeed) < 0 {
 			log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(), "token", p.token.Symbol,
 				"balance", have.String(), "needed", p.tokenNeed.String())
-			return false, errNoLiquidity
+			return false, x.lacking(o.ID, *p.token, have, p.tokenNeed)
 		}
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -44,6 +45,7 @@ type execEnv struct {
 	reg        *contract.Registry
 	net        *rampway.Network
 	hot        *chain.KeySigner
+	hotKey     *ecdsa.PrivateKey
 	mid        string
 	native     *rampway.ContractFunction // DemoNFT.mint, paid in ETH
 	token      *rampway.ContractFunction // DemoNFT.mintWithToken, paid in DUSD
@@ -72,7 +74,7 @@ func newExecEnv(t *testing.T) *execEnv {
 	t.Cleanup(nets.Close)
 	net, _ := nets.Network("devnet")
 	m := storetest.NewMerchant(t, store)
-	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil), net: net, hot: hot,
+	e := &execEnv{t: t, chain: c, owner: owner, payer: payer, client: cl, store: store, reg: contract.NewRegistry(contract.RegistryConfig{}, store, nets, nil), net: net, hot: hot, hotKey: hotKey,
 		mid: m.ID, nft: bindings.NewDemoNFT()}
 	if e.ownerNonce, err = cl.NonceAt(t.Context(), crypto.PubkeyToAddress(owner.PublicKey), nil); err != nil {
 		t.Fatal(err)
@@ -474,6 +476,87 @@ func TestExecutorWaitsForLiquidity(t *testing.T) {
 	if rs, _ := e.store.Refunds(t.Context(), o.ID); len(rs) != 0 {
 		t.Fatalf("refunds %+v", rs)
 	}
+	// The shortfall is the executor's to report (a /readyz warning, a metric): the order, the
+	// wallet, what it needs and holds; a step still short keeps the time it was first found.
+	poor := crypto.PubkeyToAddress(poorKey.PublicKey)
+	sf := x.Shortfall()
+	if sf == nil || sf.For != o.ID || sf.Wallet != poor || sf.Network != e.net.Name || sf.Asset.Symbol != e.net.Native.Symbol ||
+		sf.Have.Sign() != 0 || sf.Need.Cmp(big.NewInt(1)) <= 0 || sf.Since.IsZero() {
+		t.Fatalf("shortfall %+v", sf)
+	}
+	_ = x.Step(t.Context())
+	if again := x.Shortfall(); again == nil || !again.Since.Equal(sf.Since) || again.Need.Cmp(sf.Need) != 0 {
+		t.Fatalf("shortfall at the next step %+v, want the first's time %v", again, sf.Since)
+	}
+	// Funded, the wallet pays for the order and the shortfall is gone.
+	ether := big.NewInt(1e18)
+	tx := devchaintest.SignTx(t, e.client, e.chain.ChainID(), e.owner, e.ownerNonce, poor, ether, nil, 21_000)
+	e.ownerNonce++
+	if err := e.client.SendTransaction(t.Context(), tx); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := x.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if sf := x.Shortfall(); sf != nil {
+		t.Fatalf("shortfall %+v after the wallet was funded", sf)
+	}
+	if got := e.order(o); got.Status == rampway.StatusDepositSuccess {
+		t.Fatalf("order %s still waits (%s) with the wallet funded", o.ID, got.Status)
+	}
+}
+
+// A hot wallet used outside rampway (its nonce on chain past every one the database assigned)
+// signs nothing, and the executor reports the store's refusal, with the command to run, until
+// an operator adopts the chain's nonce: then the waiting order is executed and the refusal is
+// gone.
+func TestExecutorReportsNonceRefusal(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	ctx := t.Context()
+	x := e.executor(nil)
+	a := e.paidOrder(e.native, newRecipient(), 1)
+	e.step(x)
+	e.mine()
+	e.step(x)
+	e.wantStatus(a, rampway.StatusSuccess)
+	if err := x.NonceRefusal(); err != nil {
+		t.Fatalf("refusal %v with the database's nonces", err)
+	}
+
+	// The wallet sends a transaction rampway has no record of.
+	hot := e.hot.Address()
+	nonce, err := e.client.PendingNonceAt(ctx, hot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := devchaintest.SignTx(t, e.client, e.chain.ChainID(), e.hotKey, nonce, newRecipient(), big.NewInt(1), nil, 21_000)
+	if err := e.client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	e.mine()
+	b := e.paidOrder(e.native, newRecipient(), 1)
+	if err := x.Step(ctx); !errors.Is(err, rampway.ErrNonceAhead) {
+		t.Fatalf("step: %v, want the store's refusal", err)
+	}
+	refusal := x.NonceRefusal()
+	if !errors.Is(refusal, rampway.ErrNonceAhead) || strings.HasPrefix(refusal.Error(), "start execution") ||
+		!strings.Contains(refusal.Error(), fmt.Sprintf("rampway admin nonces adopt --network devnet --wallet %s --next %d", hot.Hex(), nonce+1)) {
+		t.Fatalf("refusal %v", refusal)
+	}
+	e.wantStatus(b, rampway.StatusDepositSuccess)
+
+	if _, err := e.store.AdoptNonce(ctx, "devnet", hot, nonce+1); err != nil {
+		t.Fatal(err)
+	}
+	e.step(x)
+	if err := x.NonceRefusal(); err != nil {
+		t.Fatalf("refusal %v after the operator adopted the chain's nonce", err)
+	}
+	e.mine()
+	e.step(x)
+	e.wantStatus(b, rampway.StatusSuccess)
 }
 
 // ownerSend sends a transaction from the dev chain's owner (to nil: a contract creation) and

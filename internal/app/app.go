@@ -391,7 +391,8 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	reg := prometheus.NewRegistry()
 	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
-		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, ledgerNetworks(a.Networks.List(), len(a.providers) > 0), log))
+		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, ledgerNetworks(a.Networks.List(), len(a.providers) > 0), log),
+		newHotWalletCollector(hotWallets(a.executors)))
 	proxies, err := cfg.HTTP.TrustedProxyPrefixes()
 	if err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
@@ -423,7 +424,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		RateLimit:      httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 		PublicURL:      cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store, Ledger: a.Store, Warnings: []httpapi.Warner{ledgerWarner{a.Store}},
+		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store, Ledger: a.Store, Warnings: []httpapi.Warner{ledgerWarner{a.Store}, hotWallets(a.executors)},
 		Home: opt.Home, Providers: a.providers, Dashboard: dash, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
 			Fiat: a.Checkout, Refunds: a.Refunds, Chains: nets, Log: log.With("component", "checkout-page")}), streams)})
 	a.srv = &http.Server{
