@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/big"
 	"slices"
 	"sync"
@@ -47,7 +48,7 @@ type txFollower struct {
 	now          func() time.Time
 	mu           sync.Mutex // guards sent and underpriced
 	// sent holds the hashes this process broadcast; underpriced those a node refused for their
-	// fees (chain.Underpriced).
+	// fees (chain.Underpriced). Both forget a transaction once it is pending no more (forget).
 	sent, underpriced map[common.Hash]bool
 	// followed is the head the pending transactions were last looked at.
 	followed uint64
@@ -63,6 +64,7 @@ func (x *txFollower) follow(ctx context.Context, head uint64) error {
 	if err != nil {
 		return err
 	}
+	x.forget(all)
 	txs := all[:0]
 	for _, t := range all {
 		if slices.Contains(x.kinds, t.Kind) {
@@ -175,6 +177,25 @@ func (x *txFollower) receipts(ctx context.Context, hashes []common.Hash) ([]*typ
 		recs[i], errs[i] = x.client.TransactionReceipt(ctx, h)
 	}
 	return recs, errs
+}
+
+// forget drops from sent and underpriced the transactions no longer pending (settled, or
+// replaced and settled), so that the maps hold what is in flight, not every transaction of
+// the process's life. One stored and sent while the pending ones were read, and dropped, is
+// only sent again once by the next step (a node that knows it is fine).
+func (x *txFollower) forget(pending []*rampway.ChainTx) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.sent)+len(x.underpriced) == 0 {
+		return
+	}
+	keep := make(map[common.Hash]bool, len(pending))
+	for _, t := range pending {
+		keep[t.Hash] = true
+	}
+	gone := func(h common.Hash, _ bool) bool { return !keep[h] }
+	maps.DeleteFunc(x.sent, gone)
+	maps.DeleteFunc(x.underpriced, gone)
 }
 
 func (x *txFollower) wasSent(h common.Hash) bool {

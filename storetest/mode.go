@@ -17,16 +17,7 @@ func testModes(t *testing.T, open Opener) {
 	m := hookedMerchant(t, s, "modes") // a test-mode secret only
 	create := func(live bool, at time.Time) *rampway.Order {
 		t.Helper()
-		idx, err := s.NextDepositIndex(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := orderAt(m.ID, at, idx)
-		o.Livemode = live
-		if err := s.CreateOrder(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		return o
+		return createOrderAt(t, s, m.ID, at, func(o *rampway.Order) { o.Livemode = live })
 	}
 	base := now()
 	test := create(false, base)
@@ -123,15 +114,7 @@ func testWebhooksOff(t *testing.T, open Opener) {
 	base := now()
 	create := func(m *rampway.Merchant, off bool, at time.Time) *rampway.Order {
 		t.Helper()
-		idx, err := s.NextDepositIndex(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := orderAt(m.ID, at, idx)
-		o.WebhooksOff = off
-		if err := s.CreateOrder(ctx, o); err != nil {
-			t.Fatal(err)
-		}
+		o := createOrderAt(t, s, m.ID, at, func(o *rampway.Order) { o.WebhooksOff = off })
 		if got, err := s.Order(ctx, o.ID); err != nil || got.WebhooksOff != off {
 			t.Fatalf("order %s read back: WebhooksOff %v, %v; want %v", o.ID, got.WebhooksOff, err, off)
 		}
@@ -168,4 +151,20 @@ func testWebhooksOff(t *testing.T, open Opener) {
 	deliveries(onSigned, 3)
 	deliveries(off, 0)
 	deliveries(on, 3)
+}
+
+// createOrderAt creates an order of merchantID at at (orderAt, with the next deposit index),
+// changed by change first.
+func createOrderAt(t *testing.T, s rampway.Store, merchantID string, at time.Time, change func(o *rampway.Order)) *rampway.Order {
+	t.Helper()
+	idx, err := s.NextDepositIndex(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := orderAt(merchantID, at, idx)
+	change(o)
+	if err := s.CreateOrder(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
