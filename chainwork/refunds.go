@@ -21,13 +21,30 @@ import (
 // refund marked sent, then broadcast; a crash anywhere leaves either nothing or a stored
 // transaction that the follower sends again and settles. A refund is paid at most once.
 
-// Gas of a refund: a native transfer to an account. A transfer to a contract (an address given
-// for the refund) or a token's transfer is estimated by the node.
-const refundNativeGas = 21_000
+// plainTransferGas is the gas of a native transfer to an account on Ethereum.
+const plainTransferGas = 21_000
 
-// refundGasMargin is added to an estimated gas limit (percent): the fee charged is the
-// estimate's, the limit leaves room for a state that changed meanwhile.
-const refundGasMargin = 25
+// gasMargin is added to an estimated gas limit (percent): the fee charged is the estimate's,
+// the limit leaves room for a state (or an L1 data price) that changed meanwhile.
+const gasMargin = 25
+
+// transferGas is the gas of a native transfer from one account to another, and the limit to
+// sign it with: 21,000 on Ethereum (the estimate's floor, no margin: it is exact), more where
+// the network charges its L1 data in gas (Arbitrum) or the receiver is an account delegating
+// to code (EIP-7702), with gasMargin then. It is estimated for 1 wei: what the sender holds
+// is not the estimate's business (a shortfall is told as such by the caller).
+func transferGas(ctx context.Context, client interface {
+	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+}, from, to common.Address) (gas, limit uint64, err error) {
+	est, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)})
+	if err != nil {
+		return 0, 0, err
+	}
+	if est <= plainTransferGas {
+		return plainTransferGas, plainTransferGas, nil
+	}
+	return est, est + est*gasMargin/100, nil
+}
 
 // delegationPrefix starts the code of an account that delegates to a contract (EIP-7702):
 // its key holder controls it, so it is an account that can take its refund back.
@@ -112,7 +129,7 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 	}
 
 	// The network fee, estimated as quotes do (gas x (base fee + tip)), comes out of the refund.
-	gas := uint64(refundNativeGas)
+	var gas, limit uint64
 	if contract || !asset.IsNative() {
 		c := rampway.PayoutCall(asset, r.To, r.Amount, 0)
 		est, err := x.client.EstimateGas(ctx, ethereum.CallMsg{From: x.signer.Address(), To: &c.To, Value: c.Value, Data: c.Data})
@@ -122,7 +139,10 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 			log.Warn("refund transfer cannot be estimated; will retry", "to", r.To.Hex(), "error", err)
 			return false, nil
 		}
-		gas = est
+		gas, limit = est, est+est*gasMargin/100
+	} else if gas, limit, err = transferGas(ctx, x.client, x.signer.Address(), r.To); err != nil {
+		log.Warn("refund transfer cannot be estimated; will retry", "to", r.To.Hex(), "error", err)
+		return false, nil
 	}
 	price := new(big.Int).Add(tip, new(big.Int).Div(new(big.Int).Sub(feeCap, tip), big.NewInt(2))) // base fee + tip
 	feeWei := new(big.Int).Mul(price, new(big.Int).SetUint64(gas))
@@ -158,10 +178,6 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 			rampway.FormatUnits(r.Amount, asset.Decimals), asset.Symbol, rampway.FormatUnits(policy.AutoMax, asset.Decimals), asset.Symbol, r.ID))
 	}
 
-	limit := gas
-	if gas != refundNativeGas {
-		limit = gas + gas*refundGasMargin/100
-	}
 	call := rampway.PayoutCall(asset, r.To, out, limit)
 	cost := new(big.Int).Add(call.Value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(limit)))
 	if liq.native.Cmp(cost) < 0 {

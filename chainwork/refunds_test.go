@@ -1,6 +1,7 @@
 package chainwork_test
 
 import (
+	"context"
 	"log/slog"
 	"math/big"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/shopspring/decimal"
 
 	"github.com/rampway/rampway"
@@ -143,5 +145,38 @@ func TestExecutorHoldsRefunds(t *testing.T) {
 	}
 	if n, _ := e.client.PendingNonceAt(ctx, e.hot.Address()); n != 0 {
 		t.Fatalf("the hot wallet sent %d transactions", n)
+	}
+}
+
+// l2Client is a node of a network that charges its L1 data in gas (Arbitrum): every estimate
+// is 15,000 above Ethereum's.
+type l2Client struct{ *ethclient.Client }
+
+func (c l2Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	g, err := c.Client.EstimateGas(ctx, msg)
+	return g + 15_000, err
+}
+
+// A native refund's gas is the node's estimate, not Ethereum's 21,000: on a network whose
+// plain transfer costs more, the refund's fee is the estimate's and its limit 25 % above it,
+// and it is paid (with 21,000 the node would refuse it for ever, the refund stranded).
+func TestExecutorRefundGasEstimated(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	e.capSupply(0)
+	o := e.paidOrder(e.native, newRecipient(), 1)
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, l2Client{e.client}, e.hot, slog.New(slog.DiscardHandler), nil)
+	e.until(x, func() bool { return e.order(o).Status == rampway.StatusRefunded })
+	r := e.refunds(o)[0]
+	tx, _, err := e.client.TransactionByHash(t.Context(), r.TxHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const gas = 21_000 + 15_000
+	if tx.Gas() != gas+gas/4 {
+		t.Fatalf("refund gas limit %d, want %d", tx.Gas(), gas+gas/4)
+	}
+	if r.Fee.Sign() <= 0 || new(big.Int).Rem(r.Fee, big.NewInt(gas)).Sign() != 0 {
+		t.Fatalf("refund fee %s wei: not a price times the estimate's %d gas", r.Fee, gas)
 	}
 }

@@ -22,9 +22,6 @@ import (
 // tokenSweepGas is the gas limit of an ERC-20 transfer out of a deposit address.
 const tokenSweepGas = 100_000
 
-// gasTopUpGas is the gas limit of the hot wallet's transfer of gas to a deposit address.
-const gasTopUpGas = 21_000
-
 // SweeperStore is what a sweeper keeps its work in.
 type SweeperStore interface {
 	rampway.ExecutionStore
@@ -348,8 +345,12 @@ func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, n
 		}
 		st.hot = hot
 	}
+	_, limit, err := transferGas(ctx, w.client, w.hot.Address(), addr)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("estimate the gas transfer: %w", err)
+	}
 	topUp := new(big.Int).Sub(new(big.Int).Mul(st.feeCap, big.NewInt(2*tokenSweepGas)), native)
-	cost := new(big.Int).Add(topUp, new(big.Int).Mul(st.feeCap, big.NewInt(gasTopUpGas)))
+	cost := new(big.Int).Add(topUp, new(big.Int).Mul(st.feeCap, new(big.Int).SetUint64(limit)))
 	if st.hot.native.Cmp(cost) < 0 {
 		if st.short++; st.short == 1 {
 			st.needed = cost
@@ -361,7 +362,7 @@ func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, n
 		return 0, nil, nil, fmt.Errorf("nonce: %w", err)
 	}
 	return nonce, func(n uint64) (*rampway.ChainTx, error) {
-		return w.signed(ctx, w.hot, st.head, &types.DynamicFeeTx{Nonce: n, GasTipCap: st.tip, GasFeeCap: st.feeCap, Gas: gasTopUpGas, To: &addr, Value: topUp})
+		return w.signed(ctx, w.hot, st.head, &types.DynamicFeeTx{Nonce: n, GasTipCap: st.tip, GasFeeCap: st.feeCap, Gas: limit, To: &addr, Value: topUp})
 	}, cost, nil
 }
 

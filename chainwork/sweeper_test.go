@@ -526,3 +526,53 @@ func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
 		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
 	}
 }
+
+// The hot wallet's transfer of gas to a deposit address, for its token sweep, has the node's
+// estimate as its gas: on a network whose plain transfer costs more than Ethereum's 21,000
+// (l2Client), 25 % above the estimate; the sweep is done.
+func TestGasTopUpEstimated(t *testing.T) {
+	t.Parallel()
+	e := newExecEnv(t)
+	mnemonic, _ := hd.NewMnemonic()
+	keys, _ := hd.FromMnemonic(mnemonic, "")
+	dusd, _ := e.net.Asset(devchain.TokenSymbol)
+	o := e.depositOrder(keys, 3, dusd, big.NewInt(25_000_000))
+	e.send(dusd, o.DepositAddress, big.NewInt(25_000_000))
+	log := slog.New(slog.DiscardHandler)
+	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
+	if err := w.Step(t.Context()); err != nil { // starts at the head
+		t.Fatal(err)
+	}
+	e.mine()
+	if err := w.Step(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	treasury := newRecipient()
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, l2Client{e.client}, e.hot, keys, log, nil)
+	var topUp *types.Transaction
+	for range 6 {
+		if err := sw.Step(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		pending, err := e.store.PendingTxs(t.Context(), "devnet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pending {
+			if p.Kind == rampway.TxGas {
+				topUp = new(types.Transaction)
+				if err := topUp.UnmarshalBinary(p.Raw); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		e.mine()
+	}
+	const gas = 21_000 + 15_000
+	if topUp == nil || topUp.Gas() != gas+gas/4 {
+		t.Fatalf("gas top-up %v, want one of gas limit %d", topUp, gas+gas/4)
+	}
+	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
+		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+}
