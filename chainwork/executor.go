@@ -123,9 +123,10 @@ func (x *Executor) publishRefusal(stepErrs ...error) {
 	}
 }
 
-// A Shortfall is a payment the hot wallet cannot make: an order's call or transfer, or a
-// refund, waits for funds (the executor tries again at every step). It is what an operator is
-// shown (a /readyz warning, a metric): the wallet needs Need of Asset and holds Have.
+// A Shortfall is a payment the hot wallet cannot make: an order's call or transfer, a refund,
+// or the gas of token sweeps waits for funds (the executor, or the sweeper, tries again at
+// every step). It is what an operator is shown (a /readyz warning, a metric): the wallet needs
+// Need of Asset and holds Have.
 type Shortfall struct {
 	Network string
 	Wallet  common.Address
@@ -133,7 +134,8 @@ type Shortfall struct {
 	// Have is what the wallet can spend (its balance less what its transactions in flight may
 	// still cost); Need is what the payment costs (for the native coin: value and gas).
 	Have, Need *big.Int
-	// For is the order (ord_...) or refund (rfd_...) whose payment waits, the first of the step.
+	// For is what waits, the step's first: "order ord_...", "refund rfd_...", "the gas of 2
+	// token sweeps".
 	For string
 	// Since is when the executor found the wallet short, at the first of the steps since
 	// that each found it short.
@@ -150,32 +152,39 @@ func (x *Executor) Wallet() common.Address { return x.signer.Address() }
 // when it could pay for all it had to (or no step got to a payment).
 func (x *Executor) Shortfall() *Shortfall { return x.lack.Load() }
 
-// lacking records, for the step, that the hot wallet cannot pay id's need of asset (it holds
-// have), and returns errNoLiquidity. The step's first shortfall is kept.
-func (x *Executor) lacking(id string, asset rampway.Asset, have, need *big.Int) error {
+// lacking records, for the step, that the hot wallet cannot pay for what (an order, a refund)
+// its need of asset (it holds have), and returns errNoLiquidity. The step's first shortfall
+// is kept.
+func (x *Executor) lacking(what string, asset rampway.Asset, have, need *big.Int) error {
 	if x.stepLack == nil {
 		x.stepLack = &Shortfall{Network: x.net.Name, Wallet: x.signer.Address(), Asset: asset, Have: new(big.Int).Set(have),
-			Need: new(big.Int).Set(need), For: id, Since: x.now()}
+			Need: new(big.Int).Set(need), For: what, Since: x.now()}
 	}
 	return errNoLiquidity
 }
 
-// publishLack makes the step's shortfall the executor's (keeping the time the wallet was first
-// found short), or clears it when the step paid for all it got to: its orders and refunds
-// were read, and met no shortfall and no other error.
+// publishLack makes the step's shortfall the executor's, or clears it when the step paid for
+// all it got to: its orders and refunds were read, and met no shortfall and no other error.
 func (x *Executor) publishLack(stepErrs ...error) {
 	l := x.stepLack
 	x.stepLack = nil
+	publishShortfall(&x.lack, l, l == nil && errors.Join(stepErrs...) == nil)
+}
+
+// publishShortfall makes a step's shortfall l (nil for none) the worker's in p, keeping the
+// time the wallet was first found short when it already was; with l nil, it clears the one
+// recorded only when clear (the step got to everything it had to pay for).
+func publishShortfall(p *atomic.Pointer[Shortfall], l *Shortfall, clear bool) {
 	if l == nil {
-		if errors.Join(stepErrs...) == nil {
-			x.lack.Store(nil)
+		if clear {
+			p.Store(nil)
 		}
 		return
 	}
-	if prev := x.lack.Load(); prev != nil {
+	if prev := p.Load(); prev != nil {
 		l.Since = prev.Since
 	}
-	x.lack.Store(l)
+	p.Store(l)
 }
 
 // NewExecutor returns an executor of net that signs with signer. A plain *ethclient.Client is
@@ -507,7 +516,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(),
 			"balance_wei", liq.native.String(), "needed_wei", cost.String())
-		return false, x.lacking(o.ID, x.net.Native, liq.native, cost)
+		return false, x.lacking("order "+o.ID, x.net.Native, liq.native, cost)
 	}
 	if p.token != nil {
 		have, err := x.tokenBalance(ctx, p.token.Contract, liq)
@@ -517,7 +526,7 @@ func (x *Executor) startOrder(ctx context.Context, head uint64, o *rampway.Order
 		if have.Cmp(p.tokenNeed) < 0 {
 			log.Error("hot wallet cannot pay for the call: waiting for funds", "wallet", x.signer.Address().Hex(), "token", p.token.Symbol,
 				"balance", have.String(), "needed", p.tokenNeed.String())
-			return false, x.lacking(o.ID, *p.token, have, p.tokenNeed)
+			return false, x.lacking("order "+o.ID, *p.token, have, p.tokenNeed)
 		}
 	}
 

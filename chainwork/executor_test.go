@@ -480,7 +480,7 @@ func TestExecutorWaitsForLiquidity(t *testing.T) {
 	// wallet, what it needs and holds; a step still short keeps the time it was first found.
 	poor := crypto.PubkeyToAddress(poorKey.PublicKey)
 	sf := x.Shortfall()
-	if sf == nil || sf.For != o.ID || sf.Wallet != poor || sf.Network != e.net.Name || sf.Asset.Symbol != e.net.Native.Symbol ||
+	if sf == nil || sf.For != "order "+o.ID || sf.Wallet != poor || sf.Network != e.net.Name || sf.Asset.Symbol != e.net.Native.Symbol ||
 		sf.Have.Sign() != 0 || sf.Need.Cmp(big.NewInt(1)) <= 0 || sf.Since.IsZero() {
 		t.Fatalf("shortfall %+v", sf)
 	}

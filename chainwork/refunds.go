@@ -182,7 +182,7 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 	cost := new(big.Int).Add(call.Value, new(big.Int).Mul(feeCap, new(big.Int).SetUint64(limit)))
 	if liq.native.Cmp(cost) < 0 {
 		log.Error("hot wallet cannot pay the refund: waiting for funds", "wallet", x.signer.Address().Hex(), "balance_wei", liq.native.String(), "needed_wei", cost.String())
-		return false, x.lacking(r.ID, x.net.Native, liq.native, cost)
+		return false, x.lacking("refund "+r.ID, x.net.Native, liq.native, cost)
 	}
 	if !asset.IsNative() {
 		have, err := x.tokenBalance(ctx, asset.Contract, liq)
@@ -192,7 +192,7 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 		if have.Cmp(out) < 0 {
 			log.Error("hot wallet cannot pay the refund: waiting for funds", "wallet", x.signer.Address().Hex(), "token", asset.Symbol,
 				"balance", have.String(), "needed", out.String())
-			return false, x.lacking(r.ID, asset, have, out)
+			return false, x.lacking("refund "+r.ID, asset, have, out)
 		}
 	}
 	var signed *rampway.ChainTx

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -57,6 +58,8 @@ type Sweeper struct {
 	log    *slog.Logger
 	now    func() time.Time
 	txs    *txFollower
+	// lack is the gas of token sweeps the hot wallet could not pay at the last step (Shortfall).
+	lack atomic.Pointer[Shortfall]
 
 	mu      sync.Mutex
 	indexes map[common.Address]uint32 // deposit address -> HD index, as learned
@@ -168,12 +171,24 @@ func (w *Sweeper) Step(ctx context.Context) error {
 			failed = append(failed, fmt.Errorf("sweep of %s at %s: %w", tokenName(sw.Token), sw.Address.Hex(), err))
 		}
 	}
+	var lack *Shortfall
 	if st.short > 0 {
 		w.log.Error("hot wallet cannot pay the gas of token sweeps: waiting for funds", "wallet", w.hot.Address().Hex(),
 			"sweeps_waiting", st.short, "balance_wei", st.hot.native.String(), "needed_wei", st.needed.String())
+		what := "the gas of a token sweep"
+		if st.short > 1 {
+			what = fmt.Sprintf("the gas of %d token sweeps", st.short)
+		}
+		lack = &Shortfall{Network: w.net.Name, Wallet: w.hot.Address(), Asset: w.net.Native, Have: new(big.Int).Set(st.hot.native),
+			Need: new(big.Int).Set(st.needed), For: what, Since: w.at()}
 	}
+	publishShortfall(&w.lack, lack, len(failed) == 0)
 	return errors.Join(failed...)
 }
+
+// Shortfall is the gas of token sweeps the hot wallet could not pay at the sweeper's last
+// step (Need is the first sweep's), or nil when it paid for all it had to.
+func (w *Sweeper) Shortfall() *Shortfall { return w.lack.Load() }
 
 // sweepStep is what a step reads once: the head, the fees, and what the hot wallet can spend
 // on gas for token sweeps (read when one needs it first).

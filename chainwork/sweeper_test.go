@@ -511,6 +511,11 @@ func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
 	if n, err := e.client.PendingNonceAt(t.Context(), hot.Address()); err != nil || n != 0 {
 		t.Fatalf("the hot wallet sent %d transactions (%v), want none", n, err)
 	}
+	// The shortfall is the sweeper's to report (a /readyz warning, a metric).
+	if sf := sw.Shortfall(); sf == nil || sf.Wallet != hot.Address() || sf.For != "the gas of a token sweep" || sf.Asset.Symbol != e.net.Native.Symbol ||
+		sf.Have.Cmp(big.NewInt(1e9)) != 0 || sf.Need.Cmp(sf.Have) <= 0 {
+		t.Fatalf("shortfall %+v", sf)
+	}
 	e.send(e.net.Native, hot.Address(), big.NewInt(1e17))
 	e.mineSent()
 	for i := 0; d.status(t) != rampway.SweepDone; i++ {
@@ -524,6 +529,9 @@ func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
 	}
 	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
 		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
+	}
+	if sf := sw.Shortfall(); sf != nil {
+		t.Fatalf("shortfall %+v after the wallet was funded", sf)
 	}
 }
 

@@ -203,6 +203,11 @@ type App struct {
 	watchers []*chainwork.Watcher
 	// executors are the networks' executors, in network order (nil without a hot wallet).
 	executors []*chainwork.Executor
+	// sweepers are the networks' sweepers, in network order; none without a hot wallet, the
+	// deposit addresses' keys and a treasury.
+	sweepers []*chainwork.Sweeper
+	// sweepersErr is why the sweepers could not be made (the deposit key), logged by Serve.
+	sweepersErr error
 	// reconcilers compare the networks' ledger with their chain, in network order.
 	reconcilers []*chainwork.Reconciler
 	srv         *http.Server
@@ -381,6 +386,16 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		a.reconcilers = append(a.reconcilers, rc)
 		ready = append(ready, w, nodesPinger{a.Networks, n.Name})
 	}
+	// The deposit addresses' sweepers (Serve runs them, under their leases).
+	if keys, err := depositKeys(cfg); err != nil {
+		a.sweepersErr = err
+	} else if keys != nil && a.signer != nil {
+		for _, n := range a.Networks.List() {
+			cl, _ := a.Networks.Client(n.Name)
+			a.sweepers = append(a.sweepers, chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(cfg.Checkout.TreasuryAddress),
+				RepriceAfter: uint64(cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, log.With("worker", "sweeper"), nil))
+		}
+	}
 	// The chain workers of a network read all its blocks and receipts: each runs on the one
 	// instance holding its lease (several instances on one database share the work, not
 	// repeat it); another takes over within lease.TTL of a holder's death.
@@ -392,7 +407,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 	a.rulesMissing = newRuleMissingCounter()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newQueueCollector(a.Store, log),
 		newLeaseCollector(a.leases), a.rulesMissing, newLedgerCollector(a.Store, ledgerNetworks(a.Networks.List(), len(a.providers) > 0), log),
-		newHotWalletCollector(hotWallets(a.executors)))
+		newHotWalletCollector(hotWallets{a.executors, a.sweepers}))
 	proxies, err := cfg.HTTP.TrustedProxyPrefixes()
 	if err != nil {
 		return nil, fmt.Errorf("http.trusted_proxies: %w", err)
@@ -424,7 +439,7 @@ func Start(ctx context.Context, cfg config.Config, log *slog.Logger, opt Options
 		RateLimit:      httpapi.RateLimit{RequestsPerSecond: cfg.HTTP.RateLimit.RequestsPerSecond, Burst: cfg.HTTP.RateLimit.Burst},
 		PublicURL:      cfg.HTTP.PublicURL,
 	}, httpapi.Deps{Merchants: a.Merchants, Functions: a.Functions, Checkout: a.Checkout, Idempotency: a.Store, DB: a.Store, Ready: ready, Log: log, Metrics: reg,
-		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store, Ledger: a.Store, Warnings: []httpapi.Warner{ledgerWarner{a.Store}, hotWallets(a.executors)},
+		DepositAddresses: deposits, Refunds: a.Refunds, Orders: a.Store, Events: a.Store, Ledger: a.Store, Warnings: []httpapi.Warner{ledgerWarner{a.Store}, hotWallets{a.executors, a.sweepers}},
 		Home: opt.Home, Providers: a.providers, Dashboard: dash, Page: endStreamsOnShutdown(checkoutpage.New(checkoutpage.Config{PublicRPCURLs: publicRPCURLs(cfg.Networks)}, checkoutpage.Deps{Store: a.Store, Checkout: a.Checkout,
 			Fiat: a.Checkout, Refunds: a.Refunds, Chains: nets, Log: log.With("component", "checkout-page")}), streams)})
 	a.srv = &http.Server{
@@ -518,17 +533,14 @@ func (a *App) Serve(ctx context.Context) error {
 			leases.Run(wctx, "reconciler/"+n.Name, func(ctx context.Context) { rc.Run(rampway.Background(ctx), reconcilePoll) })
 		})
 	}
-	if keys, err := depositKeys(a.Cfg); err != nil {
-		a.Log.Error("sweeper not started", "error", err)
-	} else if keys != nil && a.signer != nil {
-		for _, n := range a.Networks.List() {
-			cl, _ := a.Networks.Client(n.Name)
-			sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: common.HexToAddress(a.Cfg.Checkout.TreasuryAddress),
-				RepriceAfter: uint64(a.Cfg.Checkout.ExecutorRepriceBlocks)}, a.Store, n, cl, a.signer, keys, a.Log.With("worker", "sweeper"), nil)
-			workers.Go(func() {
-				leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(rampway.Background(ctx), sweepPoll) })
-			})
-		}
+	if a.sweepersErr != nil {
+		a.Log.Error("sweeper not started", "error", a.sweepersErr)
+	}
+	for i, sw := range a.sweepers {
+		n := a.Networks.List()[i]
+		workers.Go(func() {
+			leases.Run(wctx, "sweeper/"+n.Name, func(ctx context.Context) { sw.Run(rampway.Background(ctx), sweepPoll) })
+		})
 	}
 	if ps := a.Checkout.FiatProviders(); len(ps) > 0 {
 		fw := fiatwork.New(a.Store, ps, fiatwork.Config{GiveUpAfter: a.Cfg.Fiat.ActionGiveUpAfter}, a.Log.With("worker", "fiat"), nil)
