@@ -149,12 +149,15 @@ func TestExecutorHoldsRefunds(t *testing.T) {
 }
 
 // l2Client is a node of a network that charges its L1 data in gas (Arbitrum): every estimate
-// is 15,000 above Ethereum's.
-type l2Client struct{ *ethclient.Client }
+// is l1 above Ethereum's.
+type l2Client struct {
+	*ethclient.Client
+	l1 uint64
+}
 
 func (c l2Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
 	g, err := c.Client.EstimateGas(ctx, msg)
-	return g + 15_000, err
+	return g + c.l1, err
 }
 
 // A native refund's gas is the node's estimate, not Ethereum's 21,000: on a network whose
@@ -165,7 +168,7 @@ func TestExecutorRefundGasEstimated(t *testing.T) {
 	e := newExecEnv(t)
 	e.capSupply(0)
 	o := e.paidOrder(e.native, newRecipient(), 1)
-	x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, l2Client{e.client}, e.hot, slog.New(slog.DiscardHandler), nil)
+	x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, l2Client{e.client, 15_000}, e.hot, slog.New(slog.DiscardHandler), nil)
 	e.until(x, func() bool { return e.order(o).Status == rampway.StatusRefunded })
 	r := e.refunds(o)[0]
 	tx, _, err := e.client.TransactionByHash(t.Context(), r.TxHash)

@@ -20,8 +20,23 @@ import (
 	"github.com/rampway/rampway/internal/loop"
 )
 
-// tokenSweepGas is the gas limit of an ERC-20 transfer out of a deposit address.
+// tokenSweepGas is the least gas limit of an ERC-20 transfer out of a deposit address: ample
+// for a token's transfer on Ethereum (about 35,000-65,000).
 const tokenSweepGas = 100_000
+
+// tokenGas is the gas limit of the transfer of amount of token from a deposit address to the
+// treasury: tokenSweepGas, or the node's estimate and gasMargin when that is more (a network
+// charging its L1 data in gas, such as Arbitrum, or a dear token). An estimate that fails
+// (a node's error, a transfer that would revert) leaves tokenSweepGas: the sweep goes on as
+// it would without one. Each use estimates again: the gas given the address, the transfer
+// and its check before it agree within what fees and the estimate move in a few blocks.
+func (w *Sweeper) tokenGas(ctx context.Context, from, token common.Address, amount *big.Int) uint64 {
+	est, err := w.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &token, Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, amount)})
+	if err != nil {
+		return tokenSweepGas
+	}
+	return max(tokenSweepGas, est+est*gasMargin/100)
+}
 
 // SweeperStore is what a sweeper keeps its work in.
 type SweeperStore interface {
@@ -262,17 +277,21 @@ func (w *Sweeper) start(ctx context.Context, st *sweepStep, sw *rampway.Sweep) e
 		if sw.Amount, err = erc20Balance(ctx, w.client, sw.Token, sw.Address, nil); err != nil {
 			return err
 		}
-		need := new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))
+		var gas uint64
+		if sw.Amount.Sign() > 0 {
+			gas = w.tokenGas(ctx, sw.Address, sw.Token, sw.Amount)
+		}
+		need := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas))
 		switch {
 		case sw.Amount.Sign() == 0:
 		case native.Cmp(need) >= 0:
 			sign = func(n uint64) (*rampway.ChainTx, error) {
-				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
+				return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &sw.Token,
 					Value: new(big.Int), Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, sw.Amount)})
 			}
 		default: // gas for the transfer first, from the hot wallet
 			kind, wallet = rampway.TxGas, w.hot.Address()
-			if nonce, sign, gasFee, err = w.gas(ctx, st, sw.Address, native); err != nil {
+			if nonce, sign, gasFee, err = w.gas(ctx, st, sw.Address, native, gas); err != nil {
 				return err
 			}
 		}
@@ -313,8 +332,9 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 	}
 	// Fees more than doubled since the gas was sent: send the address more (the sweep is funding
 	// again) rather than a transfer it cannot pay for or one priced below the market.
-	if native.Cmp(new(big.Int).Mul(feeCap, big.NewInt(tokenSweepGas))) < 0 {
-		nonce, sign, gasFee, err := w.gas(ctx, st, sw.Address, native)
+	gas := w.tokenGas(ctx, sw.Address, sw.Token, amount)
+	if native.Cmp(new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas))) < 0 {
+		nonce, sign, gasFee, err := w.gas(ctx, st, sw.Address, native, gas)
 		if err != nil {
 			return err
 		}
@@ -335,7 +355,7 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 		return fmt.Errorf("nonce: %w", err)
 	}
 	err = w.store.SendSweep(ctx, sw.ID, amount, nonce, func(n uint64) (*rampway.ChainTx, error) {
-		return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: tokenSweepGas, To: &sw.Token,
+		return w.signed(ctx, from, head, &types.DynamicFeeTx{Nonce: n, GasTipCap: tip, GasFeeCap: feeCap, Gas: gas, To: &sw.Token,
 			Value: new(big.Int), Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, amount)})
 	}, w.at())
 	if rampway.ErrorCode(err) == rampway.ECONFLICT {
@@ -348,11 +368,12 @@ func (w *Sweeper) sendTokens(ctx context.Context, st *sweepStep, sw *rampway.Swe
 }
 
 // gas returns the hot wallet's next nonce, the signer of its transfer of gas for a token
-// sweep to addr, which holds native (enough for the transfer at twice today's fee cap), and
+// sweep to addr, which holds native (enough for the transfer's sweepGas at twice today's fee
+// cap), and
 // what that transfer may cost the hot wallet (take it off st.hot once it is stored). When the
 // hot wallet cannot pay for it (what it holds less what its transactions in flight may take,
 // and the gas given this step), it is errNoLiquidity: the sweep waits.
-func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, native *big.Int) (uint64, func(uint64) (*rampway.ChainTx, error), *big.Int, error) {
+func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, native *big.Int, sweepGas uint64) (uint64, func(uint64) (*rampway.ChainTx, error), *big.Int, error) {
 	if st.hot == nil {
 		hot, err := spendable(ctx, w.client, w.store, w.net.Name, w.hot.Address())
 		if err != nil {
@@ -364,7 +385,7 @@ func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, n
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("estimate the gas transfer: %w", err)
 	}
-	topUp := new(big.Int).Sub(new(big.Int).Mul(st.feeCap, big.NewInt(2*tokenSweepGas)), native)
+	topUp := new(big.Int).Sub(new(big.Int).Mul(st.feeCap, new(big.Int).SetUint64(2*sweepGas)), native)
 	cost := new(big.Int).Add(topUp, new(big.Int).Mul(st.feeCap, new(big.Int).SetUint64(limit)))
 	if st.hot.native.Cmp(cost) < 0 {
 		if st.short++; st.short == 1 {

@@ -535,10 +535,11 @@ func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
 	}
 }
 
-// The hot wallet's transfer of gas to a deposit address, for its token sweep, has the node's
-// estimate as its gas: on a network whose plain transfer costs more than Ethereum's 21,000
-// (l2Client), 25 % above the estimate; the sweep is done.
-func TestGasTopUpEstimated(t *testing.T) {
+// The hot wallet's transfer of gas to a deposit address and the address's token transfer have
+// the node's estimates as their gas: on a network whose transactions cost 100,000 gas more than
+// Ethereum's (l2Client), 25 % above the estimates (the token's transfer above its 100,000
+// floor); the sweep is done.
+func TestTokenSweepGasEstimated(t *testing.T) {
 	t.Parallel()
 	e := newExecEnv(t)
 	mnemonic, _ := hd.NewMnemonic()
@@ -556,8 +557,14 @@ func TestGasTopUpEstimated(t *testing.T) {
 		t.Fatal(err)
 	}
 	treasury := newRecipient()
-	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, l2Client{e.client}, e.hot, keys, log, nil)
-	var topUp *types.Transaction
+	const l1 = 100_000
+	est, err := e.client.EstimateGas(t.Context(), ethereum.CallMsg{From: o.DepositAddress, To: &dusd.Contract,
+		Data: rampway.ERC20Call(rampway.SelTransfer, treasury, big.NewInt(25_000_000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, l2Client{e.client, l1}, e.hot, keys, log, nil)
+	var topUp, transfer *types.Transaction
 	for range 6 {
 		if err := sw.Step(t.Context()); err != nil {
 			t.Fatal(err)
@@ -567,18 +574,25 @@ func TestGasTopUpEstimated(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range pending {
-			if p.Kind == rampway.TxGas {
-				topUp = new(types.Transaction)
-				if err := topUp.UnmarshalBinary(p.Raw); err != nil {
-					t.Fatal(err)
-				}
+			tx := new(types.Transaction)
+			if err := tx.UnmarshalBinary(p.Raw); err != nil {
+				t.Fatal(err)
+			}
+			switch p.Kind {
+			case rampway.TxGas:
+				topUp = tx
+			case rampway.TxSweep:
+				transfer = tx
 			}
 		}
 		e.mine()
 	}
-	const gas = 21_000 + 15_000
-	if topUp == nil || topUp.Gas() != gas+gas/4 {
-		t.Fatalf("gas top-up %v, want one of gas limit %d", topUp, gas+gas/4)
+	if want := uint64(21_000+l1) * 5 / 4; topUp == nil || topUp.Gas() != want {
+		t.Fatalf("gas top-up %v, want one of gas limit %d", topUp, want)
+	}
+	want := (est + l1) * 5 / 4
+	if transfer == nil || transfer.Gas() != want {
+		t.Fatalf("token transfer %v, want one of gas limit %d", transfer, want)
 	}
 	if tb := e.tokenBalance(treasury); tb.Int64() != 25_000_000 {
 		t.Fatalf("treasury got %s DUSD units, want 25000000", tb)
