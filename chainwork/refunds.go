@@ -32,18 +32,17 @@ const gasMargin = 25
 // sign it with: 21,000 on Ethereum (the estimate's floor, no margin: it is exact), more where
 // the network charges its L1 data in gas (Arbitrum) or the receiver is an account delegating
 // to code (EIP-7702), with gasMargin then. It is estimated for 1 wei: what the sender holds
-// is not the estimate's business (a shortfall is told as such by the caller).
+// is not the estimate's business (a shortfall is told as such by the caller). An estimate
+// that fails (a node's error; a sender holding nothing at all) leaves 21,000, as a transfer
+// on Ethereum: the caller goes on as it would without one.
 func transferGas(ctx context.Context, client interface {
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
-}, from, to common.Address) (gas, limit uint64, err error) {
+}, from, to common.Address) (gas, limit uint64) {
 	est, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)})
-	if err != nil {
-		return 0, 0, err
+	if err != nil || est <= plainTransferGas {
+		return plainTransferGas, plainTransferGas
 	}
-	if est <= plainTransferGas {
-		return plainTransferGas, plainTransferGas, nil
-	}
-	return est, est + est*gasMargin/100, nil
+	return est, est + est*gasMargin/100
 }
 
 // delegationPrefix starts the code of an account that delegates to a contract (EIP-7702):
@@ -140,9 +139,8 @@ func (x *Executor) payRefund(ctx context.Context, head uint64, r *rampway.Refund
 			return false, nil
 		}
 		gas, limit = est, est+est*gasMargin/100
-	} else if gas, limit, err = transferGas(ctx, x.client, x.signer.Address(), r.To); err != nil {
-		log.Warn("refund transfer cannot be estimated; will retry", "to", r.To.Hex(), "error", err)
-		return false, nil
+	} else {
+		gas, limit = transferGas(ctx, x.client, x.signer.Address(), r.To)
 	}
 	price := new(big.Int).Add(tip, new(big.Int).Div(new(big.Int).Sub(feeCap, tip), big.NewInt(2))) // base fee + tip
 	feeWei := new(big.Int).Mul(price, new(big.Int).SetUint64(gas))

@@ -381,10 +381,7 @@ func (w *Sweeper) gas(ctx context.Context, st *sweepStep, addr common.Address, n
 		}
 		st.hot = hot
 	}
-	_, limit, err := transferGas(ctx, w.client, w.hot.Address(), addr)
-	if err != nil {
-		return 0, nil, nil, fmt.Errorf("estimate the gas transfer: %w", err)
-	}
+	_, limit := transferGas(ctx, w.client, w.hot.Address(), addr)
 	topUp := new(big.Int).Sub(new(big.Int).Mul(st.feeCap, new(big.Int).SetUint64(2*sweepGas)), native)
 	cost := new(big.Int).Add(topUp, new(big.Int).Mul(st.feeCap, new(big.Int).SetUint64(limit)))
 	if st.hot.native.Cmp(cost) < 0 {
