@@ -541,29 +541,16 @@ func TestTokenSweepWaitsForTheHotWallet(t *testing.T) {
 // floor); the sweep is done.
 func TestTokenSweepGasEstimated(t *testing.T) {
 	t.Parallel()
-	e := newExecEnv(t)
-	mnemonic, _ := hd.NewMnemonic()
-	keys, _ := hd.FromMnemonic(mnemonic, "")
-	dusd, _ := e.net.Asset(devchain.TokenSymbol)
-	o := e.depositOrder(keys, 3, dusd, big.NewInt(25_000_000))
-	e.send(dusd, o.DepositAddress, big.NewInt(25_000_000))
-	log := slog.New(slog.DiscardHandler)
-	w := mustWatcher(t, chainwork.WatcherConfig{}, e.store, e.net, e.client, log, nil)
-	if err := w.Step(t.Context()); err != nil { // starts at the head
-		t.Fatal(err)
-	}
-	e.mine()
-	if err := w.Step(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	d := newTokenDeposit(t)
+	e := d.e
 	treasury := newRecipient()
 	const l1 = 100_000
-	est, err := e.client.EstimateGas(t.Context(), ethereum.CallMsg{From: o.DepositAddress, To: &dusd.Contract,
+	est, err := e.client.EstimateGas(t.Context(), ethereum.CallMsg{From: d.order.DepositAddress, To: &d.dusd.Contract,
 		Data: rampway.ERC20Call(rampway.SelTransfer, treasury, big.NewInt(25_000_000))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, l2Client{e.client, l1}, e.hot, keys, log, nil)
+	sw := chainwork.NewSweeper(chainwork.SweeperConfig{Treasury: treasury}, e.store, e.net, l2Client{e.client, l1}, e.hot, d.keys, d.log, nil)
 	var topUp, transfer *types.Transaction
 	for range 6 {
 		if err := sw.Step(t.Context()); err != nil {
