@@ -815,3 +815,56 @@ func TestExecutorCountsAnApprovalSettledBeforeItsCall(t *testing.T) {
 	}
 	e.wantStatus(b, rampway.StatusDepositSuccess) // half a mint left: b waits for funds
 }
+
+// payoutOrder stores a fiat-paid area C order (ONRAMP_SUCCESS) sending amount wei to payout,
+// quoted at gas, of the test mode unless live.
+func (e *execEnv) payoutOrder(payout common.Address, amount *big.Int, gas uint64, live bool) *rampway.Order {
+	e.t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	o := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaDeposit,
+		Status: rampway.StatusOnrampSuccess, Livemode: live, MerchantUserID: "u", MerchantRedirectURL: "https://x.example",
+		Network: "devnet", Asset: e.net.Native, CryptoAmount: amount, CryptoReceived: new(big.Int), FunctionArgs: []byte("{}"),
+		PaymentValue: new(big.Int), GasLimit: gas, NetworkFee: new(big.Int), ServiceFee: new(big.Int), PayoutAddress: payout,
+		FiatSymbol: "EUR", FiatMethod: rampway.MethodSEPABankTransfer, FiatAmount: big.NewInt(500), FiatDecimals: 2,
+		ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(e.t.Context(), o); err != nil {
+		e.t.Fatal(err)
+	}
+	return o
+}
+
+// An area C transfer is signed with its quoted gas (21,000 for the native coin to an account)
+// on Ethereum, and with the node's estimate and 25 % where that is more (a network charging
+// its L1 data in gas: l2Client): the node would refuse the quoted 21,000 for ever. Both pay
+// the merchant.
+func TestExecutorPayoutGasEstimated(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		l1     uint64
+		wanted uint64
+	}{{"ethereum", 0, 21_000}, {"l2", 15_000, (21_000 + 15_000) * 5 / 4}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newExecEnv(t)
+			var client chainwork.ExecClient = e.client
+			if c.l1 > 0 {
+				client = l2Client{e.client, c.l1}
+			}
+			x := chainwork.NewExecutor(chainwork.ExecutorConfig{RepriceAfter: 2}, e.store, e.reg, e.net, client, e.hot, slog.New(slog.DiscardHandler), nil)
+			payout := newRecipient()
+			o := e.payoutOrder(payout, big.NewInt(1e15), 21_000, false)
+			e.until(x, func() bool { return e.order(o).Status == rampway.StatusSuccess })
+			tx, _, err := e.client.TransactionByHash(t.Context(), common.HexToHash(e.order(o).ExecutionTxHash))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tx.Gas() != c.wanted {
+				t.Fatalf("transfer gas limit %d, want %d", tx.Gas(), c.wanted)
+			}
+			if bal, err := e.client.BalanceAt(t.Context(), payout, nil); err != nil || bal.Cmp(big.NewInt(1e15)) != 0 {
+				t.Fatalf("the merchant got %v (%v), want 1e15 wei", bal, err)
+			}
+		})
+	}
+}

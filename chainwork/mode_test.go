@@ -4,7 +4,6 @@ import (
 	"math/big"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rampway/rampway"
 )
@@ -39,17 +38,8 @@ func TestExecutorRefusesOrdersOfTheOtherMode(t *testing.T) {
 			forged := e.paidOrder(f, newRecipient(), 1)
 			e.setLivemode(forged, !netLive)
 			// Area C: a transfer to the merchant, fiat-paid (ONRAMP_SUCCESS), forged likewise.
-			now := time.Now().UTC().Truncate(time.Microsecond)
 			payout := newRecipient()
-			c := &rampway.Order{ID: rampway.NewID(rampway.PrefixOrder, now), MerchantID: e.mid, Area: rampway.AreaDeposit,
-				Status: rampway.StatusOnrampSuccess, Livemode: !netLive, MerchantUserID: "u", MerchantRedirectURL: "https://x.example",
-				Network: "devnet", Asset: e.net.Native, CryptoAmount: big.NewInt(1e15), CryptoReceived: new(big.Int), FunctionArgs: []byte("{}"),
-				PaymentValue: new(big.Int), GasLimit: 21_000, NetworkFee: new(big.Int), ServiceFee: new(big.Int), PayoutAddress: payout,
-				FiatSymbol: "EUR", FiatMethod: rampway.MethodSEPABankTransfer, FiatAmount: big.NewInt(500), FiatDecimals: 2,
-				ExpiresAt: now.Add(time.Hour), CreatedAt: now, UpdatedAt: now}
-			if err := e.store.CreateOrder(ctx, c); err != nil {
-				t.Fatal(err)
-			}
+			c := e.payoutOrder(payout, big.NewInt(1e15), 21_000, !netLive)
 			nonce, err := e.client.NonceAt(ctx, e.hot.Address(), nil)
 			if err != nil {
 				t.Fatal(err)
