@@ -58,9 +58,9 @@ func (w *walletEnv) waitFor(what string, cond func() bool) {
 }
 
 // send moves value from one key's account to another (value is given the balance and the
-// fee, whose cap is fixed: what is left of a drained wallet is known), and waits for it to be
-// mined.
-func (w *walletEnv) send(from *ecdsa.PrivateKey, to common.Address, value func(balance, fee *big.Int) *big.Int) {
+// fee, whose cap is fixed: what is left of a drained wallet is known), waits for it to be
+// mined, and returns its receipt.
+func (w *walletEnv) send(from *ecdsa.PrivateKey, to common.Address, value func(balance, fee *big.Int) *big.Int) *types.Receipt {
 	w.t.Helper()
 	ctx := w.t.Context()
 	addr := crypto.PubkeyToAddress(from.PublicKey)
@@ -83,8 +83,13 @@ func (w *walletEnv) send(from *ecdsa.PrivateKey, to common.Address, value func(b
 	if err := w.cl.SendTransaction(ctx, tx); err != nil {
 		w.t.Fatal(err)
 	}
-	w.waitFor("the transfer to be mined", func() bool { _, err := w.cl.TransactionReceipt(ctx, tx.Hash()); return err == nil })
+	var rec *types.Receipt
+	w.waitFor("the transfer to be mined", func() bool { rec, err = w.cl.TransactionReceipt(ctx, tx.Hash()); return err == nil })
+	return rec
 }
+
+// value is a send's fixed value.
+func value(v *big.Int) func(_, _ *big.Int) *big.Int { return func(_, _ *big.Int) *big.Int { return v } }
 
 // readyzWarns waits until /readyz (200) names want among its warnings, and returns its body.
 func (w *walletEnv) readyzWarns(want string) string {
@@ -133,7 +138,7 @@ func TestHotWalletShortThroughTheService(t *testing.T) {
 	}
 
 	// Funded again, the wallet pays for the order, and the warning and the series are gone.
-	w.send(w.Payer, w.hot, func(_, _ *big.Int) *big.Int { return big.NewInt(1e18) })
+	w.send(w.Payer, w.hot, value(big.NewInt(1e18)))
 	w.waitStatus(created.Order.ID, rampway.StatusSuccess)
 	w.waitFor("the warning to go", func() bool {
 		_, body = w.get("/readyz")
@@ -155,7 +160,7 @@ func TestHotWalletNonceRefusalThroughTheService(t *testing.T) {
 	devtest.PayCard(t, first.GatewayURL, "4242424242424242")
 	w.waitStatus(first.Order.ID, rampway.StatusSuccess)
 
-	w.send(w.hotKey, crypto.PubkeyToAddress(w.Payer.PublicKey), func(_, _ *big.Int) *big.Int { return big.NewInt(1) })
+	w.send(w.hotKey, crypto.PubkeyToAddress(w.Payer.PublicKey), value(big.NewInt(1)))
 	next, err := w.cl.NonceAt(ctx, w.hot, nil)
 	if err != nil {
 		t.Fatal(err)

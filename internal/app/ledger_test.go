@@ -6,14 +6,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/rampway/rampway"
-	"github.com/rampway/rampway/internal/app/apptest"
 )
 
 // The running service reconciles its ledger with the chain: the hot wallet's ledger opens at
@@ -21,18 +18,8 @@ import (
 // (its fee included), on /admin/ledger/drifts, /readyz's warnings and /metrics; an operator
 // accepts it with a note, and the next round finds the ledger and the chain agreeing.
 func TestLedgerDriftThroughTheService(t *testing.T) {
-	e := apptest.Start(t, nil)
-	ctx := t.Context()
-	cfg := e.App.Cfg
-	get := func(path string) (int, string) { t.Helper(); return e.Admin(t, http.MethodGet, path, "") }
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(50 * time.Millisecond) { // a hang guard only
-			if time.Now().After(deadline) {
-				t.Fatalf("waited a minute for %s", what)
-			}
-		}
-	}
+	w := startWallet(t)
+	e, ctx, get, waitFor := w.Env, t.Context(), w.get, w.waitFor
 	reconciled := func() uint64 {
 		b, _, _, err := e.App.Store.Reconciled(ctx, "devnet")
 		if err != nil {
@@ -40,12 +27,7 @@ func TestLedgerDriftThroughTheService(t *testing.T) {
 		}
 		return b
 	}
-	hotKey, err := crypto.HexToECDSA(strings.TrimPrefix(cfg.Secrets.HotWalletKey, "0x"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hot := crypto.PubkeyToAddress(hotKey.PublicKey)
-	account := rampway.HotAccount("devnet", hot)
+	account := rampway.HotAccount("devnet", w.hot)
 	waitFor("the hot wallet's ledger to open", func() bool {
 		ts, err := e.App.Store.LedgerTransfers(ctx, account)
 		return err == nil && len(ts) == 1 && ts[0].Kind == "opening"
@@ -53,41 +35,14 @@ func TestLedgerDriftThroughTheService(t *testing.T) {
 	if code, body := get("/readyz"); code != http.StatusOK || strings.Contains(body, "warnings") {
 		t.Fatalf("readyz before: %d %s", code, body)
 	}
-
-	cl, err := ethclient.Dial(e.Chain.RPCURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	payer := crypto.PubkeyToAddress(e.Payer.PublicKey)
 	// send sends value from the hot wallet to the payer, or from the payer to the hot wallet.
-	send := func(fromHot bool, value *big.Int) *types.Receipt {
+	send := func(fromHot bool, v *big.Int) *types.Receipt {
 		t.Helper()
-		k := hotKey
-		if !fromHot {
-			k = e.Payer
+		if fromHot {
+			return w.send(w.hotKey, payer, value(v))
 		}
-		from := crypto.PubkeyToAddress(k.PublicKey)
-		nonce, err := cl.PendingNonceAt(ctx, from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tip, _ := cl.SuggestGasTipCap(ctx)
-		head, _ := cl.HeaderByNumber(ctx, nil)
-		to := crypto.PubkeyToAddress(e.Payer.PublicKey)
-		if !fromHot {
-			to = hot
-		}
-		tx, err := types.SignNewTx(k, types.LatestSignerForChainID(e.Chain.ChainID()), &types.DynamicFeeTx{ChainID: e.Chain.ChainID(), Nonce: nonce,
-			GasTipCap: tip, GasFeeCap: new(big.Int).Add(tip, new(big.Int).Mul(head.BaseFee, big.NewInt(2))), Gas: 21_000, To: &to, Value: value})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cl.SendTransaction(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
-		var rec *types.Receipt
-		waitFor("the transaction to be mined", func() bool { rec, err = cl.TransactionReceipt(ctx, tx.Hash()); return err == nil })
-		return rec
+		return w.send(e.Payer, w.hot, value(v))
 	}
 	oneEth := big.NewInt(1e18)
 	rec := send(true, oneEth) // from the hot wallet, not by rampway
