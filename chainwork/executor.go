@@ -625,19 +625,15 @@ type execPlan struct {
 	tokenNeed *big.Int
 }
 
-// payoutGas is the gas limit of an area C transfer to the merchant: the quoted one (21,000
-// for the native coin to an account, 100,000 to a contract wallet and for a token), or the
-// node's estimate and gasMargin when that is more: on a network that charges its L1 data in
-// gas (Arbitrum) the quoted limit would be refused by the node at every step, and the order
-// would fail once the user's payment could wait no longer. What it costs beyond the quoted
-// network fee is the service's. An estimate of exactly 21,000 is a plain transfer's, exact
-// (no margin); one that fails (the hot wallet short: the step tells it) leaves the quoted one.
+// payoutGas is the gas limit of an area C transfer to the merchant: estimateGas's, at least
+// the quoted one (21,000 for the native coin to an account, 100,000 to a contract wallet and
+// for a token). On a network that charges its L1 data in gas (Arbitrum) the quoted limit
+// would be refused by the node at every step, and the order would fail once the user's
+// payment could wait no longer; what the transfer costs beyond the quoted network fee is the
+// service's.
 func (x *Executor) payoutGas(ctx context.Context, c rampway.Call) uint64 {
-	est, err := x.client.EstimateGas(ctx, ethereum.CallMsg{From: x.signer.Address(), To: &c.To, Value: c.Value, Data: c.Data})
-	if err != nil || est <= plainTransferGas {
-		return c.Gas
-	}
-	return max(c.Gas, est+est*gasMargin/100)
+	_, limit := estimateGas(ctx, x.client, ethereum.CallMsg{From: x.signer.Address(), To: &c.To, Value: c.Value, Data: c.Data}, c.Gas)
+	return limit
 }
 
 // plan is what executing o sends. An error is the order's failure (arguments that no longer

@@ -28,21 +28,29 @@ const plainTransferGas = 21_000
 // the limit leaves room for a state (or an L1 data price) that changed meanwhile.
 const gasMargin = 25
 
-// transferGas is the gas of a native transfer from one account to another, and the limit to
-// sign it with: 21,000 on Ethereum (the estimate's floor, no margin: it is exact), more where
-// the network charges its L1 data in gas (Arbitrum) or the receiver is an account delegating
-// to code (EIP-7702), with gasMargin then. It is estimated for 1 wei: what the sender holds
-// is not the estimate's business (a shortfall is told as such by the caller). An estimate
-// that fails (a node's error; a sender holding nothing at all) leaves 21,000, as a transfer
-// on Ethereum: the caller goes on as it would without one.
+// estimateGas is the gas of msg and the limit to sign it with, for a transaction a caller
+// would otherwise sign with floor gas: the node's estimate, and a limit of the larger of
+// floor and the estimate with gasMargin (a network charging its L1 data in gas, such as
+// Arbitrum, a receiver whose code runs, a dear token). An estimate of at most 21,000 is a
+// plain transfer's, exact: floor, no margin. One that fails (a node's error; a sender that
+// cannot pay what msg sends) leaves floor: the caller goes on as it would without one (a
+// shortfall is then told as such by its liquidity check).
+func estimateGas(ctx context.Context, client interface {
+	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+}, msg ethereum.CallMsg, floor uint64) (gas, limit uint64) {
+	est, err := client.EstimateGas(ctx, msg)
+	if err != nil || est <= plainTransferGas {
+		return floor, floor
+	}
+	return est, max(floor, est+est*gasMargin/100)
+}
+
+// transferGas is estimateGas of a native transfer from one account to another (21,000 on
+// Ethereum), estimated for 1 wei: what the sender holds is not the estimate's business.
 func transferGas(ctx context.Context, client interface {
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
 }, from, to common.Address) (gas, limit uint64) {
-	est, err := client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)})
-	if err != nil || est <= plainTransferGas {
-		return plainTransferGas, plainTransferGas
-	}
-	return est, est + est*gasMargin/100
+	return estimateGas(ctx, client, ethereum.CallMsg{From: from, To: &to, Value: big.NewInt(1)}, plainTransferGas)
 }
 
 // delegationPrefix starts the code of an account that delegates to a contract (EIP-7702):

@@ -25,17 +25,12 @@ import (
 const tokenSweepGas = 100_000
 
 // tokenGas is the gas limit of the transfer of amount of token from a deposit address to the
-// treasury: tokenSweepGas, or the node's estimate and gasMargin when that is more (a network
-// charging its L1 data in gas, such as Arbitrum, or a dear token). An estimate that fails
-// (a node's error, a transfer that would revert) leaves tokenSweepGas: the sweep goes on as
-// it would without one. Each use estimates again: the gas given the address, the transfer
-// and its check before it agree within what fees and the estimate move in a few blocks.
+// treasury: estimateGas's, at least tokenSweepGas. Each use estimates again: the gas given the
+// address, the transfer and its check before it agree within what fees and the estimate move
+// in a few blocks.
 func (w *Sweeper) tokenGas(ctx context.Context, from, token common.Address, amount *big.Int) uint64 {
-	est, err := w.client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &token, Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, amount)})
-	if err != nil {
-		return tokenSweepGas
-	}
-	return max(tokenSweepGas, est+est*gasMargin/100)
+	_, limit := estimateGas(ctx, w.client, ethereum.CallMsg{From: from, To: &token, Data: rampway.ERC20Call(rampway.SelTransfer, w.cfg.Treasury, amount)}, tokenSweepGas)
+	return limit
 }
 
 // SweeperStore is what a sweeper keeps its work in.
