@@ -514,9 +514,9 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 		}
 		o := orderColumnCount * k
 		x := orderColumnCount*n + 2*k
-		col := func(name string) int { return o + orderColumn(name) }
-		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, col("id"), col("merchant_id"), rampway.EventCreated, col("status"), col("created_at"))
-		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea, $%d::boolean, $%d::boolean)", x+1, col("merchant_webhook_url"), x+2, col("livemode"), col("webhooks_off"))
+		c := cteColumns
+		fmt.Fprintf(&ev, "($%d, $%d, $%d, '%s', '', $%d, $%d)", x+1, o+c.id, o+c.merchant, rampway.EventCreated, o+c.status, o+c.created)
+		fmt.Fprintf(&del, "($%d::text, $%d::text, $%d::bytea, $%d::boolean, $%d::boolean)", x+1, o+c.webhookURL, x+2, o+c.livemode, o+c.webhooksOff)
 	}
 	return `WITH o AS (` + insertOrders.get(n) + `),
 	e AS (INSERT INTO order_events (id, order_id, merchant_id, name, from_status, to_status, created_at)
@@ -530,6 +530,13 @@ var createOrdersCTE = &forRows{build: func(n int) string {
 	WHERE COALESCE(NULLIF(d.url, ''), m.webhook_url) != '' AND NOT d.off
 		AND CASE WHEN d.livemode THEN m.live_webhook_secret ELSE m.webhook_secret END != ''`
 }}
+
+// cteColumns are the positions in orderColumns (from 1) of the columns createOrdersCTE reads
+// again, found when the package is loaded: a name orderColumns lacks fails every use of the
+// package at once (its tests first), never a request.
+var cteColumns = struct{ id, merchant, status, created, webhookURL, livemode, webhooksOff int }{
+	orderColumn("id"), orderColumn("merchant_id"), orderColumn("status"), orderColumn("created_at"),
+	orderColumn("merchant_webhook_url"), orderColumn("livemode"), orderColumn("webhooks_off")}
 
 // orderColumn is the position of the column name in orderColumns, from 1.
 func orderColumn(name string) int {
